@@ -1,0 +1,35 @@
+import { Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+import type { AppDeps } from './deps';
+import { errorBody, handleError } from './errors';
+import { healthRoutes } from './routes/health';
+import { usersRoutes } from './routes/users';
+import { createWebHandler } from './web-assets';
+
+/** Composes the whole HTTP app from its dependencies; no port, no process state. */
+export function createApp(deps: AppDeps) {
+  const app = new Hono();
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  app.route('/api/health', healthRoutes(deps));
+  app.route('/api/users', usersRoutes(deps));
+
+  app.all('/api/*', (c) => c.json(errorBody('not_found', 'There is no such API route.'), 404));
+  app.get('*', createWebHandler(deps.config.webDir));
+  app.notFound((c) => c.json(errorBody('not_found', 'Not found.'), 404));
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,97 @@
+import { mkdirSync, readFileSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** Every setting the server reads from the environment, each with an embedded default. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PUBLIC_URL: z
+    .url()
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Classroom <no-reply@classroom.local>'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 ** 3),
+  MIN_FREE_DISK_BYTES: z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .default(1024 ** 3),
+  TRANSCODE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
+  KEEP_ORIGINALS: booleanText.default(false),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  WEB_DIR: z.string().min(1).optional(),
+});
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseFile: string;
+  publicUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  jwtSecret: Uint8Array;
+  maxUploadBytes: number;
+  minFreeDiskBytes: number;
+  transcodeConcurrency: number;
+  keepOriginals: boolean;
+  ffmpegPath: string;
+  ffprobePath: string;
+  webDir: string;
+}>;
+
+export class ConfigError extends Error {}
+
+/** Reads and checks the environment; throws one error naming every bad key. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const values = parsed.data;
+  const dataDir = resolve(values.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return Object.freeze({
+    port: values.PORT,
+    host: values.HOST,
+    dataDir,
+    databaseFile: join(dataDir, 'classroom.sqlite'),
+    publicUrl: values.PUBLIC_URL,
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM,
+    jwtSecret: new TextEncoder().encode(values.JWT_SECRET ?? readOrCreateSecret(dataDir)),
+    maxUploadBytes: values.MAX_UPLOAD_BYTES,
+    minFreeDiskBytes: values.MIN_FREE_DISK_BYTES,
+    transcodeConcurrency: values.TRANSCODE_CONCURRENCY,
+    keepOriginals: values.KEEP_ORIGINALS,
+    ffmpegPath: values.FFMPEG_PATH,
+    ffprobePath: values.FFPROBE_PATH,
+    webDir: resolve(values.WEB_DIR ?? join(import.meta.dir, '..', 'dist', 'web')),
+  });
+}
+
+/** The signing secret lives in DATA_DIR so tokens survive restarts without any setup. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}

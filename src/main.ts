@@ -1,0 +1,43 @@
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { migrate } from './db/migrate';
+import { createMailer } from './mail/create-mailer';
+
+function start() {
+  const config = loadConfig(process.env);
+  const { sqlite, db } = openDatabase(config.databaseFile);
+  const applied = migrate(sqlite);
+  if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+  const mailer = createMailer(config);
+  if (mailer.kind === 'log') console.log('No SMTP_URL set: emails (with their codes) are printed to this log.');
+
+  const app = createApp({ config, db, sqlite, mailer });
+  const server = Bun.serve({
+    port: config.port,
+    hostname: config.host,
+    fetch: app.fetch,
+    maxRequestBodySize: config.maxUploadBytes + 1024 * 1024,
+    idleTimeout: 120,
+  });
+  console.log(`Classroom is listening on http://localhost:${server.port} (data in ${config.dataDir})`);
+
+  const shutdown = async () => {
+    console.log('Shutting down...');
+    await server.stop();
+    sqlite.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+try {
+  start();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,62 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { Context } from 'hono';
+import { getEmbedded } from './embedded';
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.webmanifest': 'application/manifest+json',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+};
+
+/** URL path → file on disk, listed once at start, so a request can only ever name a file we built. */
+export function listWebFiles(webDir: string): Map<string, string> {
+  const embedded = getEmbedded();
+  if (embedded) return embedded.webFiles;
+  const files = new Map<string, string>();
+  if (!existsSync(webDir)) return files;
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else files.set(`/${relative(webDir, path).split(sep).join('/')}`, path);
+    }
+  };
+  walk(webDir);
+  return files;
+}
+
+/** Serves the built web app: hashed assets cached for a year, everything else falls back to index.html. */
+export function createWebHandler(webDir: string) {
+  const files = listWebFiles(webDir);
+  const serve = (c: Context, urlPath: string, cacheControl: string) => {
+    const path = files.get(urlPath);
+    if (!path) return undefined;
+    const extension = urlPath.slice(urlPath.lastIndexOf('.'));
+    return c.body(Bun.file(path).stream(), 200, {
+      'Content-Type': contentTypes[extension] ?? 'application/octet-stream',
+      'Cache-Control': cacheControl,
+    });
+  };
+  return (c: Context) => {
+    const urlPath = new URL(c.req.url).pathname;
+    if (urlPath.startsWith('/assets/')) {
+      return serve(c, urlPath, 'public, max-age=31536000, immutable') ?? c.text('Not found', 404);
+    }
+    if (urlPath !== '/index.html') {
+      const asset = serve(c, urlPath, 'public, max-age=3600');
+      if (asset) return asset;
+    }
+    return (
+      serve(c, '/index.html', 'no-cache') ??
+      c.text('The web app has not been built yet. Run `bun run build`, then reload.', 503)
+    );
+  };
+}
