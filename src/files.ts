@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { randomBytes } from 'node:crypto';
 
 /** Writes to a temp file beside the target and renames it into place, so readers never see half a file. */
 export async function writeFileAtomic(path: string, data: Uint8Array): Promise<void> {

@@ -12,11 +12,14 @@ const hashCode = (userId: string, code: string) => createHash('sha256').update(`
 /** Makes a fresh 6-digit code for the user, replacing any earlier one, and returns it for the mail. */
 export function issueCode(db: Db, userId: string, now = Date.now()): string {
   const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
-  const row = { userId, codeHash: hashCode(userId, code), expiresAt: now + CODE_LIFETIME_MS, failedAttempts: 0, sentAt: now };
-  db.insert(emailCodes)
-    .values(row)
-    .onConflictDoUpdate({ target: emailCodes.userId, set: row })
-    .run();
+  const row = {
+    userId,
+    codeHash: hashCode(userId, code),
+    expiresAt: now + CODE_LIFETIME_MS,
+    failedAttempts: 0,
+    sentAt: now,
+  };
+  db.insert(emailCodes).values(row).onConflictDoUpdate({ target: emailCodes.userId, set: row }).run();
   return code;
 }
 

@@ -1,8 +1,13 @@
-import sharp from 'sharp';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { badRequest } from '../errors';
+import { writeFileAtomic } from '../files';
+import { newId } from '../ids';
+import { probe, runTool, type Tools } from '../media/ffmpeg';
 
 export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
 export const AVATAR_SIZE = 256;
+const MAX_SIDE = 10_000;
 
 /** Which raster format the bytes really are, from their signature; undefined for anything else (SVG included). */
 export function rasterFormat(bytes: Uint8Array): 'jpeg' | 'png' | 'gif' | 'webp' | undefined {
@@ -14,18 +19,45 @@ export function rasterFormat(bytes: Uint8Array): 'jpeg' | 'png' | 'gif' | 'webp'
   return undefined;
 }
 
-/** Re-encodes an uploaded picture to a square WebP, so no uploaded byte is ever served as it came. */
-export async function toAvatar(bytes: Uint8Array): Promise<Buffer> {
-  if (!rasterFormat(bytes)) {
-    throw badRequest('not_an_image', 'Please choose a JPEG, PNG, GIF or WebP image.');
-  }
+/**
+ * Re-encodes an uploaded picture to a square WebP with ffmpeg (already needed for video, and it
+ * survives `bun build --compile`, which a native image addon does not), so no uploaded byte is served as it came.
+ */
+export async function toAvatar(tools: Tools, tempDir: string, bytes: Uint8Array): Promise<Uint8Array> {
+  const format = rasterFormat(bytes);
+  if (!format) throw badRequest('not_an_image', 'Please choose a JPEG, PNG, GIF or WebP image.');
+  const unreadable = () => badRequest('unreadable_image', 'This image could not be read. Please choose another one.');
+  const input = join(tempDir, `${newId()}.${format}`);
   try {
-    return await sharp(bytes, { limitInputPixels: 40_000_000, animated: false })
-      .rotate()
-      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', position: 'attention' })
-      .webp({ quality: 85 })
-      .toBuffer();
-  } catch {
-    throw badRequest('unreadable_image', 'This image could not be read. Please choose another one.');
+    await writeFileAtomic(input, bytes);
+    const info = await probe(tools, input);
+    const image = info?.streams.find((stream) => stream.codec_type === 'video');
+    if (!image?.width || !image.height) throw unreadable();
+    if (image.width > MAX_SIDE || image.height > MAX_SIDE) {
+      throw badRequest('image_too_big', `The picture is too big. At most ${MAX_SIDE} pixels on each side.`);
+    }
+    const scale = `scale=${AVATAR_SIZE}:${AVATAR_SIZE}:force_original_aspect_ratio=increase,crop=${AVATAR_SIZE}:${AVATAR_SIZE}`;
+    const result = await runTool([
+      tools.ffmpegPath,
+      '-v',
+      'error',
+      '-i',
+      input,
+      '-frames:v',
+      '1',
+      '-vf',
+      scale,
+      '-c:v',
+      'libwebp',
+      '-quality',
+      '85',
+      '-f',
+      'webp',
+      'pipe:1',
+    ]);
+    if (result.exitCode !== 0 || result.stdout.length === 0) throw unreadable();
+    return result.stdout;
+  } finally {
+    rmSync(input, { force: true });
   }
 }

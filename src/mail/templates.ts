@@ -2,8 +2,7 @@ import type { Mail } from './mailer';
 
 export const PRODUCT_NAME = 'Classroom';
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 export function verificationCodeMail(to: string, username: string, code: string): Mail {
   const subject = `${code} is your ${PRODUCT_NAME} verification code`;

@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../files';
 import { newId } from '../ids';
 import { MAX_AVATAR_BYTES, toAvatar } from '../images/avatar';
 import { verificationCodeMail } from '../mail/templates';
-import { avatarFile } from '../media/paths';
+import { avatarFile, tempDir } from '../media/paths';
 import { createRateLimiter } from '../rate-limit';
 import { idParam, validate } from '../validation';
 
@@ -147,10 +147,15 @@ export function usersRoutes(deps: AppDeps) {
       const body = c.req.valid('json');
       const blockedFor = failedLogins.waitFor(body.email);
       if (blockedFor > 0) {
-        throw tooMany(`Too many failed attempts. Please try again in ${Math.ceil(blockedFor / 60)} minutes.`, blockedFor);
+        throw tooMany(
+          `Too many failed attempts. Please try again in ${Math.ceil(blockedFor / 60)} minutes.`,
+          blockedFor,
+        );
       }
       const user = findByEmail(body.email);
-      const ok = user ? await verifyPassword(body.password, user.passwordHash) : await verifyAgainstDummy(body.password);
+      const ok = user
+        ? await verifyPassword(body.password, user.passwordHash)
+        : await verifyAgainstDummy(body.password);
       if (!user || !ok) {
         failedLogins.hit(body.email);
         // The same answer for an unknown email and a wrong password, so nobody can probe for accounts.
@@ -189,7 +194,11 @@ export function usersRoutes(deps: AppDeps) {
         .where(eq(users.id, user.id))
         .returning()
         .get();
-      return c.json({ token: await tokenFor(verified), user: toPrivateUser(verified), message: 'Email verified successfully!' });
+      return c.json({
+        token: await tokenFor(verified),
+        user: toPrivateUser(verified),
+        message: 'Email verified successfully!',
+      });
     })
 
     .post('/resend-otp', validate('json', resendBody), async (c) => {
@@ -228,8 +237,9 @@ export function usersRoutes(deps: AppDeps) {
             fields: { profilePicture: 'Please select an image file to upload.' },
           });
         }
-        if (file.size > MAX_AVATAR_BYTES) throw new ApiError(413, 'too_large', 'The picture is too large. The limit is 5 MB.');
-        const avatar = await toAvatar(new Uint8Array(await file.arrayBuffer()));
+        if (file.size > MAX_AVATAR_BYTES)
+          throw new ApiError(413, 'too_large', 'The picture is too large. The limit is 5 MB.');
+        const avatar = await toAvatar(config, tempDir(config.dataDir), new Uint8Array(await file.arrayBuffer()));
         const caller = c.get('user');
         await writeFileAtomic(avatarFile(config.dataDir, caller.id), avatar);
         const updated = db

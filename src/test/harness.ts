@@ -22,7 +22,11 @@ export async function startHarness(env: Record<string, string> = {}) {
   const baseUrl = `http://127.0.0.1:${server.port}`;
 
   /** Calls the API over real HTTP; `as` is a token; a plain object body is sent as JSON. */
-  async function api(method: string, path: string, options: { as?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  async function api(
+    method: string,
+    path: string,
+    options: { as?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...options.headers };
     if (options.as) headers.authorization = `Bearer ${options.as}`;
     let body: BodyInit | undefined;
@@ -43,7 +47,10 @@ export async function startHarness(env: Record<string, string> = {}) {
   }
 
   /** Signs up, verifies by the mailed code, and returns the token and user. */
-  async function signUp(role: 'teacher' | 'student' = 'student', name = `${role} ${Math.random().toString(36).slice(2, 7)}`) {
+  async function signUp(
+    role: 'teacher' | 'student' = 'student',
+    name = `${role} ${Math.random().toString(36).slice(2, 7)}`,
+  ) {
     const email = `${name.replace(/\W+/g, '.')}@example.test`.toLowerCase();
     const password = 'correct horse battery';
     const registered = await api('POST', '/api/users/register', { body: { username: name, email, password, role } });

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import type { Browser } from 'playwright-core';
+import { startMailCapture } from '../src/test/mail-capture';
+import { launchBrowser } from './browser';
+import { type RunningServer, screenshot, startServer } from './server';
+
+let server: RunningServer;
+let mail: Awaited<ReturnType<typeof startMailCapture>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  mail = await startMailCapture();
+  server = await startServer({ env: { SMTP_URL: mail.url } });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await mail?.close();
+});
+
+test('a teacher signs up, verifies by emailed code, renames in settings, logs out and back in', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const email = 'grace.teacher@example.test';
+  const password = 'a long enough password';
+
+  await page.goto(`${server.baseUrl}/`);
+  await page.waitForURL('**/login');
+  await expect(page.getByRole('heading', { name: 'Welcome Back' }).isVisible()).resolves.toBe(true);
+  await screenshot(page, 'login');
+
+  await page.getByRole('link', { name: 'Sign up' }).click();
+  await page.getByRole('heading', { name: 'Create an Account' }).waitFor();
+  await page.getByLabel('Name').fill('Grace Teacher');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Show password' }).click();
+  expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('text');
+  await page.getByText('teacher', { exact: true }).click();
+  await screenshot(page, 'signup');
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+
+  await page.getByRole('heading', { name: 'Verify Your Email' }).waitFor();
+  await page.getByText('Registration successful! Please verify your email with the OTP sent.').waitFor();
+  await page.getByRole('button', { name: 'Verify Email' }).click();
+  await page.getByText('Please enter the OTP sent to your email').waitFor();
+  const code = await mail.codeFor(email);
+  await page.getByLabel('Verification code').fill(code);
+  await screenshot(page, 'verify-email');
+  await page.getByRole('button', { name: 'Verify Email' }).click();
+  await page.getByText('Email verified successfully!').waitFor();
+  await page.waitForURL('**/classroom');
+  await page.getByRole('heading', { name: 'Your classes' }).waitFor();
+  await screenshot(page, 'classroom-empty');
+
+  await page.getByRole('link', { name: 'Open settings' }).click();
+  await page.waitForURL('**/settings');
+  expect(await page.getByRole('tab', { name: 'Profile Picture' }).getAttribute('aria-selected')).toBe('true');
+  await screenshot(page, 'settings');
+  await page.getByRole('tab', { name: 'Profile Info' }).click();
+  await page.getByLabel('Name').fill('G');
+  await page.getByRole('button', { name: 'Save Name' }).click();
+  await page.getByText('Please enter a valid name').waitFor();
+  await page.getByLabel('Name').fill('Grace Hopper');
+  await page.getByRole('button', { name: 'Save Name' }).click();
+  await page.getByText('Name updated successfully!').waitFor();
+  await page.getByText('Grace Hopper', { exact: true }).first().waitFor();
+
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await page.waitForURL('**/login');
+  await page.getByText('Logged out successfully').waitFor();
+  await page.goto(`${server.baseUrl}/settings`);
+  await page.waitForURL('**/login');
+
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('wrong password!');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.getByText('Invalid email or password. Please try again.').waitFor();
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.getByText('Login successful!').waitFor();
+  await page.waitForURL('**/classroom');
+  await page.getByRole('link', { name: 'Open settings' }).click();
+  await page.getByText('Grace Hopper', { exact: true }).first().waitFor();
+  await page.close();
+});
+
+test('the 404 page, and verify-email without an address', async () => {
+  const page = await browser.newPage({ viewport: { width: 375, height: 812 } });
+  await page.goto(`${server.baseUrl}/no/such/page`);
+  await page.getByRole('heading', { name: 'Oops! Page Not Found' }).waitFor();
+  await screenshot(page, 'not-found-phone');
+  await page.getByRole('button', { name: 'Return to Dashboard' }).click();
+  await page.waitForURL('**/login');
+
+  await page.goto(`${server.baseUrl}/verify-email`);
+  await page.getByText('No email address provided for verification.').waitFor();
+  await page.getByRole('link', { name: 'Go to Login' }).click();
+  await page.waitForURL('**/login');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+  expect(overflow).toBe(false);
+  await page.close();
+});
+
+test('an unverified account logging in is sent to the code screen, and the code works there', async () => {
+  const page = await browser.newPage({ viewport: { width: 375, height: 812 } });
+  const email = 'late.verifier@example.test';
+  const response = await fetch(`${server.baseUrl}/api/users/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'Late', email, password: 'password1234', role: 'student' }),
+  });
+  expect(response.status).toBe(201);
+  const code = await mail.codeFor(email);
+  await page.goto(`${server.baseUrl}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('password1234');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.getByRole('heading', { name: 'Verify Your Email' }).waitFor();
+  await page.getByLabel('Verification code').fill(code);
+  await page.getByRole('button', { name: 'Verify Email' }).click();
+  await page.waitForURL('**/classroom');
+  await screenshot(page, 'classroom-phone');
+  await page.close();
+});

@@ -1,0 +1,56 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { readStreamText } from '../src/read-stream';
+
+export const root = join(import.meta.dir, '..');
+export const screenshotDir = join(root, 'artifacts', 'screenshots');
+
+export type RunningServer = { baseUrl: string; dataDir: string; logs: () => string; stop: () => Promise<void> };
+
+/** Starts the real server (`bun src/main.ts`, or a compiled binary) as a child process on a free port. */
+export async function startServer(
+  options: { env?: Record<string, string>; command?: string[]; cwd?: string; dataDir?: string } = {},
+): Promise<RunningServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'classroom-e2e-'));
+  const child = Bun.spawn(options.command ?? ['bun', join(root, 'src', 'main.ts')], {
+    cwd: options.cwd ?? root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...options.env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  let output = '';
+  readStreamText(child.stdout, (text) => {
+    output += text;
+  });
+  readStreamText(child.stderr, (text) => {
+    output += text;
+  });
+  const deadline = Date.now() + 20_000;
+  let port: string | undefined;
+  while (!port) {
+    port = /listening on http:\/\/localhost:(\d+)/.exec(output)?.[1];
+    if (port) break;
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill();
+      throw new Error(`Server did not start:\n${output}`);
+    }
+    await Bun.sleep(50);
+  }
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
+    logs: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      await child.exited;
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+}

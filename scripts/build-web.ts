@@ -1,0 +1,62 @@
+/** Builds the React app into dist/web: hashed JS chunks, hashed Tailwind CSS, index.html and public files. */
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dir, '..');
+const out = join(root, 'dist', 'web');
+const temp = join(root, 'dist', 'web.tmp');
+rmSync(temp, { recursive: true, force: true });
+mkdirSync(join(temp, 'assets'), { recursive: true });
+
+const result = await Bun.build({
+  entrypoints: [join(root, 'web', 'src', 'main.tsx')],
+  outdir: join(temp, 'assets'),
+  splitting: true,
+  minify: true,
+  sourcemap: 'none',
+  target: 'browser',
+  naming: { entry: '[name]-[hash].[ext]', chunk: 'chunk-[hash].[ext]', asset: '[name]-[hash].[ext]' },
+  publicPath: '/assets/',
+  define: { 'process.env.NODE_ENV': '"production"' },
+});
+if (!result.success) {
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+const entry = result.outputs.find((output) => output.kind === 'entry-point');
+if (!entry) throw new Error('No entry chunk was built');
+const entryName = entry.path.slice(entry.path.lastIndexOf('/') + 1);
+
+const cssTemp = join(temp, 'styles.css');
+const tailwind = Bun.spawnSync(
+  [
+    join(root, 'node_modules', '.bin', 'tailwindcss'),
+    '-i',
+    join(root, 'web', 'src', 'styles.css'),
+    '-o',
+    cssTemp,
+    '--minify',
+  ],
+  { cwd: join(root, 'web'), stdout: 'pipe', stderr: 'pipe' },
+);
+if (tailwind.exitCode !== 0) {
+  console.error(tailwind.stderr.toString());
+  process.exit(1);
+}
+const css = readFileSync(cssTemp);
+const cssName = `styles-${Bun.hash(css).toString(36)}.css`;
+writeFileSync(join(temp, 'assets', cssName), css);
+rmSync(cssTemp);
+
+cpSync(join(root, 'web', 'public'), temp, { recursive: true });
+const html = readFileSync(join(root, 'web', 'index.html'), 'utf8')
+  .replace('<!--STYLES-->', `<link rel="stylesheet" href="/assets/${cssName}" />`)
+  .replace('<!--SCRIPTS-->', `<script type="module" src="/assets/${entryName}"></script>`);
+writeFileSync(join(temp, 'index.html'), html);
+
+rmSync(out, { recursive: true, force: true });
+cpSync(temp, out, { recursive: true });
+rmSync(temp, { recursive: true, force: true });
+const bytes =
+  result.outputs.reduce((sum, output) => sum + Bun.file(output.path.replace(temp, out)).size, 0) + css.length;
+console.log(`Built web app into dist/web (${result.outputs.length + 1} assets, ${(bytes / 1024).toFixed(0)} KiB)`);

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the system packages the app needs when they are missing: ffmpeg (>= 5.1) always,
+# and Debian's Chromium too with --test (for the Playwright end-to-end tests).
+set -euo pipefail
+
+need=()
+if [[ -z "${FFMPEG_PATH:-}" ]] && ! command -v ffmpeg >/dev/null 2>&1; then need+=(ffmpeg); fi
+if [[ "${1:-}" == "--test" ]] && [[ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]]; then need+=(chromium fonts-dejavu-core); fi
+
+if ((${#need[@]})); then
+  echo "Installing system packages: ${need[*]}"
+  SUDO=""
+  if [[ "$(id -u)" != "0" ]]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi

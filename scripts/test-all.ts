@@ -1,0 +1,58 @@
+/**
+ * Runs every suite (lint, type check, server tests, end-to-end tests) and ends with one line
+ * `N passed, N failed` that sums them all. Exits non-zero when anything failed.
+ */
+import { join } from 'node:path';
+import { readStreamText } from '../src/read-stream';
+
+const root = join(import.meta.dir, '..');
+let passed = 0;
+let failed = 0;
+
+async function run(name: string, command: string[], env: Record<string, string> = {}): Promise<string> {
+  console.log(`\n=== ${name}: ${command.join(' ')}`);
+  const child = Bun.spawn(command, { cwd: root, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' });
+  let output = '';
+  const pump = (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) =>
+    readStreamText(stream, (text) => {
+      output += text;
+      sink.write(text);
+    });
+  await Promise.all([pump(child.stdout, process.stdout), pump(child.stderr, process.stderr), child.exited]);
+  (run as { lastExit?: number }).lastExit = child.exitCode ?? 1;
+  return output;
+}
+
+/** A check that is one test: it passes when the command exits 0. */
+async function check(name: string, command: string[]) {
+  await run(name, command);
+  if ((run as { lastExit?: number }).lastExit === 0) passed += 1;
+  else {
+    failed += 1;
+    console.log(`--- ${name} FAILED`);
+  }
+}
+
+/** A bun test suite: its own pass and fail counts; a crash with no counts is one failure. */
+async function bunTests(name: string, args: string[]) {
+  const output = await run(name, ['bun', 'test', ...args]);
+  const pass = Number(/^\s*(\d+) pass$/m.exec(output)?.[1] ?? 0);
+  const fail = Number(/^\s*(\d+) fail$/m.exec(output)?.[1] ?? 0);
+  const exit = (run as { lastExit?: number }).lastExit;
+  passed += pass;
+  failed += fail;
+  if (exit !== 0 && fail === 0) failed += 1;
+  if (pass + fail === 0 && exit === 0) {
+    console.log(`--- ${name} ran no test`);
+    failed += 1;
+  }
+}
+
+await check('lint', ['bun', 'x', 'biome', 'check', '.']);
+await check('typecheck', ['bun', 'x', 'tsc', '--noEmit', '-p', '.']);
+await check('build', ['bun', 'run', 'scripts/build-web.ts']);
+await bunTests('server tests', ['--timeout', '60000', 'src/']);
+await bunTests('end-to-end tests', ['--timeout', '180000', 'e2e/']);
+
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

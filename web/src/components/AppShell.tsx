@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { useSession } from '../state/session';
+import { Avatar } from './Avatar';
+import { CapIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon } from './icons';
+
+const NARROW_BREAKPOINT = 768;
+const isNarrow = () => window.innerWidth < NARROW_BREAKPOINT;
+
+const navItems = [
+  { to: '/classroom', label: 'Home', Icon: HomeIcon },
+  { to: '/history', label: 'History', Icon: HistoryIcon },
+  { to: '/settings', label: 'Settings', Icon: SettingsIcon },
+];
+
+/** Header with brand and avatar, a collapsible side navigation, and the page. */
+export function AppShell() {
+  const { user } = useSession();
+  const [collapsed, setCollapsed] = useState(isNarrow);
+  const [hovered, setHovered] = useState(false);
+  const location = useLocation();
+  const expanded = !collapsed || hovered;
+
+  // Narrow screens fold the navigation away after every route change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on route change by design
+  useEffect(() => {
+    if (isNarrow()) {
+      setCollapsed(true);
+      setHovered(false);
+    }
+  }, [location.pathname]);
+
+  const toggle = () => {
+    setCollapsed((value) => !value);
+    setHovered(false);
+  };
+
+  return (
+    <div className="min-h-dvh bg-slate-50">
+      <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-2 backdrop-blur sm:px-4">
+        <button
+          type="button"
+          className="icon-btn"
+          onClick={toggle}
+          aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
+          aria-expanded={!collapsed}
+          aria-controls="side-nav"
+        >
+          <MenuIcon />
+        </button>
+        <Link to="/classroom" className="flex items-center gap-2 font-semibold text-slate-900">
+          <span className="flex size-8 items-center justify-center rounded-lg bg-indigo-600 text-white">
+            <CapIcon size={18} />
+          </span>
+          <span className="text-lg tracking-tight">Classroom</span>
+        </Link>
+        <div className="flex-1" />
+        {user && (
+          <Link to="/settings" className="rounded-full focus-visible:outline-2" aria-label="Open settings">
+            <Avatar src={user.profilePictureImageLink} name={user.username} size={36} />
+          </Link>
+        )}
+      </header>
+      <div className="flex">
+        <nav
+          id="side-nav"
+          aria-label="Main"
+          onMouseEnter={() => setHovered(true)}
+          onMouseLeave={() => setHovered(false)}
+          className={`fixed top-14 bottom-0 left-0 z-20 border-r border-slate-200 bg-white transition-[width] duration-200 ${
+            expanded ? 'w-64 shadow-lg md:shadow-none' : 'w-16'
+          }`}
+        >
+          <ul className="flex flex-col gap-1 p-2">
+            {navItems.map(({ to, label, Icon }) => (
+              <li key={to}>
+                <NavLink
+                  to={to}
+                  onClick={() => {
+                    if (isNarrow()) {
+                      setCollapsed(true);
+                      setHovered(false);
+                    }
+                  }}
+                  className={({ isActive }) =>
+                    `flex h-11 items-center gap-3 rounded-xl px-3 text-sm font-medium transition-colors ${
+                      isActive
+                        ? 'bg-indigo-50 text-indigo-700'
+                        : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900'
+                    }`
+                  }
+                  title={label}
+                >
+                  <Icon className="shrink-0" />
+                  <span className={expanded ? 'truncate' : 'sr-only'}>{label}</span>
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main className={`min-w-0 flex-1 pl-16 transition-[padding] duration-200 ${collapsed ? '' : 'md:pl-64'}`}>
+          <div className="mx-auto max-w-7xl p-4 sm:p-6">
+            <Outlet />
+          </div>
+        </main>
+      </div>
+    </div>
+  );
+}

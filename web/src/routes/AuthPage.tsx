@@ -1,0 +1,181 @@
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { ApiError } from '../api/client';
+import { login, type Role, register } from '../api/users';
+import { AuthLayout } from '../components/AuthLayout';
+import { PasswordInput } from '../components/PasswordInput';
+import { VerifyEmailForm } from '../components/VerifyEmailForm';
+import { destinationAfterSignIn } from '../lib/after-sign-in';
+import { AUTH_TOAST_MS, REDIRECT_DELAY_MS, withTryAgain } from '../lib/messages';
+import { useSession } from '../state/session';
+
+/** One form for /login and /signup; it turns into the code form when the account needs verifying. */
+export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
+  const isSignup = mode === 'signup';
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [username, setUsername] = useState('');
+  const [role, setRole] = useState<Role>('student');
+  const [busy, setBusy] = useState(false);
+  const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
+  const { signIn } = useSession();
+  const navigate = useNavigate();
+
+  const askForVerification = (address: string, message?: string) => {
+    toast.info(message || 'Please verify your email', { duration: AUTH_TOAST_MS });
+    setVerifyEmail(address);
+  };
+
+  async function onLogin() {
+    let token: string;
+    try {
+      token = (await login(email, password)).token;
+    } catch (error) {
+      if (error instanceof ApiError && error.requiresVerification) return askForVerification(email, error.message);
+      const message = error instanceof ApiError && error.status !== 0 ? error.message : 'Login failed';
+      toast.error(withTryAgain(message), { duration: AUTH_TOAST_MS });
+      return;
+    }
+    try {
+      await signIn(token);
+    } catch {
+      toast.error(withTryAgain('Error fetching user data'), { duration: AUTH_TOAST_MS });
+      return;
+    }
+    const { path, viaInvite } = destinationAfterSignIn();
+    toast.success(viaInvite ? 'Login successful! Redirecting to join classroom...' : 'Login successful!', {
+      duration: AUTH_TOAST_MS,
+    });
+    setTimeout(() => navigate(path), REDIRECT_DELAY_MS);
+  }
+
+  async function onRegister() {
+    try {
+      const answer = await register({ username, email, password, role });
+      if (answer.requiresVerification) {
+        toast.success('Registration successful! Please verify your email with the OTP sent.', {
+          duration: AUTH_TOAST_MS,
+        });
+        setVerifyEmail(email);
+      } else {
+        toast.success('Registration successful! Please log in.', { duration: AUTH_TOAST_MS });
+        setTimeout(() => navigate('/login'), REDIRECT_DELAY_MS);
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.requiresVerification) return askForVerification(email, error.message);
+      const message = error instanceof ApiError && error.status !== 0 ? error.message : 'Registration failed';
+      toast.error(withTryAgain(message), { duration: AUTH_TOAST_MS });
+    }
+  }
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      await (isSignup ? onRegister() : onLogin());
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (verifyEmail) {
+    return (
+      <AuthLayout>
+        <VerifyEmailForm email={verifyEmail.trim().toLowerCase()} onBack={() => setVerifyEmail(null)} />
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout>
+      <h1 className="auth-title">{isSignup ? 'Create an Account' : 'Welcome Back'}</h1>
+      <p className="mt-2 text-center text-sm text-slate-600">
+        {isSignup ? 'Join your classes and watch lectures anywhere.' : 'Log in to continue to your classes.'}
+      </p>
+      <form onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
+        {isSignup && (
+          <div className="field">
+            <label htmlFor="username">Name</label>
+            <input
+              id="username"
+              name="username"
+              className="input"
+              value={username}
+              onChange={(event) => setUsername(event.target.value)}
+              autoComplete="name"
+              required
+              minLength={2}
+              maxLength={40}
+            />
+          </div>
+        )}
+        <div className="field">
+          <label htmlFor="email">Email</label>
+          <input
+            id="email"
+            name="email"
+            type="email"
+            className="input"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            autoComplete="email"
+            required
+          />
+        </div>
+        <PasswordInput
+          label="Password"
+          name="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete={isSignup ? 'new-password' : 'current-password'}
+          minLength={isSignup ? 8 : undefined}
+        />
+        {isSignup && (
+          <fieldset className="field">
+            <legend className="mb-1.5 text-sm font-medium text-slate-700">I am a</legend>
+            <div className="grid grid-cols-2 gap-2">
+              {(['student', 'teacher'] as const).map((option) => (
+                <label
+                  key={option}
+                  className={`flex h-11 cursor-pointer items-center justify-center gap-2 rounded-xl border text-sm font-medium capitalize has-focus-visible:outline-2 has-focus-visible:outline-indigo-500 ${
+                    role === option
+                      ? 'border-indigo-600 bg-indigo-50 text-indigo-700'
+                      : 'border-slate-300 text-slate-600 hover:bg-slate-50'
+                  }`}
+                >
+                  <input
+                    type="radio"
+                    name="role"
+                    value={option}
+                    checked={role === option}
+                    onChange={() => setRole(option)}
+                    className="sr-only"
+                  />
+                  {option}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        )}
+        <button type="submit" className="btn btn-primary mt-2 w-full" disabled={busy}>
+          {busy ? (isSignup ? 'Creating account...' : 'Logging in...') : isSignup ? 'Sign Up' : 'Log In'}
+        </button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        {isSignup ? 'Already have an account? ' : "Don't have an account? "}
+        <Link to={isSignup ? '/login' : '/signup'} className="link">
+          {isSignup ? 'Log in' : 'Sign up'}
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}
+
+export function LoginPage() {
+  return <AuthPage key="login" mode="login" />;
+}
+
+export function SignupPage() {
+  return <AuthPage key="signup" mode="signup" />;
+}
