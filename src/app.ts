@@ -2,6 +2,8 @@ import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppDeps } from './deps';
 import { errorBody, handleError } from './errors';
+import { coursesRoutes } from './routes/courses';
+import { enrollmentsRoutes } from './routes/enrollments';
 import { healthRoutes } from './routes/health';
 import { usersRoutes } from './routes/users';
 import { createWebHandler } from './web-assets';
@@ -26,6 +28,8 @@ export function createApp(deps: AppDeps) {
 
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/users', usersRoutes(deps));
+  app.route('/api/courses', coursesRoutes(deps));
+  app.route('/api/enrollments', enrollmentsRoutes(deps));
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', 'There is no such API route.'), 404));
   app.get('*', createWebHandler(deps.config.webDir));

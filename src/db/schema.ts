@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 const now = sql`(unixepoch('subsec') * 1000)`;
 
@@ -37,3 +37,58 @@ export const emailCodes = sqliteTable(
 );
 
 export type User = typeof users.$inferSelect;
+
+export const courses = sqliteTable(
+  'courses',
+  {
+    id: text('id').primaryKey(),
+    courseName: text('course_name').notNull(),
+    teacherId: text('teacher_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    semester: integer('semester'),
+    /** Stored upper-case; matched without regard to case. */
+    inviteCode: text('invite_code').notNull(),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (table) => [
+    uniqueIndex('courses_invite_code_unique').on(table.inviteCode),
+    index('courses_teacher').on(table.teacherId),
+  ],
+);
+
+export const enrollments = sqliteTable(
+  'enrollments',
+  {
+    id: text('id').primaryKey(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    studentId: text('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    joinedAt: integer('joined_at').notNull().default(now),
+  },
+  (table) => [
+    uniqueIndex('enrollments_course_student_unique').on(table.courseId, table.studentId),
+    index('enrollments_student').on(table.studentId),
+  ],
+);
+
+/** One private notes text per user and course (students, and the teacher for their own class). */
+export const notes = sqliteTable(
+  'notes',
+  {
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.courseId, table.userId] })],
+);
+
+export type Course = typeof courses.$inferSelect;
