@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import jsQR from 'jsqr';
+import type { Browser, Page } from 'playwright-core';
+import { startMailCapture } from '../src/test/mail-capture';
+import { launchBrowser } from './browser';
+import { type RunningServer, screenshot, startServer } from './server';
+
+let server: RunningServer;
+let mail: Awaited<ReturnType<typeof startMailCapture>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  mail = await startMailCapture();
+  server = await startServer({ env: { SMTP_URL: mail.url } });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await mail?.close();
+});
+
+async function signUpInPage(page: Page, name: string, email: string, role: 'teacher' | 'student') {
+  await page.getByRole('link', { name: 'Sign up' }).click();
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('a long enough password');
+  if (role === 'teacher') await page.getByText('teacher', { exact: true }).click();
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await page.getByLabel('Verification code').fill(await mail.codeFor(email));
+  await page.getByRole('button', { name: 'Verify Email' }).click();
+}
+
+/** Reads the QR code the page drew on its canvas and decodes it. */
+async function decodeQr(page: Page): Promise<string | undefined> {
+  const image = await page.evaluate(() => {
+    const canvas = document.querySelector('canvas') as HTMLCanvasElement;
+    const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height);
+    return data ? { width: data.width, height: data.height, pixels: Array.from(data.data) } : undefined;
+  });
+  if (!image) return undefined;
+  return jsQR(new Uint8ClampedArray(image.pixels), image.width, image.height)?.data;
+}
+
+test('a teacher shares a class by QR; a new student scans it, signs up and lands inside; rename and delete', async () => {
+  const teacher = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await teacher.goto(`${server.baseUrl}/login`);
+  await signUpInPage(teacher, 'Marie Curie', 'marie@example.test', 'teacher');
+  await teacher.waitForURL('**/classroom');
+  await teacher.getByRole('button', { name: 'Create a class' }).click();
+  await teacher.getByLabel('Class name').fill('Physics 101');
+  await teacher.getByLabel('Semester').fill('3');
+  await teacher.getByRole('button', { name: 'Create Class', exact: true }).click();
+  await teacher.getByRole('link', { name: 'Open Physics 101' }).click();
+  await teacher.getByRole('heading', { name: 'Physics 101' }).waitFor();
+  await teacher.getByRole('button', { name: 'Share Classroom' }).click();
+  await teacher.getByText('Scan to join the classroom').waitFor();
+  const code = (await teacher.getByTestId('invite-code').textContent())?.trim() ?? '';
+  expect(code).toMatch(/^[A-Z2-9]{7}$/);
+  const link = await teacher.getByLabel('Invite link', { exact: true }).inputValue();
+  expect(link).toBe(`${server.baseUrl}/join/${code}`);
+  expect(await decodeQr(teacher)).toBe(link);
+  await teacher.getByRole('button', { name: 'Copy invite link' }).click();
+  await teacher.getByText('Link copied to clipboard!').waitFor();
+  await screenshot(teacher, 'course-share-panel');
+  await teacher.getByRole('button', { name: 'Hide Share' }).click();
+
+  // A phone, logged out, opens the scanned link.
+  const phone = await browser.newContext({ viewport: { width: 375, height: 812 } });
+  const student = await phone.newPage();
+  await student.goto(link);
+  await student.waitForURL('**/login');
+  expect(await student.evaluate(() => localStorage.getItem('pendingInviteCode'))).toBe(code);
+  await signUpInPage(student, 'Pierre Student', 'pierre@example.test', 'student');
+  await student.getByRole('heading', { name: 'Physics 101' }).waitFor({ timeout: 15_000 });
+  expect(new URL(student.url()).pathname).toStartWith('/classroom/');
+  expect(await student.evaluate(() => localStorage.getItem('pendingInviteCode'))).toBeNull();
+  await student.getByRole('textbox', { name: 'Course notes' }).fill('Remember: E = mc²');
+  await student.getByRole('button', { name: 'Save Notes' }).click();
+  await student.getByText('Note saved successfully').waitFor();
+  await screenshot(student, 'course-student-phone');
+  expect(await student.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await student.getByRole('link', { name: 'Home' }).click();
+  await student.getByRole('link', { name: 'Open Physics 101' }).waitFor();
+  await screenshot(student, 'classroom-student-phone');
+  await student.reload();
+  await student.getByRole('link', { name: 'Open Physics 101' }).waitFor();
+
+  // A wrong code in the Join modal keeps it open with the red message.
+  await student.getByRole('button', { name: 'Join class' }).click();
+  await student.getByLabel('Class code').fill('NOPE234');
+  await student.getByRole('button', { name: 'Join', exact: true }).click();
+  await student.getByText('Failed to join classroom. Please check the class code.').waitFor();
+  await student.getByRole('button', { name: 'Cancel' }).click();
+
+  // The teacher renames and deletes the class from its card.
+  await teacher.goto(`${server.baseUrl}/classroom`);
+  await teacher.getByRole('button', { name: 'Options for Physics 101' }).click();
+  await teacher.getByRole('button', { name: 'Edit' }).click();
+  await teacher.getByLabel('Class title').fill('Physics 102');
+  await teacher.getByRole('button', { name: 'Save' }).click();
+  await teacher.getByRole('link', { name: 'Open Physics 102' }).waitFor();
+  await screenshot(teacher, 'classroom-teacher');
+  await teacher.getByRole('button', { name: 'Options for Physics 102' }).click();
+  await teacher.getByRole('button', { name: 'Delete', exact: true }).click();
+  await teacher.getByRole('button', { name: 'Delete class' }).click();
+  await teacher.getByText('No classes yet').waitFor();
+
+  await student.reload();
+  await student.getByText('No classes yet').waitFor();
+  await phone.close();
+  await teacher.close();
+});
+
+test('an invite link with a dead code shows the error screen', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/login`);
+  await signUpInPage(page, 'Lost Student', 'lost@example.test', 'student');
+  await page.waitForURL('**/classroom');
+  await page.goto(`${server.baseUrl}/join/ZZZZ999`);
+  await page.getByRole('heading', { name: 'Error Joining Classroom' }).waitFor();
+  await page.getByText('No class has this code').waitFor();
+  await page.getByRole('button', { name: 'Try Again' }).waitFor();
+  await screenshot(page, 'join-error');
+  await context.close();
+});

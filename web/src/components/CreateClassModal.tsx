@@ -1,0 +1,84 @@
+import { type FormEvent, useState } from 'react';
+import { toast } from 'sonner';
+import { ApiError } from '../api/client';
+import { type Course, createCourse } from '../api/courses';
+import { useSession } from '../state/session';
+import { Modal } from './Modal';
+
+export function CreateClassModal({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (course: Course) => void;
+}) {
+  const { user } = useSession();
+  const [courseName, setCourseName] = useState('');
+  const [semester, setSemester] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!user) return;
+    setBusy(true);
+    try {
+      const course = await createCourse({
+        courseName,
+        teacherId: user._id,
+        semester: semester ? Number(semester) : null,
+      });
+      setCourseName('');
+      setSemester('');
+      onClose();
+      toast.success(`${course.courseName} is ready. Share it with your students.`);
+      onCreated(course);
+    } catch (error) {
+      toast.error(error instanceof ApiError ? error.message : 'Could not create the class.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal open={open} title="Create New Class" onClose={onClose}>
+      <form onSubmit={onSubmit} className="flex flex-col gap-4">
+        <div className="field">
+          <label htmlFor="new-class-name">Class name</label>
+          <input
+            id="new-class-name"
+            className="input"
+            value={courseName}
+            onChange={(event) => setCourseName(event.target.value)}
+            placeholder="e.g. Physics 101"
+            maxLength={120}
+            required
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="new-class-semester">Semester</label>
+          <input
+            id="new-class-semester"
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={12}
+            value={semester}
+            onChange={(event) => setSemester(event.target.value)}
+            placeholder="Optional, 1 to 12"
+          />
+        </div>
+        <div className="flex justify-end gap-2">
+          <button type="button" className="btn btn-secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? 'Creating...' : 'Create Class'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

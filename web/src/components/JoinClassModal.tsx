@@ -1,0 +1,79 @@
+import { type FormEvent, useState } from 'react';
+import { toast } from 'sonner';
+import { enrollByClassCode } from '../api/courses';
+import { useSession } from '../state/session';
+import { Modal } from './Modal';
+
+export function JoinClassModal({
+  open,
+  onClose,
+  onJoined,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onJoined: () => void;
+}) {
+  const { user } = useSession();
+  const [classCode, setClassCode] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const close = () => {
+    setError('');
+    setClassCode('');
+    onClose();
+  };
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!user) return;
+    setBusy(true);
+    setError('');
+    try {
+      const enrollment = await enrollByClassCode(user._id, classCode);
+      toast.success(`You joined ${enrollment.course.courseName}.`);
+      close();
+      onJoined();
+    } catch {
+      setError('Failed to join classroom. Please check the class code.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal open={open} title="Join Classroom" onClose={close}>
+      <form onSubmit={onSubmit} className="flex flex-col gap-4">
+        <div className="field">
+          <label htmlFor="join-class-code">Class code</label>
+          <input
+            id="join-class-code"
+            className="input font-mono text-lg tracking-widest uppercase"
+            value={classCode}
+            onChange={(event) => setClassCode(event.target.value)}
+            placeholder="e.g. K7PQ2XM"
+            autoCapitalize="characters"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={32}
+            required
+          />
+          <p className="text-xs text-slate-500">Ask your teacher for the code shown in the class.</p>
+        </div>
+        {error && (
+          <p role="alert" className="text-sm font-medium text-red-600">
+            {error}
+          </p>
+        )}
+        <div className="flex justify-end gap-2">
+          <button type="button" className="btn btn-secondary" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? 'Joining...' : 'Join'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,109 @@
+import { QRCodeCanvas } from 'qrcode.react';
+import { useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { ApiError } from '../api/client';
+import { type Course, regenerateInviteCode } from '../api/courses';
+import { CopyIcon, RefreshIcon } from './icons';
+import { Modal } from './Modal';
+
+const QR_SIZE = 200;
+const COPIED_MS = 2000;
+
+export const inviteLink = (inviteCode: string) => `${window.location.origin}/join/${inviteCode}`;
+
+/** Link, copy button, QR code and the code in large type; the teacher can replace a leaked code. */
+export function SharePanel({ course, onCodeChanged }: { course: Course; onCodeChanged: (course: Course) => void }) {
+  const [copied, setCopied] = useState(false);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const link = inviteLink(course.inviteCode);
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch {
+      // Clipboard API is refused on plain http off localhost: fall back to a selection copy.
+      const input = document.createElement('textarea');
+      input.value = link;
+      document.body.append(input);
+      input.select();
+      document.execCommand('copy');
+      input.remove();
+    }
+    setCopied(true);
+  }
+
+  async function regenerate() {
+    setBusy(true);
+    try {
+      onCodeChanged(await regenerateInviteCode(course._id));
+      toast.success('New code ready. The old link and code no longer work.');
+      setConfirmOpen(false);
+    } catch (error) {
+      toast.error(error instanceof ApiError ? error.message : 'Could not make a new code.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section
+      aria-label="Share classroom"
+      className="card grid gap-6 p-5 sm:p-6 md:grid-cols-[auto_1fr] md:items-center"
+    >
+      <figure className="mx-auto flex flex-col items-center gap-2">
+        <div className="rounded-xl border border-slate-200 bg-white p-2">
+          <QRCodeCanvas value={link} size={QR_SIZE} marginSize={2} aria-label="QR code of the invite link" role="img" />
+        </div>
+        <figcaption className="text-sm text-slate-600">Scan to join the classroom</figcaption>
+      </figure>
+      <div className="flex min-w-0 flex-col gap-4">
+        <div>
+          <p className="text-sm font-medium text-slate-600">Class code</p>
+          <p
+            className="font-mono text-5xl font-bold tracking-[0.2em] break-all text-slate-900 sm:text-6xl"
+            data-testid="invite-code"
+          >
+            {course.inviteCode}
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor="invite-link">Invite link</label>
+          <div className="flex gap-2">
+            <input id="invite-link" className="input min-w-0 flex-1 font-mono text-sm" value={link} readOnly />
+            <button type="button" className="btn btn-secondary shrink-0" onClick={copy} aria-label="Copy invite link">
+              <CopyIcon size={18} />
+              <span className="hidden sm:inline">Copy</span>
+            </button>
+          </div>
+          <p role="status" className="h-5 text-sm font-medium text-emerald-700">
+            {copied ? 'Link copied to clipboard!' : ''}
+          </p>
+        </div>
+        <button type="button" className="btn btn-secondary self-start" onClick={() => setConfirmOpen(true)}>
+          <RefreshIcon size={18} /> New code
+        </button>
+      </div>
+      <Modal open={confirmOpen} title="Make a new class code?" onClose={() => setConfirmOpen(false)}>
+        <p className="text-slate-700">
+          The current code <strong className="font-mono">{course.inviteCode}</strong>, its link and its QR code stop
+          working at once. Students already in the class stay in it.
+        </p>
+        <div className="mt-5 flex justify-end gap-2">
+          <button type="button" className="btn btn-secondary" onClick={() => setConfirmOpen(false)}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary" onClick={regenerate} disabled={busy}>
+            {busy ? 'Making...' : 'Make new code'}
+          </button>
+        </div>
+      </Modal>
+    </section>
+  );
+}
