@@ -5,7 +5,11 @@ import { errorBody, handleError } from './errors';
 import { coursesRoutes } from './routes/courses';
 import { enrollmentsRoutes } from './routes/enrollments';
 import { healthRoutes } from './routes/health';
+import { lecturesRoutes } from './routes/lectures';
+import { mediaRoutes } from './routes/media';
+import { uploadRoutes } from './routes/upload';
 import { usersRoutes } from './routes/users';
+import { videosRoutes } from './routes/videos';
 import { createWebHandler } from './web-assets';
 
 /** Composes the whole HTTP app from its dependencies; no port, no process state. */
@@ -30,8 +34,13 @@ export function createApp(deps: AppDeps) {
   app.route('/api/users', usersRoutes(deps));
   app.route('/api/courses', coursesRoutes(deps));
   app.route('/api/enrollments', enrollmentsRoutes(deps));
+  app.route('/api/lectures', lecturesRoutes(deps));
+  app.route('/api/upload', uploadRoutes(deps));
+  app.route('/api/videos', videosRoutes(deps));
+  app.route('/media', mediaRoutes(deps));
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', 'There is no such API route.'), 404));
+  app.all('/media/*', (c) => c.json(errorBody('not_found', 'Not found.'), 404));
   app.get('*', createWebHandler(deps.config.webDir));
   app.notFound((c) => c.json(errorBody('not_found', 'Not found.'), 404));
   app.onError(handleError);

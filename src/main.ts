@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { createMailer } from './mail/create-mailer';
+import { checkFfmpeg } from './media/ffmpeg';
+import { createMediaWorker } from './media/queue';
 
 function start() {
   const config = loadConfig(process.env);
@@ -12,7 +14,10 @@ function start() {
   const mailer = createMailer(config);
   if (mailer.kind === 'log') console.log('No SMTP_URL set: emails (with their codes) are printed to this log.');
 
-  const app = createApp({ config, db, sqlite, mailer });
+  const ffmpegProblem = checkFfmpeg(config);
+  if (ffmpegProblem) console.warn(`Warning: ${ffmpegProblem} Video uploads will not be processed.`);
+  const media = createMediaWorker({ config, db });
+  const app = createApp({ config, db, sqlite, mailer, media });
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -21,10 +26,12 @@ function start() {
     idleTimeout: 120,
   });
   console.log(`Classroom is listening on http://localhost:${server.port} (data in ${config.dataDir})`);
+  media.start();
 
   const shutdown = async () => {
     console.log('Shutting down...');
     await server.stop();
+    await media.stop();
     sqlite.close();
     process.exit(0);
   };

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { type Course, courses, enrollments, type User } from '../db/schema';
+import { type Course, courses, enrollments, lectures, type User, type Video, videos } from '../db/schema';
 import { forbidden, notFound } from '../errors';
 
 export type CourseAccess = { course: Course; isOwner: boolean; isStudent: boolean };
@@ -32,4 +32,30 @@ export function ownedCourse(db: Db, user: User, courseId: string): Course {
   const access = readableCourse(db, user, courseId);
   if (!access.isOwner) throw forbidden('Only the teacher of this class can do that.');
   return access.course;
+}
+
+/**
+ * The video if the user may watch it: its uploader, or anyone who can read a class with a lecture
+ * that shows it. Anyone else gets the same 404 as for a video that does not exist.
+ */
+export function watchableVideo(db: Db, user: User, videoId: string): Video {
+  const video = db.select().from(videos).where(eq(videos.id, videoId)).get();
+  const missing = () => notFound('video_not_found', 'Video not found.');
+  if (!video) throw missing();
+  if (video.ownerId === user.id) return video;
+  const courseIds = db
+    .select({ courseId: lectures.courseId })
+    .from(lectures)
+    .where(eq(lectures.videoId, videoId))
+    .all()
+    .map((row) => row.courseId);
+  for (const courseId of courseIds) {
+    try {
+      readableCourse(db, user, courseId);
+      return video;
+    } catch {
+      // not this class; try the next
+    }
+  }
+  throw missing();
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 const now = sql`(unixepoch('subsec') * 1000)`;
 
@@ -92,3 +92,55 @@ export const notes = sqliteTable(
 );
 
 export type Course = typeof courses.$inferSelect;
+
+/** An uploaded video and its transcoding job: the row is the job (state, attempts, lease, progress). */
+export const videos = sqliteTable(
+  'videos',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['queued', 'processing', 'ready', 'failed'] }).notNull(),
+    /** 0 to 100. */
+    progress: real('progress').notNull().default(0),
+    etaSeconds: integer('eta_seconds'),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    /** While processing: until when the worker that claimed it counts as alive. */
+    leaseUntil: integer('lease_until'),
+    sourceName: text('source_name').notNull(),
+    sourceBytes: integer('source_bytes').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    hasAudio: integer('has_audio', { mode: 'boolean' }).notNull(),
+    /** JSON Plan: the rungs being or already made (measured bandwidth once ready), fps, audio. */
+    plan: text('plan').notNull(),
+    hasPoster: integer('has_poster', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull().default(now),
+    startedAt: integer('started_at'),
+    firstPlayableAt: integer('first_playable_at'),
+    finishedAt: integer('finished_at'),
+  },
+  (table) => [index('videos_status').on(table.status, table.createdAt), index('videos_owner').on(table.ownerId)],
+);
+
+export const lectures = sqliteTable(
+  'lectures',
+  {
+    id: text('id').primaryKey(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    nameOfTopic: text('name_of_topic').notNull(),
+    videoId: text('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    noOfViews: integer('no_of_views').notNull().default(0),
+    noOfLikes: integer('no_of_likes').notNull().default(0),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (table) => [index('lectures_course').on(table.courseId, table.createdAt), index('lectures_video').on(table.videoId)],
+);
+
+export type Video = typeof videos.$inferSelect;
+export type Lecture = typeof lectures.$inferSelect;

@@ -61,3 +61,22 @@ export async function probe(tools: Tools, file: string): Promise<ProbeResult | u
     return undefined;
   }
 }
+
+/** Says what is wrong with the configured ffmpeg (missing, or older than 5.1), or undefined when it is fine. */
+export function checkFfmpeg(tools: Tools): string | undefined {
+  for (const tool of [tools.ffmpegPath, tools.ffprobePath]) {
+    let output: string;
+    try {
+      const result = Bun.spawnSync([tool, '-version'], { stdout: 'pipe', stderr: 'pipe' });
+      if (result.exitCode !== 0) return `${tool} does not run.`;
+      output = result.stdout.toString();
+    } catch {
+      return `${tool} was not found. Install ffmpeg 5.1 or newer, or set FFMPEG_PATH and FFPROBE_PATH.`;
+    }
+    const version = /version n?(\d+)\.(\d+)/.exec(output);
+    if (version && (Number(version[1]) < 5 || (Number(version[1]) === 5 && Number(version[2]) < 1))) {
+      return `${tool} is version ${version[1]}.${version[2]}; 5.1 or newer is needed.`;
+    }
+  }
+  return undefined;
+}

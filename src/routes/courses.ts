@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ownedCourse, readableCourse } from '../auth/course-access';
 import { requireRole, requireUser } from '../auth/middleware';
 import type { Db } from '../db/client';
-import { type Course, courses, enrollments, users } from '../db/schema';
+import { type Course, courses, enrollments, lectures, users } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden } from '../errors';
 import { newId } from '../ids';
@@ -125,8 +125,16 @@ export function coursesRoutes(deps: AppDeps) {
 
     .delete('/:id', validate('param', idParam), (c) => {
       const course = ownedCourse(db, c.get('user'), c.req.valid('param').id);
-      // Enrollments and notes go with it through ON DELETE CASCADE, in the same statement's transaction.
+      const videoIds = db
+        .select({ videoId: lectures.videoId })
+        .from(lectures)
+        .where(eq(lectures.courseId, course.id))
+        .all()
+        .map((row) => row.videoId);
+      // Enrollments, notes and lectures go with it through ON DELETE CASCADE, in one statement.
       db.delete(courses).where(eq(courses.id, course.id)).run();
+      // Then, with the delete committed, the videos and their files.
+      deps.media.deleteUnreferenced(videoIds);
       return c.json({ message: 'Class deleted', _id: course.id });
     })
 

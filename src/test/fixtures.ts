@@ -44,3 +44,36 @@ export async function imageInfo(bytes: Uint8Array) {
 }
 
 export const readBytes = (path: string) => new Uint8Array(readFileSync(path));
+
+/** A short clip made by ffmpeg (testsrc2, plus a sine tone unless silent), written to `dir`. */
+export async function makeClip(
+  dir: string,
+  options: { width: number; height: number; seconds: number; fps?: number; audio?: boolean; name?: string },
+): Promise<string> {
+  const file = join(dir, options.name ?? `clip-${options.width}x${options.height}.mp4`);
+  const fps = options.fps ?? 30;
+  const args = [
+    tools.ffmpegPath,
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=s=${options.width}x${options.height}:r=${fps}:d=${options.seconds}`,
+  ];
+  if (options.audio !== false) args.push('-f', 'lavfi', '-i', `sine=f=440:d=${options.seconds}`);
+  args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p');
+  if (options.audio !== false) args.push('-c:a', 'aac', '-shortest');
+  args.push(file);
+  const result = await runTool(args);
+  if (result.exitCode !== 0) throw new Error(result.stderr);
+  return file;
+}
+
+/** Posts a file to /api/upload as the `uploadedFile` field. */
+export function uploadForm(bytes: Uint8Array, fileName: string): FormData {
+  const form = new FormData();
+  form.append('uploadedFile', new File([bytes as Uint8Array<ArrayBuffer>], fileName, { type: 'video/mp4' }));
+  return form;
+}

@@ -6,18 +6,21 @@ import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
 import { createSmtpMailer } from '../mail/mailer';
+import { createMediaWorker } from '../media/queue';
 import { startMailCapture } from './mail-capture';
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
 
 /** A real server on a loopback port with a temp SQLite file and a real SMTP capture. */
-export async function startHarness(env: Record<string, string> = {}) {
+export async function startHarness(env: Record<string, string> = {}, options: { worker?: boolean } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'classroom-test-'));
   const mail = await startMailCapture();
   const config = loadConfig({ DATA_DIR: dataDir, SMTP_URL: mail.url, ...env });
   const { sqlite, db } = openDatabase(config.databaseFile);
   migrate(sqlite);
-  const app = createApp({ config, db, sqlite, mailer: createSmtpMailer(mail.url, config.mailFrom) });
+  const media = createMediaWorker({ config, db, log: () => {} });
+  const app = createApp({ config, db, sqlite, mailer: createSmtpMailer(mail.url, config.mailFrom), media });
+  if (options.worker !== false) media.start();
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch });
   const baseUrl = `http://127.0.0.1:${server.port}`;
 
@@ -63,10 +66,11 @@ export async function startHarness(env: Record<string, string> = {}) {
 
   async function close() {
     await server.stop(true);
+    await media.stop();
     sqlite.close();
     await mail.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  return { baseUrl, api, signUp, mail, db, sqlite, config, dataDir, close };
+  return { baseUrl, api, signUp, mail, db, sqlite, config, dataDir, media, close };
 }

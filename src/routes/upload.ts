@@ -1,0 +1,69 @@
+import { mkdirSync, renameSync, rmSync, statfsSync } from 'node:fs';
+import { Hono } from 'hono';
+import { requireRole, requireUser } from '../auth/middleware';
+import type { AppDeps, AppEnv } from '../deps';
+import { ApiError, badRequest } from '../errors';
+import { newId } from '../ids';
+import { planLadder } from '../media/ladder';
+import { sourceFile, tempDir, uploadsDir } from '../media/paths';
+import { describeSource } from '../media/probe';
+import { receiveUpload } from '../media/receive-upload';
+import { createQueuedVideo } from '../media/state';
+import { toVideoJson } from '../media/video-json';
+
+// Room for the multipart boundaries and headers around the file.
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+const tooLarge = (maxBytes: number) =>
+  new ApiError(413, 'too_large', `This video is larger than the upload limit of ${formatBytes(maxBytes)}.`);
+
+function formatBytes(bytes: number) {
+  return bytes >= 1024 ** 3
+    ? `${(bytes / 1024 ** 3).toFixed(1).replace(/\.0$/, '')} GB`
+    : `${Math.round(bytes / 1024 ** 2)} MB`;
+}
+
+export function uploadRoutes(deps: AppDeps) {
+  const { config, db, media } = deps;
+  return new Hono<AppEnv>().post('/', requireUser(deps), requireRole('teacher'), async (c) => {
+    const declared = Number(c.req.header('content-length'));
+    if (Number.isFinite(declared) && declared > config.maxUploadBytes + MULTIPART_OVERHEAD) {
+      throw tooLarge(config.maxUploadBytes);
+    }
+    const disk = statfsSync(config.dataDir);
+    const free = disk.bavail * disk.bsize;
+    if (free - (Number.isFinite(declared) ? declared : 0) < config.minFreeDiskBytes) {
+      throw new ApiError(507, 'disk_full', 'The server is running out of disk space. Please ask your administrator.');
+    }
+
+    const upload = await receiveUpload(c.req.raw, {
+      field: 'uploadedFile',
+      maxBytes: config.maxUploadBytes,
+      tempDir: tempDir(config.dataDir),
+    }).catch((error) => {
+      throw error instanceof ApiError && error.status === 413 ? tooLarge(config.maxUploadBytes) : error;
+    });
+
+    try {
+      const source = await describeSource(config, upload.path);
+      if ('refused' in source) throw badRequest('not_a_video', source.refused);
+      const id = newId();
+      mkdirSync(uploadsDir(config.dataDir), { recursive: true });
+      renameSync(upload.path, sourceFile(config.dataDir, id));
+      const video = createQueuedVideo(db, {
+        id,
+        ownerId: c.get('user').id,
+        sourceName: upload.fileName.slice(0, 255) || 'video',
+        sourceBytes: upload.bytes,
+        source,
+        plan: planLadder(source),
+      });
+      media.wake();
+      const json = toVideoJson(video);
+      const base = config.publicUrl ?? '';
+      return c.json({ masterPlaylist: `${base}${json.masterPlaylist}`, videoId: id, video: json }, 201);
+    } finally {
+      rmSync(upload.path, { force: true });
+    }
+  });
+}
