@@ -7,7 +7,14 @@ import { readStreamText } from '../src/read-stream';
 export const root = join(import.meta.dir, '..');
 export const screenshotDir = join(root, 'artifacts', 'screenshots');
 
-export type RunningServer = { baseUrl: string; dataDir: string; logs: () => string; stop: () => Promise<void> };
+export type RunningServer = {
+  baseUrl: string;
+  dataDir: string;
+  logs: () => string;
+  stop: () => Promise<void>;
+  /** SIGKILL: no shutdown, as in a crash; the data folder stays. */
+  kill: () => Promise<void>;
+};
 
 /** Starts the real server (`bun src/main.ts`, or a compiled binary) as a child process on a free port. */
 export async function startServer(
@@ -42,6 +49,10 @@ export async function startServer(
     baseUrl: `http://127.0.0.1:${port}`,
     dataDir,
     logs: () => output,
+    async kill() {
+      child.kill('SIGKILL');
+      await child.exited;
+    },
     async stop() {
       child.kill('SIGTERM');
       await child.exited;

@@ -21,6 +21,7 @@ CREATE TABLE `videos` (
 	`attempts` integer DEFAULT 0 NOT NULL,
 	`error` text,
 	`lease_until` integer,
+	`ffmpeg_pid` integer,
 	`source_name` text NOT NULL,
 	`source_bytes` integer NOT NULL,
 	`duration_ms` integer NOT NULL,

@@ -109,6 +109,8 @@ export const videos = sqliteTable(
     error: text('error'),
     /** While processing: until when the worker that claimed it counts as alive. */
     leaseUntil: integer('lease_until'),
+    /** The running ffmpeg's process id, so a restart after kill -9 can stop an orphaned ffmpeg. */
+    ffmpegPid: integer('ffmpeg_pid'),
     sourceName: text('source_name').notNull(),
     sourceBytes: integer('source_bytes').notNull(),
     durationMs: integer('duration_ms').notNull(),

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq, lt, notExists } from 'drizzle-orm';
 import type { Config } from '../config';
@@ -14,6 +14,7 @@ import {
   markPosterReady,
   markReady,
   readPlan,
+  recordFfmpegPid,
   reportProgress,
   requeueInterrupted,
   requeueStopped,
@@ -26,6 +27,16 @@ const POLL_MS = 5000;
 export const ORPHAN_VIDEO_MS = 24 * 60 * 60 * 1000;
 
 export type MediaWorker = ReturnType<typeof createMediaWorker>;
+
+/** Kills an ffmpeg left running by a server that died with kill -9, if that pid is still our ffmpeg for this video. */
+function stopOrphanFfmpeg(pid: number, videoId: string) {
+  try {
+    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (commandLine.includes('ffmpeg') && commandLine.includes(videoId)) process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already, or not Linux: nothing to stop
+  }
+}
 
 /** The single in-process transcoding worker: takes queued videos from SQLite, TRANSCODE_CONCURRENCY at a time. */
 export function createMediaWorker(deps: { config: Config; db: Db; log?: (line: string) => void }) {
@@ -66,7 +77,9 @@ export function createMediaWorker(deps: { config: Config; db: Db; log?: (line: s
         reportProgress(db, video.id, Math.round(progress * 10) / 10, eta, now);
       },
       controller.signal,
+      (pid) => recordFfmpegPid(db, video.id, pid),
     );
+    recordFfmpegPid(db, video.id, null);
 
     if (controller.signal.aborted) {
       rmSync(work, { recursive: true, force: true });
@@ -140,7 +153,7 @@ export function createMediaWorker(deps: { config: Config; db: Db; log?: (line: s
   return {
     start() {
       stopped = false;
-      const requeued = requeueInterrupted(db);
+      const requeued = requeueInterrupted(db, stopOrphanFfmpeg);
       if (requeued) log(`[media] taking up ${requeued} interrupted video job(s) again`);
       removeOrphans();
       const swept = sweepMediaFiles(db, config.dataDir);

@@ -28,12 +28,14 @@ export function receiveUpload(
     let fileName = '';
     let bytes = 0;
     let writeDone: Promise<void> | undefined;
+    let out: import('node:fs').WriteStream | undefined;
     const source = Readable.fromWeb(request.body as unknown as import('node:stream/web').ReadableStream<Uint8Array>);
 
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       source.destroy();
+      out?.destroy();
       // Wait for the write stream to close before removing, so no half file is left behind.
       (writeDone ?? Promise.resolve()).catch(() => {}).finally(() => rmSync(path, { force: true }));
       reject(error);
@@ -56,10 +58,11 @@ export function receiveUpload(
       }
       fileSeen = true;
       fileName = info.filename ?? '';
-      const out = createWriteStream(path);
+      const file = createWriteStream(path);
+      out = file;
       writeDone = new Promise<void>((done, broken) => {
-        out.on('close', done);
-        out.on('error', broken);
+        file.on('close', done);
+        file.on('error', broken);
       });
       stream.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
@@ -67,8 +70,8 @@ export function receiveUpload(
       stream.on('limit', () => {
         fail(new ApiError(413, 'too_large', 'This video is larger than the upload limit.'));
       });
-      stream.pipe(out);
-      out.on('error', (error) => fail(error));
+      stream.pipe(file);
+      file.on('error', (error) => fail(error));
     });
     parser.on('error', () => fail(badRequest('bad_form', 'The upload could not be read. Please try again.')));
     parser.on('close', async () => {
@@ -85,6 +88,10 @@ export function receiveUpload(
       resolve({ path, fileName, bytes });
     });
     source.on('error', () => fail(badRequest('upload_interrupted', 'The upload was interrupted.')));
+    // Bun ends a request's signal when its client goes away; the body stream may just stop.
+    request.signal.addEventListener('abort', () =>
+      fail(badRequest('upload_interrupted', 'The upload was interrupted.')),
+    );
     source.on('aborted', () => fail(badRequest('upload_interrupted', 'The upload was interrupted.')));
     source.pipe(parser);
   });

@@ -142,16 +142,27 @@ export function requeueStopped(db: Db, id: string) {
     .run();
 }
 
+export function recordFfmpegPid(db: Db, id: string, pid: number | null) {
+  db.update(videos).set({ ffmpegPid: pid }).where(eq(videos.id, id)).run();
+}
+
 /** At start: videos left processing by a crash or kill -9 are queued again (or failed, attempts spent). */
-export function requeueInterrupted(db: Db): number {
+export function requeueInterrupted(db: Db, stopOrphan: (pid: number, videoId: string) => void = () => {}): number {
+  for (const row of db
+    .select({ id: videos.id, pid: videos.ffmpegPid })
+    .from(videos)
+    .where(eq(videos.status, 'processing'))
+    .all()) {
+    if (row.pid) stopOrphan(row.pid, row.id);
+  }
   const requeued = db
     .update(videos)
-    .set({ status: 'queued', leaseUntil: null, progress: 0, etaSeconds: null, firstPlayableAt: null })
+    .set({ status: 'queued', leaseUntil: null, progress: 0, etaSeconds: null, firstPlayableAt: null, ffmpegPid: null })
     .where(and(eq(videos.status, 'processing'), sql`${videos.attempts} < ${MAX_ATTEMPTS}`))
     .returning({ id: videos.id })
     .all();
   db.update(videos)
-    .set({ status: 'failed', error: 'Processing stopped too many times.', leaseUntil: null })
+    .set({ status: 'failed', error: 'Processing stopped too many times.', leaseUntil: null, ffmpegPid: null })
     .where(eq(videos.status, 'processing'))
     .run();
   return requeued.length;

@@ -87,6 +87,7 @@ export async function runTranscode(
   outDir: string,
   onProgress: (progress: TranscodeProgress) => void,
   signal: AbortSignal,
+  onSpawn: (pid: number) => void = () => {},
 ): Promise<{ ok: true } | { ok: false; reason: string }> {
   for (let i = 0; i < plan.rungs.length; i++) mkdirSync(join(outDir, String(i)), { recursive: true });
   const args = transcodeArgs(tools, plan, source, outDir);
@@ -96,6 +97,7 @@ export async function runTranscode(
     stderr: 'pipe',
     signal,
   });
+  onSpawn(child.pid);
   let stderr = '';
   let pending = '';
   await Promise.all([

@@ -1,0 +1,94 @@
+import { Database } from 'bun:sqlite';
+import { afterAll, expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningServer, startServer } from '../../e2e/server';
+import { makeClip, readBytes, uploadForm } from '../test/fixtures';
+import { startMailCapture } from '../test/mail-capture';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'classroom-restart-'));
+const mail = await startMailCapture();
+let server: RunningServer | undefined;
+afterAll(async () => {
+  await server?.stop();
+  await mail.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as any });
+
+test('a video is playable while it transcodes, and a job killed with SIGKILL finishes after a restart', async () => {
+  server = await startServer({ dataDir, env: { SMTP_URL: mail.url } });
+  const post = (path: string, body: unknown, token?: string) =>
+    fetch(`${server?.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+  const email = 'kill.test@example.test';
+  await post('/api/users/register', { username: 'Kim Kill', email, password: 'password1234', role: 'teacher' });
+  const { body: verified } = await json(await post('/api/users/verify-otp', { email, otp: await mail.codeFor(email) }));
+  const auth = { authorization: `Bearer ${verified.token}` };
+
+  const clip = await makeClip(dataDir, { width: 1280, height: 720, seconds: 24, name: 'long.mp4' });
+  const uploaded = await json(
+    await fetch(`${server.baseUrl}/api/upload`, {
+      method: 'POST',
+      headers: auth,
+      body: uploadForm(readBytes(clip), 'long.mp4'),
+    }),
+  );
+  expect(uploaded.status).toBe(201);
+  const videoId = uploaded.body.videoId as string;
+  const status = async () =>
+    (await json(await fetch(`${server?.baseUrl}/api/videos/${videoId}`, { headers: auth }))).body;
+
+  // Playable before it is done: the master and the growing rung playlists are served.
+  let video = await status();
+  const deadline = Date.now() + 60_000;
+  while (!(video.status === 'processing' && video.playable) && Date.now() < deadline) {
+    expect(video.status).not.toBe('ready');
+    await Bun.sleep(100);
+    video = await status();
+  }
+  expect(video.status).toBe('processing');
+  const master = await fetch(`${server.baseUrl}${uploaded.body.masterPlaylist}`, { headers: auth });
+  expect(master.status).toBe(200);
+  expect(master.headers.get('cache-control')).toBe('no-cache');
+  expect((await master.text()).match(/#EXT-X-STREAM-INF/g)).toHaveLength(3);
+  const rung = await fetch(`${server.baseUrl}/media/videos/${videoId}/2/index.m3u8`, { headers: auth });
+  const rungText = await rung.text();
+  expect(rungText).toContain('seg_00000.m4s');
+  expect(rungText).not.toContain('#EXT-X-ENDLIST');
+  const segment = await fetch(`${server.baseUrl}/media/videos/${videoId}/2/seg_00000.m4s`, { headers: auth });
+  expect(segment.status).toBe(200);
+
+  // kill -9 mid-job, then start again on the same data.
+  const killedAt = (await status()).progress;
+  expect(killedAt).toBeLessThan(100);
+  const database = new Database(join(dataDir, 'classroom.sqlite'), { readonly: true });
+  const ffmpegPid = database
+    .query<{ pid: number }, [string]>('SELECT ffmpeg_pid AS pid FROM videos WHERE id = ?')
+    .get(videoId)?.pid;
+  database.close();
+  expect(ffmpegPid).toBeGreaterThan(0);
+  await server.kill();
+  // ffmpeg outlives a killed server; the next start must stop it before taking the job up again.
+  expect(existsSync(`/proc/${ffmpegPid}`)).toBe(true);
+  server = await startServer({ dataDir, env: { SMTP_URL: mail.url } });
+  await Bun.sleep(200);
+  const stillOurs =
+    existsSync(`/proc/${ffmpegPid}/cmdline`) && readFileSync(`/proc/${ffmpegPid}/cmdline`, 'utf8').includes(videoId);
+  expect(stillOurs).toBe(false);
+  expect(server.logs()).toContain('taking up 1 interrupted video job');
+  const restartDeadline = Date.now() + 90_000;
+  do {
+    await Bun.sleep(250);
+    video = await status();
+  } while (video.status !== 'ready' && video.status !== 'failed' && Date.now() < restartDeadline);
+  expect(video.status).toBe('ready');
+  expect(video.attempts).toBe(2);
+  const finalRung = await fetch(`${server.baseUrl}/media/videos/${videoId}/2/index.m3u8`, { headers: auth });
+  expect(await finalRung.text()).toContain('#EXT-X-ENDLIST');
+}, 180_000);

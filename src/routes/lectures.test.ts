@@ -1,0 +1,333 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { probe } from '../media/ffmpeg';
+import { sourceFile, tempDir, uploadsDir, videoDir } from '../media/paths';
+import { makeClip, readBytes, tools, uploadForm } from '../test/fixtures';
+import { type Harness, startHarness } from '../test/harness';
+
+let h: Harness;
+let clips: string;
+type Account = Awaited<ReturnType<Harness['signUp']>>;
+let teacher: Account;
+let otherTeacher: Account;
+let student: Account;
+let outsider: Account;
+let courseId: string;
+
+beforeAll(async () => {
+  h = await startHarness({ MAX_UPLOAD_BYTES: String(3 * 1024 * 1024) });
+  clips = mkdtempSync(join(tmpdir(), 'classroom-clips-'));
+  [teacher, otherTeacher, student, outsider] = await Promise.all([
+    h.signUp('teacher', 'Vera Video'),
+    h.signUp('teacher', 'Walt Other'),
+    h.signUp('student', 'Sid Student'),
+    h.signUp('student', 'Olly Outsider'),
+  ]);
+  const course = await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Film 101' } });
+  courseId = course.json._id;
+  await h.api('POST', '/api/enrollments/join', { as: student.token, body: { inviteCode: course.json.inviteCode } });
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(clips, { recursive: true, force: true });
+});
+
+async function upload(file: string, as = teacher.token, name = 'lecture.mp4') {
+  return h.api('POST', '/api/upload', { as, body: uploadForm(readBytes(file), name) });
+}
+
+async function waitForVideo(videoId: string, as = teacher.token, until = ['ready', 'failed']) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const result = await h.api('GET', `/api/videos/${videoId}`, { as });
+    if (until.includes(result.json.status)) return result.json;
+    if (Date.now() > deadline) throw new Error(`video ${videoId} stuck in ${result.json.status}`);
+    await Bun.sleep(200);
+  }
+}
+
+/** Width and height of a rung, read by ffprobe from the HLS files on disk. */
+async function rungSize(videoId: string, rung: number) {
+  const info = await probe(tools, join(videoDir(h.dataDir, videoId), String(rung), 'index.m3u8'));
+  const video = info?.streams.find((s) => s.codec_type === 'video');
+  return { width: video?.width, height: video?.height, profile: video?.codec_name };
+}
+
+const leftovers = () => [
+  ...(existsSync(tempDir(h.dataDir)) ? readdirSync(tempDir(h.dataDir)) : []),
+  ...(existsSync(uploadsDir(h.dataDir)) ? readdirSync(uploadsDir(h.dataDir)) : []),
+];
+
+describe('transcoding', () => {
+  test('a landscape upload becomes 240p and 360p (never upscaled), with a master playlist carrying every attribute', async () => {
+    const clip = await makeClip(clips, { width: 640, height: 360, seconds: 7 });
+    const uploaded = await upload(clip);
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.json.masterPlaylist).toBe(`/media/videos/${uploaded.json.videoId}/master.m3u8`);
+    const video = await waitForVideo(uploaded.json.videoId);
+    expect(video).toMatchObject({ status: 'ready', progress: 100, width: 640, height: 360, fileName: 'lecture.mp4' });
+    expect(video.posterUrl).toBeString();
+
+    const master = await h.api('GET', uploaded.json.masterPlaylist, { as: teacher.token });
+    expect(master.status).toBe(200);
+    expect(master.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    const streams = master.text.split('\n').filter((line) => line.startsWith('#EXT-X-STREAM-INF:'));
+    expect(streams).toHaveLength(2);
+    for (const line of streams) {
+      expect(line).toMatch(/BANDWIDTH=\d+/);
+      expect(line).toMatch(/AVERAGE-BANDWIDTH=\d+/);
+      expect(line).toMatch(/FRAME-RATE=30\.000/);
+      expect(line).toContain('CODECS="avc1.4d401f,mp4a.40.2"');
+    }
+    expect(streams[0]).toContain('RESOLUTION=426x240');
+    expect(streams[1]).toContain('RESOLUTION=640x360');
+    expect(await rungSize(video._id, 0)).toMatchObject({ width: 426, height: 240, profile: 'h264' });
+    expect(await rungSize(video._id, 1)).toMatchObject({ width: 640, height: 360 });
+
+    const rung = readFileSync(join(videoDir(h.dataDir, video._id), '0', 'index.m3u8'), 'utf8');
+    expect(rung).toContain('#EXT-X-ENDLIST');
+    expect(rung).toMatch(/#EXTINF:6\.0+,/);
+    // The original is deleted after a successful transcode.
+    expect(existsSync(sourceFile(h.dataDir, video._id))).toBe(false);
+
+    const poster = await fetch(`${h.baseUrl}${video.posterUrl}`, {
+      headers: { authorization: `Bearer ${teacher.token}` },
+    });
+    expect(poster.headers.get('content-type')).toBe('image/jpeg');
+    const segment = await fetch(`${h.baseUrl}/media/videos/${video._id}/0/seg_00000.m4s`, {
+      headers: { authorization: `Bearer ${teacher.token}`, range: 'bytes=0-99' },
+    });
+    expect(segment.status).toBe(206);
+    expect(segment.headers.get('content-range')).toMatch(/^bytes 0-99\/\d+$/);
+    expect(segment.headers.get('cache-control')).toContain('private');
+    expect((await segment.arrayBuffer()).byteLength).toBe(100);
+  });
+
+  test('a portrait upload without audio keeps its aspect ratio, scaled on the short side', async () => {
+    const clip = await makeClip(clips, { width: 360, height: 640, seconds: 3, audio: false, fps: 60 });
+    const uploaded = await upload(clip);
+    expect(uploaded.status).toBe(201);
+    const video = await waitForVideo(uploaded.json.videoId);
+    expect(video.status).toBe('ready');
+    expect(await rungSize(video._id, 0)).toMatchObject({ width: 240, height: 426 });
+    expect(await rungSize(video._id, 1)).toMatchObject({ width: 360, height: 640 });
+    const master = await h.api('GET', uploaded.json.masterPlaylist, { as: teacher.token });
+    expect(master.text).toContain('CODECS="avc1.4d401f"');
+    expect(master.text).toContain('FRAME-RATE=30.000');
+  });
+});
+
+describe('refused uploads leave no file behind', () => {
+  test('not a video, empty, truncated, and a student uploading', async () => {
+    const cases: { name: string; bytes: Uint8Array; status: number; error: RegExp }[] = [
+      {
+        name: 'notes.txt',
+        bytes: new TextEncoder().encode('just some text, not a video'),
+        status: 400,
+        error: /not a video/,
+      },
+      { name: 'empty.mp4', bytes: new Uint8Array(0), status: 400, error: /empty/ },
+    ];
+    const clip = readBytes(await makeClip(clips, { width: 320, height: 240, seconds: 2, name: 'whole.mp4' }));
+    cases.push({
+      name: 'truncated.mp4',
+      bytes: clip.slice(0, Math.floor(clip.length / 3)),
+      status: 400,
+      error: /not a video/,
+    });
+    for (const { name, bytes, status, error } of cases) {
+      const result = await h.api('POST', '/api/upload', { as: teacher.token, body: uploadForm(bytes, name) });
+      expect(result.status).toBe(status);
+      expect(result.json.error).toMatch(error);
+    }
+    const byStudent = await h.api('POST', '/api/upload', { as: student.token, body: uploadForm(clip, 'x.mp4') });
+    expect(byStudent.status).toBe(403);
+    const anonymous = await h.api('POST', '/api/upload', { body: uploadForm(clip, 'x.mp4') });
+    expect(anonymous.status).toBe(401);
+    expect(leftovers()).toEqual([]);
+  });
+
+  test('an over-size upload is refused from its Content-Length, and mid-stream when it has none', async () => {
+    const big = new Uint8Array(4 * 1024 * 1024);
+    const declared = await h.api('POST', '/api/upload', { as: teacher.token, body: uploadForm(big, 'big.mp4') });
+    expect(declared.status).toBe(413);
+    expect(declared.json.error).toContain('upload limit');
+
+    const form = new Response(uploadForm(big, 'big.mp4'));
+    const contentType = form.headers.get('content-type') ?? '';
+    const body = form.body as ReadableStream<Uint8Array>;
+    const streamed = await fetch(`${h.baseUrl}/api/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${teacher.token}`, 'content-type': contentType },
+      body,
+      // @ts-expect-error Bun streams a request body without a length when given a stream
+      duplex: 'half',
+    });
+    expect(streamed.status).toBe(413);
+    await Bun.sleep(100);
+    expect(leftovers()).toEqual([]);
+  });
+
+  test('a client that disconnects mid-upload leaves nothing behind', async () => {
+    const boundary = 'classroomboundary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="uploadedFile"; filename="cut.mp4"\r\nContent-Type: video/mp4\r\n\r\n`;
+    const url = new URL(h.baseUrl);
+    const socket = await Bun.connect({
+      hostname: url.hostname,
+      port: Number(url.port),
+      socket: { data() {} },
+    });
+    socket.write(
+      `POST /api/upload HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${teacher.token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n${head}`,
+    );
+    socket.write(new Uint8Array(512 * 1024));
+    await Bun.sleep(300);
+    expect(readdirSync(tempDir(h.dataDir)).length).toBe(1);
+    socket.end();
+    const deadline = Date.now() + 5000;
+    while (leftovers().length > 0 && Date.now() < deadline) await Bun.sleep(50);
+    expect(leftovers()).toEqual([]);
+  });
+});
+
+describe('lectures', () => {
+  test('create, list, rename, replace the video, clear it and delete; files go with the rows', async () => {
+    const first = await upload(await makeClip(clips, { width: 320, height: 240, seconds: 2, name: 'a.mp4' }));
+    const created = await h.api('POST', '/api/lectures', {
+      as: teacher.token,
+      body: { courseId, nameOfTopic: '  Optics  ', videoLink: first.json.masterPlaylist },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({
+      courseId,
+      nameOfTopic: 'Optics',
+      videoLink: first.json.masterPlaylist,
+      noOfViews: 0,
+      noOfLikes: 0,
+    });
+    expect(['queued', 'processing', 'ready']).toContain(created.json.video.status);
+    await waitForVideo(first.json.videoId);
+    const firstFolder = videoDir(h.dataDir, first.json.videoId);
+    expect(existsSync(firstFolder)).toBe(true);
+
+    const list = await h.api('GET', `/api/lectures/course/${courseId}`, { as: student.token });
+    expect(list.json.map((l: { _id: string }) => l._id)).toContain(created.json._id);
+    const asStudent = await h.api('GET', `/api/lectures/${created.json._id}`, { as: student.token });
+    expect(asStudent.json.video.status).toBe('ready');
+
+    const second = await upload(await makeClip(clips, { width: 320, height: 240, seconds: 2, name: 'b.mp4' }));
+    const replaced = await h.api('PATCH', `/api/lectures/${created.json._id}/update`, {
+      as: teacher.token,
+      body: { nameOfTopic: 'Optics, part 1', videoLink: second.json.masterPlaylist },
+    });
+    expect(replaced.status).toBe(200);
+    expect(replaced.json).toMatchObject({ nameOfTopic: 'Optics, part 1', videoLink: second.json.masterPlaylist });
+    expect(existsSync(firstFolder)).toBe(false);
+    expect(h.sqlite.query('SELECT id FROM videos WHERE id = ?').get(first.json.videoId)).toBeNull();
+    await waitForVideo(second.json.videoId);
+
+    const cleared = await h.api('PATCH', `/api/lectures/${created.json._id}/update`, {
+      as: teacher.token,
+      body: { nameOfTopic: 'Optics, notes only', videoLink: null },
+    });
+    expect(cleared.json.videoLink).toBeNull();
+    expect(existsSync(videoDir(h.dataDir, second.json.videoId))).toBe(false);
+
+    const deleted = await h.api('DELETE', `/api/lectures/${created.json._id}`, { as: teacher.token });
+    expect(deleted.json).toEqual({ message: 'Lecture deleted' });
+    expect((await h.api('GET', `/api/lectures/${created.json._id}`, { as: teacher.token })).status).toBe(404);
+  });
+
+  test("a videoLink must be the teacher's own upload; names are checked", async () => {
+    const mine = await upload(await makeClip(clips, { width: 320, height: 240, seconds: 2, name: 'c.mp4' }));
+    const other = await h.api('POST', '/api/lectures', {
+      as: otherTeacher.token,
+      body: { courseId, nameOfTopic: 'Sneaky', videoLink: mine.json.masterPlaylist },
+    });
+    expect(other.status).toBe(404);
+    const otherCourse = await h.api('POST', '/api/courses', { as: otherTeacher.token, body: { courseName: 'Other' } });
+    const stolen = await h.api('POST', '/api/lectures', {
+      as: otherTeacher.token,
+      body: { courseId: otherCourse.json._id, nameOfTopic: 'Stolen', videoLink: mine.json.masterPlaylist },
+    });
+    expect(stolen.status).toBe(400);
+    for (const videoLink of ['https://evil.example/x.m3u8', '/media/videos/../../etc/master.m3u8', 'nonsense']) {
+      const result = await h.api('POST', '/api/lectures', {
+        as: teacher.token,
+        body: { courseId, nameOfTopic: 'X', videoLink },
+      });
+      expect(result.status).toBe(400);
+    }
+    const blank = await h.api('POST', '/api/lectures', {
+      as: teacher.token,
+      body: { courseId, nameOfTopic: '  ', videoLink: null },
+    });
+    expect(blank.status).toBe(400);
+    expect(blank.json.fields.nameOfTopic).toBe('Please provide a topic name.');
+    const count = h.sqlite
+      .query<{ n: number }, []>("SELECT count(*) AS n FROM lectures WHERE name_of_topic IN ('Sneaky','Stolen','X')")
+      .get();
+    expect(count?.n).toBe(0);
+  });
+
+  test('permission table for lectures and media', async () => {
+    const uploaded = await upload(await makeClip(clips, { width: 320, height: 240, seconds: 2, name: 'p.mp4' }));
+    await waitForVideo(uploaded.json.videoId);
+    const lecture = await h.api('POST', '/api/lectures', {
+      as: teacher.token,
+      body: { courseId, nameOfTopic: 'Permissions', videoLink: uploaded.json.masterPlaylist },
+    });
+    const id = lecture.json._id;
+    const media = `/media/videos/${uploaded.json.videoId}`;
+    const who = {
+      anonymous: undefined,
+      owner: teacher.token,
+      otherTeacher: otherTeacher.token,
+      student: student.token,
+      outsider: outsider.token,
+    };
+    const rows: { name: string; method: string; path: string; body?: unknown; allowed: (keyof typeof who)[] }[] = [
+      { name: 'list', method: 'GET', path: `/api/lectures/course/${courseId}`, allowed: ['owner', 'student'] },
+      { name: 'read', method: 'GET', path: `/api/lectures/${id}`, allowed: ['owner', 'student'] },
+      { name: 'master', method: 'GET', path: `${media}/master.m3u8`, allowed: ['owner', 'student'] },
+      { name: 'rung', method: 'GET', path: `${media}/0/index.m3u8`, allowed: ['owner', 'student'] },
+      { name: 'segment', method: 'GET', path: `${media}/0/seg_00000.m4s`, allowed: ['owner', 'student'] },
+      { name: 'poster', method: 'GET', path: `${media}/poster.jpg`, allowed: ['owner', 'student'] },
+      { name: 'status', method: 'GET', path: `/api/videos/${uploaded.json.videoId}`, allowed: ['owner', 'student'] },
+      {
+        name: 'rename',
+        method: 'PATCH',
+        path: `/api/lectures/${id}/update`,
+        body: { nameOfTopic: 'Permissions' },
+        allowed: ['owner'],
+      },
+      {
+        name: 'create',
+        method: 'POST',
+        path: '/api/lectures',
+        body: { courseId, nameOfTopic: 'New', videoLink: null },
+        allowed: ['owner'],
+      },
+    ];
+    for (const row of rows) {
+      const allowed: string[] = [];
+      for (const [name, token] of Object.entries(who)) {
+        const result = await h.api(row.method, row.path, { as: token, body: row.body });
+        if (result.status < 300) allowed.push(name);
+        else expect([401, 403, 404]).toContain(result.status);
+      }
+      expect({ row: row.name, allowed: allowed.sort() }).toEqual({ row: row.name, allowed: [...row.allowed].sort() });
+    }
+    for (const token of [undefined, otherTeacher.token, student.token, outsider.token]) {
+      expect((await h.api('DELETE', `/api/lectures/${id}`, { as: token })).status).toBeGreaterThanOrEqual(401);
+    }
+    const traversal = await h.api('GET', `${media}/..%2F..%2Fclassroom.sqlite`, { as: teacher.token });
+    expect(traversal.status).toBe(404);
+    // Deleting the class takes its lectures and their video files.
+    await h.api('DELETE', `/api/courses/${courseId}`, { as: teacher.token });
+    expect(existsSync(videoDir(h.dataDir, uploaded.json.videoId))).toBe(false);
+    expect(h.sqlite.query('SELECT id FROM lectures WHERE id = ?').get(id)).toBeNull();
+  });
+});
