@@ -5,6 +5,7 @@ import { errorBody, handleError } from './errors';
 import { coursesRoutes } from './routes/courses';
 import { enrollmentsRoutes } from './routes/enrollments';
 import { healthRoutes } from './routes/health';
+import { historyRoutes } from './routes/history';
 import { lecturesRoutes } from './routes/lectures';
 import { mediaRoutes } from './routes/media';
 import { uploadRoutes } from './routes/upload';
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api/lectures', lecturesRoutes(deps));
   app.route('/api/upload', uploadRoutes(deps));
   app.route('/api/videos', videosRoutes(deps));
+  app.route('/api/history', historyRoutes(deps));
   app.route('/media', mediaRoutes(deps));
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', 'There is no such API route.'), 404));

@@ -59,3 +59,15 @@ export function watchableVideo(db: Db, user: User, videoId: string): Video {
   }
   throw missing();
 }
+
+/** The lecture and its class if the user can read the class; outsiders get the lecture's 404. */
+export function readableLecture(db: Db, user: User, lectureId: string) {
+  const lecture = db.select().from(lectures).where(eq(lectures.id, lectureId)).get();
+  const missing = () => notFound('lecture_not_found', 'Lecture not found.');
+  if (!lecture) throw missing();
+  try {
+    return { lecture, ...readableCourse(db, user, lecture.courseId) };
+  } catch {
+    throw missing();
+  }
+}

@@ -146,3 +146,73 @@ export const lectures = sqliteTable(
 
 export type Video = typeof videos.$inferSelect;
 export type Lecture = typeof lectures.$inferSelect;
+
+/** One like per user and lecture: the primary key is the rule. */
+export const likes = sqliteTable(
+  'likes',
+  {
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (table) => [primaryKey({ columns: [table.lectureId, table.userId] })],
+);
+
+/** When a user's view of a lecture was last counted, so a view counts at most once an hour. */
+export const viewMarks = sqliteTable(
+  'view_marks',
+  {
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    countedAt: integer('counted_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.lectureId, table.userId] })],
+);
+
+export const comments = sqliteTable(
+  'comments',
+  {
+    id: text('id').primaryKey(),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (table) => [index('comments_lecture_created').on(table.lectureId, table.createdAt)],
+);
+
+/** Where a user got to in a lecture, for resume on any device, history and the teacher's table. */
+export const watchProgress = sqliteTable(
+  'watch_progress',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    positionSeconds: real('position_seconds').notNull(),
+    durationSeconds: real('duration_seconds').notNull(),
+    /** The furthest point reached, for "how much was watched". */
+    furthestSeconds: real('furthest_seconds').notNull(),
+    completed: integer('completed', { mode: 'boolean' }).notNull().default(false),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.lectureId] }),
+    index('watch_progress_user_updated').on(table.userId, table.updatedAt),
+    index('watch_progress_lecture').on(table.lectureId),
+  ],
+);

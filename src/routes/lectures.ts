@@ -1,15 +1,16 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ownedCourse, readableCourse } from '../auth/course-access';
+import { ownedCourse, readableCourse, readableLecture } from '../auth/course-access';
 import { requireUser } from '../auth/middleware';
 import type { Db } from '../db/client';
-import { type Lecture, lectures, type User, type Video, videos } from '../db/schema';
+import { type Lecture, lectures, likes, type User, type Video, videos, watchProgress } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
-import { badRequest, notFound } from '../errors';
+import { badRequest } from '../errors';
 import { newId } from '../ids';
 import { masterPlaylistPath, toVideoJson, videoIdFromLink } from '../media/video-json';
 import { idParam, idSchema, validate } from '../validation';
+import { engagementRoutes } from './engagement';
 
 const nameOfTopic = z
   .string({ error: 'Topic name is required.' })
@@ -22,7 +23,9 @@ const createBody = z.object({ courseId: idSchema, nameOfTopic, videoLink: videoL
 const updateBody = z.object({ nameOfTopic: nameOfTopic.optional(), videoLink: videoLink.optional() });
 const courseParam = z.object({ courseId: idSchema });
 
-export function lectureJson(lecture: Lecture, video: Video | undefined, publicUrl = '') {
+type PersonalState = { liked: boolean; progress: { position: number; duration: number; completed: boolean } | null };
+
+export function lectureJson(lecture: Lecture, video: Video | undefined, publicUrl = '', mine?: PersonalState) {
   return {
     _id: lecture.id,
     courseId: lecture.courseId,
@@ -32,7 +35,33 @@ export function lectureJson(lecture: Lecture, video: Video | undefined, publicUr
     noOfLikes: lecture.noOfLikes,
     createdAt: new Date(lecture.createdAt).toISOString(),
     video: video ? toVideoJson(video) : null,
+    likedByMe: mine?.liked ?? false,
+    myProgress: mine?.progress ?? null,
   };
+}
+
+/** Whether the user liked each lecture and where they got to in it: two indexed queries for the whole list. */
+function personalState(db: Db, userId: string, lectureIds: string[]): Map<string, PersonalState> {
+  const state = new Map<string, PersonalState>(lectureIds.map((id) => [id, { liked: false, progress: null }]));
+  if (lectureIds.length === 0) return state;
+  for (const row of db
+    .select({ lectureId: likes.lectureId })
+    .from(likes)
+    .where(and(eq(likes.userId, userId), inArray(likes.lectureId, lectureIds)))
+    .all()) {
+    const entry = state.get(row.lectureId);
+    if (entry) entry.liked = true;
+  }
+  for (const row of db
+    .select()
+    .from(watchProgress)
+    .where(and(eq(watchProgress.userId, userId), inArray(watchProgress.lectureId, lectureIds)))
+    .all()) {
+    const entry = state.get(row.lectureId);
+    if (entry)
+      entry.progress = { position: row.positionSeconds, duration: row.durationSeconds, completed: row.completed };
+  }
+  return state;
 }
 
 /** Videos of these lectures, in one query. */
@@ -72,24 +101,21 @@ export function lecturesRoutes(deps: AppDeps) {
   const { db, media, config } = deps;
   const base = config.publicUrl ?? '';
 
-  const findLecture = (id: string) => {
-    const lecture = db.select().from(lectures).where(eq(lectures.id, id)).get();
-    if (!lecture) throw notFound('lecture_not_found', 'Lecture not found.');
-    return lecture;
+  /** Lectures as one user sees them: with their video, and whether they liked it and where they got to. */
+  const asSeenBy = (user: User, rows: Lecture[]) => {
+    const videoById = videosOf(db, rows);
+    const mine = personalState(
+      db,
+      user.id,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => lectureJson(row, videoById.get(row.videoId ?? ''), base, mine.get(row.id)));
   };
-  /** The lecture if the user can read its class; outsiders get the lecture's 404. */
-  const readableLecture = (user: User, id: string) => {
-    const lecture = findLecture(id);
-    try {
-      return { lecture, ...readableCourse(db, user, lecture.courseId) };
-    } catch {
-      throw notFound('lecture_not_found', 'Lecture not found.');
-    }
-  };
-  const one = (lecture: Lecture) => lectureJson(lecture, videosOf(db, [lecture]).get(lecture.videoId ?? ''), base);
+  const one = (user: User, lecture: Lecture) => asSeenBy(user, [lecture])[0];
 
   return new Hono<AppEnv>()
     .use(requireUser(deps))
+    .route('/', engagementRoutes(deps))
 
     .get('/course/:courseId', validate('param', courseParam), (c) => {
       const { course } = readableCourse(db, c.get('user'), c.req.valid('param').courseId);
@@ -113,17 +139,17 @@ export function lecturesRoutes(deps: AppDeps) {
         .values({ id: newId(), courseId: course.id, nameOfTopic: body.nameOfTopic, videoId })
         .returning()
         .get();
-      return c.json(one(lecture), 201);
+      return c.json(one(user, lecture), 201);
     })
 
     .get('/:id', validate('param', idParam), (c) => {
-      const { lecture } = readableLecture(c.get('user'), c.req.valid('param').id);
-      return c.json(one(lecture));
+      const { lecture } = readableLecture(db, c.get('user'), c.req.valid('param').id);
+      return c.json(one(c.get('user'), lecture));
     })
 
     .patch('/:id/update', validate('param', idParam), validate('json', updateBody), (c) => {
       const user = c.get('user');
-      const { lecture, isOwner } = readableLecture(user, c.req.valid('param').id);
+      const { lecture, isOwner } = readableLecture(db, user, c.req.valid('param').id);
       if (!isOwner) ownedCourse(db, user, lecture.courseId);
       const body = c.req.valid('json');
       const videoId = body.videoLink === undefined ? lecture.videoId : videoForLink(db, user, body.videoLink);
@@ -134,12 +160,12 @@ export function lecturesRoutes(deps: AppDeps) {
         .returning()
         .get();
       if (lecture.videoId !== videoId) media.deleteUnreferenced([lecture.videoId]);
-      return c.json(one(updated));
+      return c.json(one(user, updated));
     })
 
     .delete('/:id', validate('param', idParam), (c) => {
       const user = c.get('user');
-      const { lecture, isOwner } = readableLecture(user, c.req.valid('param').id);
+      const { lecture, isOwner } = readableLecture(db, user, c.req.valid('param').id);
       if (!isOwner) ownedCourse(db, user, lecture.courseId);
       db.delete(lectures).where(eq(lectures.id, lecture.id)).run();
       media.deleteUnreferenced([lecture.videoId]);

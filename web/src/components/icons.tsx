@@ -104,3 +104,36 @@ export const CapIcon = icon(
     <path d="M6 12v5c3 2 9 2 12 0v-5" />
   </>,
 );
+export const PauseIcon = icon(
+  <>
+    <rect x="6" y="4" width="4" height="16" rx="1" fill="currentColor" />
+    <rect x="14" y="4" width="4" height="16" rx="1" fill="currentColor" />
+  </>,
+);
+export const ReplayIcon = icon(
+  <>
+    <path d="M3 12a9 9 0 1 0 3-6.7L3 8" />
+    <path d="M3 3v5h5" />
+  </>,
+);
+export const VolumeIcon = icon(
+  <>
+    <path d="M11 5 6 9H2v6h4l5 4z" fill="currentColor" />
+    <path d="M15.5 8.5a5 5 0 0 1 0 7M19 5a10 10 0 0 1 0 14" />
+  </>,
+);
+export const MuteIcon = icon(
+  <>
+    <path d="M11 5 6 9H2v6h4l5 4z" fill="currentColor" />
+    <path d="m22 9-6 6M16 9l6 6" />
+  </>,
+);
+export const FullscreenIcon = icon(
+  <path d="M8 3H5a2 2 0 0 0-2 2v3M21 8V5a2 2 0 0 0-2-2h-3M3 16v3a2 2 0 0 0 2 2h3M16 21h3a2 2 0 0 0 2-2v-3" />,
+);
+export const HeartIcon = icon(
+  <path d="M20.8 4.6a5.5 5.5 0 0 0-7.8 0L12 5.7l-1-1.1a5.5 5.5 0 0 0-7.8 7.8l1 1.1L12 21l7.8-7.5 1-1.1a5.5 5.5 0 0 0 0-7.8z" />,
+);
+export const EyeSmallIcon = EyeIcon;
+export const ChevronIcon = icon(<path d="m6 9 6 6 6-6" />);
+export const TrashIcon = icon(<path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6" />);

@@ -1,0 +1,128 @@
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { addComment, type Comment, deleteComment, listComments } from '../api/lectures';
+import { formatLongDate } from '../lib/format';
+import { useSession } from '../state/session';
+import { Avatar } from './Avatar';
+import { ChevronIcon, TrashIcon } from './icons';
+
+/** Collapsible Comments with the add form; the author and the class's teacher can delete. */
+export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeacher: boolean }) {
+  const { user } = useSession();
+  const [open, setOpen] = useState(true);
+  const [comments, setComments] = useState<Comment[]>([]);
+  const [text, setText] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState('');
+
+  const load = useCallback(async () => {
+    try {
+      setComments(await listComments(lectureId));
+    } catch (failure) {
+      console.error('Could not load comments', failure);
+    }
+  }, [lectureId]);
+
+  useEffect(() => {
+    setComments([]);
+    load();
+  }, [load]);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    setSubmitting(true);
+    setError('');
+    try {
+      await addComment(lectureId, trimmed);
+      setText('');
+      await load();
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  async function onDelete(comment: Comment) {
+    try {
+      await deleteComment(lectureId, comment._id);
+      setComments((list) => list.filter((c) => c._id !== comment._id));
+    } catch (failure) {
+      console.error('Could not delete the comment', failure);
+    }
+  }
+
+  return (
+    <section aria-labelledby="comments-title" className="card">
+      <h2 id="comments-title">
+        <button
+          type="button"
+          className="flex w-full items-center justify-between px-4 py-3 text-left font-semibold text-slate-900"
+          aria-expanded={open}
+          onClick={() => setOpen((value) => !value)}
+        >
+          <span>
+            Comments <span className="font-normal text-slate-500">({comments.length})</span>
+          </span>
+          <ChevronIcon size={18} className={`transition-transform ${open ? 'rotate-180' : ''}`} />
+        </button>
+      </h2>
+      {open && (
+        <div className="flex flex-col gap-4 border-t border-slate-100 p-4">
+          <form onSubmit={onSubmit} className="flex flex-col gap-2">
+            <label htmlFor="comment-text" className="sr-only">
+              Add a comment
+            </label>
+            <textarea
+              id="comment-text"
+              className="textarea min-h-20"
+              placeholder="Share your thoughts..."
+              value={text}
+              maxLength={2000}
+              onChange={(event) => setText(event.target.value)}
+            />
+            {error && (
+              <p role="alert" className="text-sm text-red-600">
+                {error}
+              </p>
+            )}
+            <button type="submit" className="btn btn-primary self-end" disabled={!text.trim() || submitting}>
+              {submitting ? 'Submitting...' : 'Add Comment'}
+            </button>
+          </form>
+          {comments.length === 0 ? (
+            <p className="text-center text-sm text-slate-500">No comments yet. Start the conversation.</p>
+          ) : (
+            <ul className="flex flex-col gap-4">
+              {comments.map((comment) => (
+                <li key={comment._id} className="flex gap-3">
+                  <Avatar src={comment.userId.profilePictureImageLink} name={comment.userId.username} size={36} />
+                  <div className="min-w-0 flex-1">
+                    <div className="flex flex-wrap items-baseline gap-x-2">
+                      <span className="text-sm font-semibold text-slate-900">{comment.userId.username}</span>
+                      <time className="text-xs text-slate-500" dateTime={comment.createdAt}>
+                        {formatLongDate(comment.createdAt)}
+                      </time>
+                    </div>
+                    <p className="mt-0.5 text-sm whitespace-pre-wrap break-words text-slate-700">{comment.text}</p>
+                  </div>
+                  {(isTeacher || comment.userId._id === user?._id) && (
+                    <button
+                      type="button"
+                      className="icon-btn size-8 shrink-0"
+                      aria-label="Delete comment"
+                      onClick={() => onDelete(comment)}
+                    >
+                      <TrashIcon size={16} />
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

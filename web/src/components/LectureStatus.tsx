@@ -1,0 +1,65 @@
+import { toast } from 'sonner';
+import { ApiError } from '../api/client';
+import { type Lecture, retryVideo } from '../api/lectures';
+import { formatClock, formatEta } from '../lib/format';
+
+/** One line under a topic: processing with percent and time left, failed with the reason, or its length. */
+export function LectureStatus({
+  lecture,
+  canRetry,
+  onChanged,
+}: {
+  lecture: Lecture;
+  canRetry: boolean;
+  onChanged: () => void;
+}) {
+  const video = lecture.video;
+  if (!video) return <span className="text-xs text-slate-500">No video</span>;
+  if (video.status === 'queued') return <span className="text-xs font-medium text-amber-700">Waiting to process…</span>;
+  if (video.status === 'processing') {
+    const eta = formatEta(video.etaSeconds);
+    return (
+      <span className="flex flex-col gap-1">
+        <span className="text-xs font-medium text-indigo-700">
+          Processing {Math.floor(video.progress)}%{eta ? ` · ${eta}` : ''}
+          {video.playable ? ' · watchable' : ''}
+        </span>
+        <span
+          className="h-1 overflow-hidden rounded-full bg-indigo-100"
+          role="progressbar"
+          aria-label={`Processing ${lecture.nameOfTopic}`}
+          aria-valuenow={Math.floor(video.progress)}
+          aria-valuemin={0}
+          aria-valuemax={100}
+        >
+          <span className="block h-full bg-indigo-500 transition-[width]" style={{ width: `${video.progress}%` }} />
+        </span>
+      </span>
+    );
+  }
+  if (video.status === 'failed') {
+    async function retry() {
+      try {
+        await retryVideo(video!._id);
+        onChanged();
+      } catch (error) {
+        toast.error(error instanceof ApiError ? error.message : 'Could not retry.');
+      }
+    }
+    return (
+      <span className="flex flex-col items-start gap-1">
+        <span className="text-xs font-medium text-red-700">Processing failed: {video.error ?? 'unknown reason'}</span>
+        {canRetry && (
+          <button
+            type="button"
+            className="relative z-10 text-xs font-semibold text-indigo-700 hover:underline"
+            onClick={retry}
+          >
+            Retry
+          </button>
+        )}
+      </span>
+    );
+  }
+  return <span className="text-xs text-slate-500">{formatClock(video.durationSeconds)}</span>;
+}

@@ -1,0 +1,322 @@
+import { type FormEvent, useRef, useState } from 'react';
+import { ApiError } from '../api/client';
+import { createLecture, type Lecture, updateLecture, uploadVideo } from '../api/lectures';
+import { Modal } from './Modal';
+
+const errorText = (error: unknown) =>
+  error instanceof ApiError ? error.message : error instanceof Error ? error.message : 'Something went wrong.';
+
+/** Uploads with progress; Cancel aborts the upload. */
+function useUpload() {
+  const [percent, setPercent] = useState<number | null>(null);
+  const controller = useRef<AbortController | null>(null);
+  return {
+    percent,
+    async upload(file: File) {
+      controller.current = new AbortController();
+      setPercent(0);
+      try {
+        return await uploadVideo(file, setPercent, controller.current.signal);
+      } finally {
+        setPercent(null);
+        controller.current = null;
+      }
+    },
+    cancel() {
+      controller.current?.abort();
+    },
+  };
+}
+
+function UploadProgress({ percent }: { percent: number | null }) {
+  if (percent === null) return null;
+  return (
+    <div className="flex flex-col gap-1">
+      <p className="text-sm font-medium text-slate-700">Uploading: {percent}%</p>
+      <div
+        className="h-2 overflow-hidden rounded-full bg-slate-200"
+        role="progressbar"
+        aria-label="Upload progress"
+        aria-valuenow={percent}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
+        <div className="h-full bg-indigo-600 transition-[width]" style={{ width: `${percent}%` }} />
+      </div>
+    </div>
+  );
+}
+
+export function AddTopicModal({
+  courseId,
+  open,
+  onClose,
+  onAdded,
+}: {
+  courseId: string;
+  open: boolean;
+  onClose: () => void;
+  onAdded: (lecture: Lecture) => void;
+}) {
+  const [name, setName] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const { percent, upload, cancel } = useUpload();
+
+  const close = () => {
+    cancel();
+    setName('');
+    setFile(null);
+    setError('');
+    onClose();
+  };
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim() || !file) {
+      setError('Please provide both a topic name and a video file.');
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      const { masterPlaylist } = await upload(file);
+      const lecture = await createLecture({ courseId, nameOfTopic: name.trim(), videoLink: masterPlaylist });
+      onAdded(lecture);
+      setName('');
+      setFile(null);
+      onClose();
+    } catch (failure) {
+      if ((failure as Error).name !== 'AbortError') setError(errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal open={open} title="Add New Topic" onClose={close}>
+      <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
+        <div className="field">
+          <label htmlFor="topic-name">Topic Name</label>
+          <input
+            id="topic-name"
+            className="input"
+            value={name}
+            maxLength={200}
+            onChange={(event) => setName(event.target.value)}
+            disabled={busy}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="topic-video">Video File</label>
+          <input
+            id="topic-video"
+            type="file"
+            accept="video/*"
+            className="file-input"
+            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            disabled={busy}
+          />
+        </div>
+        <UploadProgress percent={percent} />
+        {error && (
+          <p role="alert" className="text-sm font-medium text-red-600">
+            {error}
+          </p>
+        )}
+        <div className="flex justify-end gap-2">
+          <button type="button" className="btn btn-secondary" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? 'Uploading...' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+type VideoAction = 'keep' | 'delete' | 'update';
+
+export function EditTopicModal({
+  lecture,
+  onClose,
+  onSaved,
+}: {
+  lecture: Lecture | null;
+  onClose: () => void;
+  onSaved: (lecture: Lecture) => void;
+}) {
+  return (
+    <Modal open={lecture !== null} title="Edit Topic" onClose={onClose}>
+      {lecture && <EditTopicForm key={lecture._id} lecture={lecture} onClose={onClose} onSaved={onSaved} />}
+    </Modal>
+  );
+}
+
+function EditTopicForm({
+  lecture,
+  onClose,
+  onSaved,
+}: {
+  lecture: Lecture;
+  onClose: () => void;
+  onSaved: (lecture: Lecture) => void;
+}) {
+  const [name, setName] = useState(lecture.nameOfTopic);
+  const [action, setAction] = useState<VideoAction>('keep');
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const { percent, upload, cancel } = useUpload();
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim()) {
+      setError('Please provide a topic name.');
+      return;
+    }
+    if (action === 'update' && !file) {
+      setError('Please choose the new video file.');
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      let videoLink: string | null | undefined;
+      if (action === 'delete') videoLink = null;
+      if (action === 'update' && file) videoLink = (await upload(file)).masterPlaylist;
+      const updated = await updateLecture(lecture._id, {
+        nameOfTopic: name.trim(),
+        ...(videoLink !== undefined ? { videoLink } : {}),
+      });
+      onSaved(updated);
+      onClose();
+    } catch (failure) {
+      if ((failure as Error).name !== 'AbortError') setError(errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const options: { value: VideoAction; label: string }[] = [
+    { value: 'keep', label: 'Keep current video' },
+    { value: 'delete', label: 'Delete video' },
+    { value: 'update', label: 'Update video' },
+  ];
+
+  return (
+    <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
+      <div className="field">
+        <label htmlFor="edit-topic-name">Topic Name</label>
+        <input
+          id="edit-topic-name"
+          className="input"
+          value={name}
+          maxLength={200}
+          onChange={(event) => setName(event.target.value)}
+          disabled={busy}
+        />
+      </div>
+      <p className="text-sm text-slate-600">
+        Current video:{' '}
+        <span className="font-medium break-all text-slate-900">
+          {lecture.videoLink ? lecture.video?.fileName || 'HLS Stream' : 'none'}
+        </span>
+      </p>
+      <fieldset className="flex flex-col gap-2" disabled={busy}>
+        <legend className="sr-only">Video</legend>
+        {options
+          .filter((option) => lecture.videoLink || option.value !== 'delete')
+          .map((option) => (
+            <label key={option.value} className="flex items-center gap-2 text-sm text-slate-700">
+              <input
+                type="radio"
+                name="video-action"
+                value={option.value}
+                checked={action === option.value}
+                onChange={() => setAction(option.value)}
+                className="size-4 accent-indigo-600"
+              />
+              {option.label}
+            </label>
+          ))}
+      </fieldset>
+      {action === 'update' && (
+        <div className="field">
+          <label htmlFor="edit-topic-video">New video file</label>
+          <input
+            id="edit-topic-video"
+            type="file"
+            accept="video/*"
+            className="file-input"
+            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            disabled={busy}
+          />
+        </div>
+      )}
+      <UploadProgress percent={percent} />
+      {error && (
+        <p role="alert" className="text-sm font-medium text-red-600">
+          {error}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <button
+          type="button"
+          className="btn btn-secondary"
+          onClick={() => {
+            cancel();
+            onClose();
+          }}
+        >
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? (percent !== null ? 'Uploading...' : 'Saving...') : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function DeleteTopicDialog({
+  lecture,
+  onClose,
+  onConfirm,
+}: {
+  lecture: Lecture | null;
+  onClose: () => void;
+  onConfirm: (lecture: Lecture) => Promise<void>;
+}) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Modal open={lecture !== null} title="Confirm Deletion" onClose={onClose}>
+      <p className="text-slate-700">Are you sure you want to delete this lecture?</p>
+      {lecture && <p className="mt-1 font-medium break-words text-slate-900">{lecture.nameOfTopic}</p>}
+      <div className="mt-5 flex justify-end gap-2">
+        <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="btn btn-danger"
+          disabled={busy}
+          onClick={async () => {
+            if (!lecture) return;
+            setBusy(true);
+            try {
+              await onConfirm(lecture);
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          {busy ? 'Deleting...' : 'Delete'}
+        </button>
+      </div>
+    </Modal>
+  );
+}
