@@ -294,7 +294,7 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
       {!playing && !error && (
         <button
           type="button"
-          className="absolute top-1/2 left-1/2 flex size-16 -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full bg-black/60 text-white backdrop-blur transition hover:bg-indigo-600"
+          className="absolute top-1/2 left-1/2 z-10 flex size-14 sm:size-16 -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full bg-black/60 text-white backdrop-blur transition hover:bg-indigo-600"
           onClick={togglePlay}
           aria-label={ended ? 'Replay' : 'Play'}
         >
@@ -319,7 +319,7 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
       )}
 
       <div
-        className={`absolute inset-x-0 bottom-0 flex flex-col gap-1 bg-gradient-to-t from-black/80 to-transparent px-3 pt-8 pb-2 text-white transition-opacity duration-300 ${
+        className={`absolute inset-x-0 bottom-0 flex flex-col gap-1 bg-gradient-to-t from-black/80 to-transparent px-2 pt-6 pb-1 sm:px-3 sm:pb-2 text-white transition-opacity duration-300 ${
           controlsShown ? 'opacity-100' : 'pointer-events-none opacity-0'
         }`}
       >
