@@ -65,3 +65,51 @@ export async function screenshot(page: Page, name: string) {
   mkdirSync(screenshotDir, { recursive: true });
   await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
 }
+
+type MailCapture = { codeFor: (to: string) => Promise<string> };
+
+/** Signs a user up and verifies them over the API (for tests whose subject is not sign-up). */
+export async function createAccount(
+  server: RunningServer,
+  mail: MailCapture,
+  username: string,
+  role: 'teacher' | 'student',
+) {
+  const email = `${username.toLowerCase().replace(/\W+/g, '.')}@example.test`;
+  const post = (path: string, body: unknown) =>
+    fetch(`${server.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const registered = await post('/api/users/register', { username, email, password: 'password1234', role });
+  if (registered.status !== 201) throw new Error(await registered.text());
+  const verified = (await (await post('/api/users/verify-otp', { email, otp: await mail.codeFor(email) })).json()) as {
+    token: string;
+    user: { _id: string };
+  };
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${verified.token}`,
+        ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
+    });
+    return (await response.json()) as any;
+  };
+  return { token: verified.token, user: verified.user, email, api };
+}
+
+/** A browser context signed in as the user, through the spec's `token` cookie. */
+export async function signedInContext(
+  browser: import('playwright-core').Browser,
+  server: RunningServer,
+  token: string,
+  viewport = { width: 1280, height: 800 },
+) {
+  const context = await browser.newContext({ viewport });
+  await context.addCookies([{ name: 'token', value: token, url: server.baseUrl }]);
+  return context;
+}

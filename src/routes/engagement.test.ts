@@ -44,6 +44,8 @@ describe('likes', () => {
     expect(again.status).toBe(409);
     expect((await lecture()).noOfLikes).toBe(1);
     expect((await lecture()).likedByMe).toBe(true);
+    const listed = (await h.api('GET', `/api/lectures/course/${courseId}`, { as: student.token })).json;
+    expect(listed[0]).toMatchObject({ likedByMe: true, noOfLikes: 1 });
     expect((await lecture(classmate.token)).likedByMe).toBe(false);
     const undo = await h.api('DELETE', `/api/lectures/${lectureId}/like`, { as: student.token });
     expect(undo.json).toEqual({ noOfLikes: 0, liked: false });
@@ -155,6 +157,8 @@ describe('progress and history', () => {
     });
     expect(saved.json).toMatchObject({ position: 42.5, duration: 600, completed: false });
     expect((await lecture()).myProgress).toEqual({ position: 42.5, duration: 600, completed: false });
+    const listed = (await h.api('GET', `/api/lectures/course/${courseId}`, { as: student.token })).json;
+    expect(listed[0].myProgress).toEqual({ position: 42.5, duration: 600, completed: false });
     expect((await lecture(classmate.token)).myProgress).toBeNull();
 
     await h.api('PUT', `/api/lectures/${lectureId}/progress`, {

@@ -125,8 +125,7 @@ export function lecturesRoutes(deps: AppDeps) {
         .where(eq(lectures.courseId, course.id))
         .orderBy(asc(lectures.createdAt))
         .all();
-      const videoById = videosOf(db, rows);
-      return c.json(rows.map((row) => lectureJson(row, videoById.get(row.videoId ?? ''), base)));
+      return c.json(asSeenBy(c.get('user'), rows));
     })
 
     .post('/', validate('json', createBody), (c) => {

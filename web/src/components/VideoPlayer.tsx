@@ -96,6 +96,15 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
         });
         hls.loadSource(src);
         hls.attachMedia(video);
+        if (startAt > 0) {
+          video.addEventListener(
+            'loadedmetadata',
+            () => {
+              if (video.currentTime < startAt - 1) video.currentTime = startAt;
+            },
+            { once: true },
+          );
+        }
       } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
         video.src = src;
         if (startAt > 0) {

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { makeClip } from '../src/test/fixtures';
+import { startMailCapture } from '../src/test/mail-capture';
+import { launchBrowser } from './browser';
+import { createAccount, type RunningServer, screenshot, signedInContext, startServer } from './server';
+
+let server: RunningServer;
+let mail: Awaited<ReturnType<typeof startMailCapture>>;
+let browser: Browser;
+const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-watch-'));
+let student: Awaited<ReturnType<typeof createAccount>>;
+let courseId: string;
+
+beforeAll(async () => {
+  mail = await startMailCapture();
+  server = await startServer({ env: { SMTP_URL: mail.url } });
+  browser = await launchBrowser();
+  const teacher = await createAccount(server, mail, 'Richard Feynman', 'teacher');
+  student = await createAccount(server, mail, 'Alice Student', 'student');
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Physics 101' });
+  courseId = course._id;
+  await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
+  const clip = await makeClip(clips, { width: 640, height: 360, seconds: 30, name: 'lecture.mp4' });
+  const form = new FormData();
+  form.append('uploadedFile', Bun.file(clip), 'lecture.mp4');
+  const uploaded = await teacher.api('POST', '/api/upload', form);
+  await teacher.api('POST', '/api/lectures', {
+    courseId,
+    nameOfTopic: 'Quantum electrodynamics',
+    videoLink: uploaded.masterPlaylist,
+  });
+  const deadline = Date.now() + 90_000;
+  while ((await teacher.api('GET', `/api/videos/${uploaded.videoId}`)).status !== 'ready') {
+    if (Date.now() > deadline) throw new Error('video not ready');
+    await Bun.sleep(250);
+  }
+}, 150_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await mail?.close();
+  rmSync(clips, { recursive: true, force: true });
+});
+
+const videoState = (page: Page) =>
+  page.evaluate(() => {
+    const video = document.querySelector('video') as HTMLVideoElement;
+    return { time: video.currentTime, paused: video.paused, height: video.videoHeight };
+  });
+
+async function waitFor(page: Page, check: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await page.waitForTimeout(100);
+  }
+}
+
+test('a student watches: it plays, switches to 240p, Space pauses, resumes after reload, likes once, comments, takes notes', async () => {
+  const context = await signedInContext(browser, server, student.token);
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/classroom/${courseId}`);
+  await page.getByRole('heading', { name: 'Quantum electrodynamics' }).waitFor();
+  await page.getByRole('button', { name: 'Play', exact: true }).first().click();
+  await waitFor(page, async () => (await videoState(page)).time > 1, 'playback to advance');
+
+  const player = page.getByRole('region', { name: 'Video player' });
+  await page.getByLabel('Quality').selectOption({ label: '360p' });
+  await waitFor(page, async () => (await player.getAttribute('data-level')) === '1', 'level 1');
+  await page.getByLabel('Quality').selectOption({ label: '240p' });
+  await waitFor(page, async () => (await player.getAttribute('data-level')) === '0', 'level 0');
+  await waitFor(page, async () => (await videoState(page)).height === 240, '240p frames');
+  await page.getByLabel('Playback speed').selectOption('1.5');
+  expect(await page.evaluate(() => (document.querySelector('video') as HTMLVideoElement).playbackRate)).toBe(1.5);
+
+  await waitFor(page, async () => (await videoState(page)).time > 8, 'eight seconds in');
+  await player.focus();
+  const beforeSeek = (await videoState(page)).time;
+  await page.keyboard.press('ArrowLeft');
+  expect((await videoState(page)).time).toBeLessThan(beforeSeek - 3);
+  await waitFor(page, async () => (await videoState(page)).time > 7, 'seven seconds in again');
+  const saved = page.waitForResponse(
+    (response) => response.url().endsWith('/progress') && response.request().method() === 'PUT',
+  );
+  await page.keyboard.press('Space');
+  const savedBody = (await (await saved).json()) as { position: number };
+  expect((await videoState(page)).paused).toBe(true);
+  expect(savedBody.position).toBeGreaterThan(5);
+  await screenshot(page, 'course-student-desktop');
+
+  await page.reload();
+  await page.getByText('Resuming where you stopped.').waitFor();
+  await page.getByRole('button', { name: 'Play', exact: true }).first().click();
+  await waitFor(page, async () => !(await videoState(page)).paused, 'playback after reload');
+  await waitFor(
+    page,
+    async () => (await videoState(page)).time > savedBody.position - 1,
+    'the resumed position',
+    10_000,
+  );
+  // It resumed rather than played through from the start at 1× since the reload.
+  expect((await videoState(page)).time).toBeLessThan(savedBody.position + 8);
+  await player.focus();
+  await page.keyboard.press('Space');
+
+  await page.getByRole('button', { name: 'Like (0 likes)' }).click();
+  await page.getByRole('button', { name: 'Unlike (1 likes)' }).waitFor();
+  await page.reload();
+  await page.getByRole('button', { name: 'Unlike (1 likes)' }).waitFor();
+
+  await page.getByPlaceholder('Share your thoughts...').fill('   ');
+  expect(await page.getByRole('button', { name: 'Add Comment' }).isDisabled()).toBe(true);
+  await page.getByPlaceholder('Share your thoughts...').fill('  Why do photons take every path?  ');
+  await page.getByRole('button', { name: 'Add Comment' }).click();
+  await page.getByText('Why do photons take every path?').waitFor();
+  await page.getByText('Alice Student').first().waitFor();
+
+  await page.getByRole('textbox', { name: 'Course notes' }).fill('Sum over histories.');
+  await page.getByRole('button', { name: 'Save Notes' }).click();
+  await page.getByText('Note saved successfully').waitFor();
+
+  await page.getByRole('link', { name: 'History' }).click();
+  await page.getByText('Quantum electrodynamics').waitFor();
+  await page.getByText(/\d+% watched/).waitFor();
+  await screenshot(page, 'history');
+  await context.close();
+});
+
+test('on a phone (375×812) the course page fits without horizontal scrolling', async () => {
+  const context = await signedInContext(browser, server, student.token, { width: 375, height: 812 });
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/classroom/${courseId}`);
+  await page.getByRole('heading', { name: 'Quantum electrodynamics' }).waitFor();
+  await page.getByRole('button', { name: 'Play', exact: true }).first().click();
+  await waitFor(page, async () => (await videoState(page)).time > 0.5, 'playback on the phone');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await screenshot(page, 'course-student-phone-player');
+  await context.close();
+});
