@@ -80,6 +80,10 @@ test('a teacher shares a class by QR; a new student scans it, signs up and lands
   await student.getByText('Note saved successfully').waitFor();
   await screenshot(student, 'course-student-phone');
   expect(await student.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  // On a phone the navigation is folded away behind the menu button.
+  const folded = await student.getByRole('link', { name: 'Home' }).boundingBox();
+  expect((folded?.x ?? 0) + (folded?.width ?? 0)).toBeLessThanOrEqual(0);
+  await student.getByRole('button', { name: 'Expand navigation' }).click();
   await student.getByRole('link', { name: 'Home' }).click();
   await student.getByRole('link', { name: 'Open Physics 101' }).waitFor();
   await screenshot(student, 'classroom-student-phone');

@@ -124,7 +124,9 @@ test('a student watches: it plays, switches to 240p, Space pauses, resumes after
   await page.getByText('Note saved successfully').waitFor();
 
   await page.getByRole('link', { name: 'History' }).click();
-  await page.getByText('Quantum electrodynamics').waitFor();
+  await page.waitForURL('**/history');
+  await page.getByRole('heading', { name: 'History' }).waitFor();
+  await page.getByRole('link', { name: /Quantum electrodynamics/ }).waitFor();
   await page.getByText(/\d+% watched/).waitFor();
   await screenshot(page, 'history');
   await context.close();

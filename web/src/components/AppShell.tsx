@@ -67,8 +67,8 @@ export function AppShell() {
           aria-label="Main"
           onMouseEnter={() => setHovered(true)}
           onMouseLeave={() => setHovered(false)}
-          className={`fixed top-14 bottom-0 left-0 z-20 border-r border-slate-200 bg-white transition-[width] duration-200 ${
-            expanded ? 'w-64 shadow-lg md:shadow-none' : 'w-16'
+          className={`fixed top-14 bottom-0 left-0 z-20 overflow-hidden border-r border-slate-200 bg-white transition-[width,transform] duration-200 ${
+            expanded ? 'w-64 shadow-lg md:shadow-none' : 'w-16 max-md:-translate-x-full'
           }`}
         >
           <ul className="flex flex-col gap-1 p-2">
@@ -98,7 +98,16 @@ export function AppShell() {
             ))}
           </ul>
         </nav>
-        <main className={`min-w-0 flex-1 pl-16 transition-[padding] duration-200 ${collapsed ? '' : 'md:pl-64'}`}>
+        {!collapsed && (
+          // On phones the open navigation lies over the page; a tap beside it closes it.
+          <button
+            type="button"
+            aria-label="Close navigation"
+            className="fixed inset-0 top-14 z-10 bg-slate-900/30 md:hidden"
+            onClick={toggle}
+          />
+        )}
+        <main className={`min-w-0 flex-1 transition-[padding] duration-200 md:pl-16 ${collapsed ? '' : 'md:pl-64'}`}>
           <div className="mx-auto max-w-7xl p-4 sm:p-6">
             <Outlet />
           </div>

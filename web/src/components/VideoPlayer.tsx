@@ -384,10 +384,10 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
               video.muted = video.volume === 0;
             }}
           />
-          <span className="ml-1 text-xs tabular-nums sm:text-sm" data-testid="player-time">
+          <span className="ml-1 text-xs whitespace-nowrap tabular-nums sm:text-sm" data-testid="player-time">
             {formatClock(current)} / {formatClock(duration)}
           </span>
-          <span className="flex-1" />
+          <span className="min-w-0 flex-1" />
           <select
             aria-label="Playback speed"
             className="player-select"
