@@ -9,6 +9,7 @@ export const screenshotDir = join(root, 'artifacts', 'screenshots');
 
 export type RunningServer = {
   baseUrl: string;
+  pid: number;
   dataDir: string;
   logs: () => string;
   stop: () => Promise<void>;
@@ -47,6 +48,7 @@ export async function startServer(
   }
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     dataDir,
     logs: () => output,
     async kill() {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { users } from '../db/schema';
@@ -13,12 +13,18 @@ export function tokenFrom(authorization: string | undefined, cookieToken: string
 }
 
 export function requireUser(deps: Pick<AppDeps, 'db' | 'config'>) {
+  // Every authenticated request runs this lookup: prepared once.
+  const userById = deps.db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare();
   return createMiddleware<AppEnv>(async (c, next) => {
     const token = tokenFrom(c.req.header('authorization'), getCookie(c, 'token'));
     if (!token) throw unauthorized();
     const claims = await readToken(deps.config.jwtSecret, token);
     if (!claims) throw unauthorized('Your session has expired. Please log in again.');
-    const user = deps.db.select().from(users).where(eq(users.id, claims.userId)).get();
+    const user = userById.get({ id: claims.userId });
     if (!user || user.tokenVersion !== claims.tokenVersion) {
       throw unauthorized('Your session has expired. Please log in again.');
     }

@@ -61,6 +61,14 @@ export function engagementRoutes(deps: AppDeps) {
     username: users.username,
     avatarVersion: users.avatarVersion,
   };
+  const commentsOfLecture = db
+    .select(commentColumns)
+    .from(comments)
+    .innerJoin(users, eq(users.id, comments.userId))
+    .where(eq(comments.lectureId, sql.placeholder('lectureId')))
+    .orderBy(desc(comments.createdAt), desc(comments.id))
+    .limit(COMMENTS_PAGE)
+    .prepare();
   const likeCount = (lectureId: string) =>
     db.select({ n: lectures.noOfLikes }).from(lectures).where(eq(lectures.id, lectureId)).get()?.n ?? 0;
 
@@ -148,14 +156,7 @@ export function engagementRoutes(deps: AppDeps) {
 
     .get('/:id/comments', validate('param', idParam), (c) => {
       const { lecture } = readableLecture(db, c.get('user'), c.req.valid('param').id);
-      const rows = db
-        .select(commentColumns)
-        .from(comments)
-        .innerJoin(users, eq(users.id, comments.userId))
-        .where(eq(comments.lectureId, lecture.id))
-        .orderBy(desc(comments.createdAt), desc(comments.id))
-        .limit(COMMENTS_PAGE)
-        .all();
+      const rows = commentsOfLecture.all({ lectureId: lecture.id });
       return c.json(rows.map(commentJson));
     })
 

@@ -1,0 +1,190 @@
+/**
+ * bench:api — N simulated students (concurrent loops on loopback, bounded in time) fetch the course, the lecture
+ * list, the comments and HLS files of a class with 50 lectures and 500 comments, against the real server as a
+ * child process. Prints requests per second and p50/p99 latency, and the same load against a bare Bun.serve
+ * answering a static JSON from memory (the ceiling), in the same invocation. Then the gzipped size of what the
+ * login page and the course page load in Chromium. Usage: bun run bench:api [--students 50] [--seconds 10]
+ */
+import { Database } from 'bun:sqlite';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchBrowser } from '../e2e/browser';
+import { createAccount, type RunningServer, signedInContext, startServer } from '../e2e/server';
+import { makeClip } from '../src/test/fixtures';
+import { startMailCapture } from '../src/test/mail-capture';
+
+const arg = (name: string, fallback: number) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? Number(process.argv[index + 1]) : fallback;
+};
+const studentCount = arg('students', 50);
+const seconds = arg('seconds', 10);
+
+type Load = { requests: number; errors: number; rps: number; p50: number; p99: number };
+
+/** Each student loops over its list of URLs until time is up; latencies of every request are kept. */
+async function runLoad(
+  targets: { urls: string[]; headers: Record<string, string> }[],
+  durationS: number,
+): Promise<Load> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + durationS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    targets.map(async ({ urls, headers }) => {
+      while (performance.now() < deadline) {
+        for (const url of urls) {
+          const t0 = performance.now();
+          const response = await fetch(url, { headers });
+          await response.arrayBuffer();
+          latencies.push(performance.now() - t0);
+          if (!response.ok) errors++;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))];
+  return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) };
+}
+
+const show = (label: string, load: Load) =>
+  console.log(
+    `  ${label}: ${load.rps.toFixed(0)} req/s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms (${load.requests} requests, ${load.errors} errors)`,
+  );
+
+console.log(
+  `bench:api — ${studentCount} students, ${seconds} s per run; machine: ${cpus().length} × ${cpus()[0]?.model}`,
+);
+const work = mkdtempSync(join(tmpdir(), 'classroom-bench-api-'));
+const mail = await startMailCapture();
+let server: RunningServer | undefined;
+try {
+  server = await startServer({ env: { SMTP_URL: mail.url } });
+  const teacher = await createAccount(server, mail, 'Bench Teacher', 'teacher');
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Load 101' });
+  const clip = await makeClip(work, { width: 640, height: 360, seconds: 12 });
+  const form = new FormData();
+  form.append('uploadedFile', Bun.file(clip), 'clip.mp4');
+  const uploaded = await teacher.api('POST', '/api/upload', form);
+  while ((await teacher.api('GET', `/api/videos/${uploaded.videoId}`)).status !== 'ready') await Bun.sleep(200);
+  const lectureIds: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    const lecture = await teacher.api('POST', '/api/lectures', {
+      courseId: course._id,
+      nameOfTopic: `Lecture ${i + 1}`,
+      videoLink: uploaded.masterPlaylist,
+    });
+    lectureIds.push(lecture._id);
+  }
+  const students: Awaited<ReturnType<typeof createAccount>>[] = [];
+  for (let i = 0; i < studentCount; i++) {
+    const student = await createAccount(server, mail, `Student ${i}`, 'student');
+    await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
+    students.push(student);
+  }
+  const watched = lectureIds[49];
+  for (let i = 0; i < 500; i++) {
+    await students[i % students.length].api('POST', `/api/lectures/${watched}/comments`, {
+      text: `Comment number ${i}`,
+    });
+  }
+
+  const base = server.baseUrl;
+  const media = `${base}/media/videos/${uploaded.videoId}`;
+  const urls = [
+    `${base}/api/courses/${course._id}`,
+    `${base}/api/lectures/course/${course._id}`,
+    `${base}/api/lectures/${watched}/comments`,
+    `${media}/master.m3u8`,
+    `${media}/0/index.m3u8`,
+    `${media}/0/seg_00000.m4s`,
+  ];
+  const sizes = await Promise.all(
+    urls.map(
+      async (url) =>
+        (await (await fetch(url, { headers: { authorization: `Bearer ${students[0].token}` } })).arrayBuffer())
+          .byteLength,
+    ),
+  );
+  console.log(
+    `  panels: course ${sizes[0]} B, 50 lectures ${sizes[1]} B, 500 comments ${sizes[2]} B, segment ${sizes[5]} B — one request each`,
+  );
+
+  const database = new Database(join(server.dataDir, 'classroom.sqlite'), { readonly: true });
+  for (const [label, query] of [
+    [
+      'comments of a lecture',
+      `SELECT * FROM comments WHERE lecture_id = '${watched}' ORDER BY created_at DESC LIMIT 500`,
+    ],
+    ['lectures of a course', `SELECT * FROM lectures WHERE course_id = '${course._id}' ORDER BY created_at`],
+  ]) {
+    const plan = database
+      .query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${query}`)
+      .all()
+      .map((row) => row.detail);
+    console.log(`  query plan, ${label}: ${plan.join('; ')}`);
+  }
+  database.close();
+
+  // Ceiling: a bare Bun.serve answering a static JSON from memory, as a child process like the server.
+  const bare = Bun.spawn(
+    [
+      'bun',
+      '-e',
+      "const body = JSON.stringify({ ok: true, items: Array.from({ length: 20 }, (_, i) => ({ i })) }); const s = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(body, { headers: { 'content-type': 'application/json' } }) }); console.log(s.port);",
+    ],
+    { stdout: 'pipe' },
+  );
+  const reader = bare.stdout.getReader();
+  const barePort = new TextDecoder().decode((await reader.read()).value).trim();
+  const bareLoad = await runLoad(
+    students.map(() => ({ urls: urls.map(() => `http://127.0.0.1:${barePort}/`), headers: {} })),
+    seconds,
+  );
+  bare.kill();
+  const appLoad = await runLoad(
+    students.map((student) => ({ urls, headers: { authorization: `Bearer ${student.token}` } })),
+    seconds,
+  );
+  show('classroom server', appLoad);
+  show('bare Bun.serve  ', bareLoad);
+  console.log(
+    `  ratio (server / bare): ${(appLoad.rps / bareLoad.rps).toFixed(2)} of the throughput, p99 ${(appLoad.p99 / bareLoad.p99).toFixed(1)}×`,
+  );
+
+  // What each page makes the browser download, gzipped.
+  const browser = await launchBrowser();
+  for (const [label, path, token] of [
+    ['login page', '/login', undefined],
+    ['course page', `/classroom/${course._id}?lecture=${watched}`, students[0].token],
+  ] as const) {
+    const context = token ? await signedInContext(browser, server, token) : await browser.newContext();
+    const page = await context.newPage();
+    let gzipped = 0;
+    let files = 0;
+    page.on('response', async (response) => {
+      const type = response.headers()['content-type'] ?? '';
+      if (!/javascript|css|html/.test(type)) return;
+      try {
+        gzipped += Bun.gzipSync(new Uint8Array(await response.body())).length;
+        files++;
+      } catch {
+        // body not available (redirect)
+      }
+    });
+    await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+    if (token) await page.getByRole('button', { name: 'Play', exact: true }).first().click();
+    await page.waitForTimeout(1500);
+    console.log(`  web bundle, ${label}: ${(gzipped / 1024).toFixed(0)} KiB gzipped in ${files} files (HTML, JS, CSS)`);
+    await context.close();
+  }
+  await browser.close();
+} finally {
+  await server?.stop();
+  await mail.close();
+  rmSync(work, { recursive: true, force: true });
+}
