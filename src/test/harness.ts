@@ -21,7 +21,12 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   const media = createMediaWorker({ config, db, log: () => {} });
   const app = createApp({ config, db, sqlite, mailer: createSmtpMailer(mail.url, config.mailFrom), media });
   if (options.worker !== false) media.start();
-  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch });
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: app.fetch,
+    maxRequestBodySize: config.maxUploadBytes + 1024 * 1024,
+  });
   const baseUrl = `http://127.0.0.1:${server.port}`;
 
   /** Calls the API over real HTTP; `as` is a token; a plain object body is sent as JSON. */

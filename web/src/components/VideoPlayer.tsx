@@ -59,7 +59,7 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
     setQualities([]);
     setQuality(-1);
     (async () => {
-      const { default: HlsClass } = await import('hls.js');
+      const { default: HlsClass } = await import('hls.js/light');
       if (cancelled) return;
       if (HlsClass.isSupported()) {
         const hls = new HlsClass({
