@@ -1,30 +1,15 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test';
-import type { Browser } from 'playwright-core';
-import { startMailCapture } from '../src/test/mail-capture';
-import { launchBrowser } from './browser';
-import { type RunningServer, screenshot, startServer } from './server';
+import { expect, test } from 'bun:test';
+import { e2eEnvironment } from './environment';
+import { screenshot } from './server';
 
-let server: RunningServer;
-let mail: Awaited<ReturnType<typeof startMailCapture>>;
-let browser: Browser;
-
-beforeAll(async () => {
-  mail = await startMailCapture();
-  server = await startServer({ env: { SMTP_URL: mail.url } });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await mail?.close();
-});
+const env = e2eEnvironment();
 
 test('a teacher signs up, verifies by emailed code, renames in settings, logs out and back in', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const email = 'grace.teacher@example.test';
   const password = 'a long enough password';
 
-  await page.goto(`${server.baseUrl}/`);
+  await page.goto(`${env.server.baseUrl}/`);
   await page.waitForURL('**/login');
   await expect(page.getByRole('heading', { name: 'Welcome Back' }).isVisible()).resolves.toBe(true);
   await screenshot(page, 'login');
@@ -44,7 +29,7 @@ test('a teacher signs up, verifies by emailed code, renames in settings, logs ou
   await page.getByText('Registration successful! Please verify your email with the OTP sent.').waitFor();
   await page.getByRole('button', { name: 'Verify Email' }).click();
   await page.getByText('Please enter the OTP sent to your email').waitFor();
-  const code = await mail.codeFor(email);
+  const code = await env.mail.codeFor(email);
   await page.getByLabel('Verification code').fill(code);
   await screenshot(page, 'verify-email');
   await page.getByRole('button', { name: 'Verify Email' }).click();
@@ -69,7 +54,7 @@ test('a teacher signs up, verifies by emailed code, renames in settings, logs ou
   await page.getByRole('button', { name: 'Logout' }).click();
   await page.waitForURL('**/login');
   await page.getByText('Logged out successfully').waitFor();
-  await page.goto(`${server.baseUrl}/settings`);
+  await page.goto(`${env.server.baseUrl}/settings`);
   await page.waitForURL('**/login');
 
   await page.getByLabel('Email').fill(email);
@@ -86,14 +71,14 @@ test('a teacher signs up, verifies by emailed code, renames in settings, logs ou
 });
 
 test('the 404 page, and verify-email without an address', async () => {
-  const page = await browser.newPage({ viewport: { width: 375, height: 812 } });
-  await page.goto(`${server.baseUrl}/no/such/page`);
+  const page = await env.browser.newPage({ viewport: { width: 375, height: 812 } });
+  await page.goto(`${env.server.baseUrl}/no/such/page`);
   await page.getByRole('heading', { name: 'Oops! Page Not Found' }).waitFor();
   await screenshot(page, 'not-found-phone');
   await page.getByRole('button', { name: 'Return to Dashboard' }).click();
   await page.waitForURL('**/login');
 
-  await page.goto(`${server.baseUrl}/verify-email`);
+  await page.goto(`${env.server.baseUrl}/verify-email`);
   await page.getByText('No email address provided for verification.').waitFor();
   await page.getByRole('link', { name: 'Go to Login' }).click();
   await page.waitForURL('**/login');
@@ -103,16 +88,16 @@ test('the 404 page, and verify-email without an address', async () => {
 });
 
 test('an unverified account logging in is sent to the code screen, and the code works there', async () => {
-  const page = await browser.newPage({ viewport: { width: 375, height: 812 } });
+  const page = await env.browser.newPage({ viewport: { width: 375, height: 812 } });
   const email = 'late.verifier@example.test';
-  const response = await fetch(`${server.baseUrl}/api/users/register`, {
+  const response = await fetch(`${env.server.baseUrl}/api/users/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username: 'Late', email, password: 'password1234', role: 'student' }),
   });
   expect(response.status).toBe(201);
-  const code = await mail.codeFor(email);
-  await page.goto(`${server.baseUrl}/login`);
+  const code = await env.mail.codeFor(email);
+  await page.goto(`${env.server.baseUrl}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill('password1234');
   await page.getByRole('button', { name: 'Log In' }).click();

@@ -1,24 +1,10 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import jsQR from 'jsqr';
-import type { Browser, Page } from 'playwright-core';
-import { startMailCapture } from '../src/test/mail-capture';
-import { launchBrowser } from './browser';
-import { type RunningServer, screenshot, startServer } from './server';
+import type { Page } from 'playwright-core';
+import { e2eEnvironment } from './environment';
+import { screenshot } from './server';
 
-let server: RunningServer;
-let mail: Awaited<ReturnType<typeof startMailCapture>>;
-let browser: Browser;
-
-beforeAll(async () => {
-  mail = await startMailCapture();
-  server = await startServer({ env: { SMTP_URL: mail.url } });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await mail?.close();
-});
+const env = e2eEnvironment();
 
 async function signUpInPage(page: Page, name: string, email: string, role: 'teacher' | 'student') {
   await page.getByRole('link', { name: 'Sign up' }).click();
@@ -27,7 +13,7 @@ async function signUpInPage(page: Page, name: string, email: string, role: 'teac
   await page.getByLabel('Password', { exact: true }).fill('a long enough password');
   if (role === 'teacher') await page.getByText('teacher', { exact: true }).click();
   await page.getByRole('button', { name: 'Sign Up' }).click();
-  await page.getByLabel('Verification code').fill(await mail.codeFor(email));
+  await page.getByLabel('Verification code').fill(await env.mail.codeFor(email));
   await page.getByRole('button', { name: 'Verify Email' }).click();
 }
 
@@ -43,8 +29,8 @@ async function decodeQr(page: Page): Promise<string | undefined> {
 }
 
 test('a teacher shares a class by QR; a new student scans it, signs up and lands inside; rename and delete', async () => {
-  const teacher = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await teacher.goto(`${server.baseUrl}/login`);
+  const teacher = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await teacher.goto(`${env.server.baseUrl}/login`);
   await signUpInPage(teacher, 'Marie Curie', 'marie@example.test', 'teacher');
   await teacher.waitForURL('**/classroom');
   await teacher.getByRole('button', { name: 'Create a class' }).click();
@@ -58,7 +44,7 @@ test('a teacher shares a class by QR; a new student scans it, signs up and lands
   const code = (await teacher.getByTestId('invite-code').textContent())?.trim() ?? '';
   expect(code).toMatch(/^[A-Z2-9]{7}$/);
   const link = await teacher.getByLabel('Invite link', { exact: true }).inputValue();
-  expect(link).toBe(`${server.baseUrl}/join/${code}`);
+  expect(link).toBe(`${env.server.baseUrl}/join/${code}`);
   expect(await decodeQr(teacher)).toBe(link);
   await teacher.getByRole('button', { name: 'Copy invite link' }).click();
   await teacher.getByText('Link copied to clipboard!').waitFor();
@@ -66,7 +52,7 @@ test('a teacher shares a class by QR; a new student scans it, signs up and lands
   await teacher.getByRole('button', { name: 'Hide Share' }).click();
 
   // A phone, logged out, opens the scanned link.
-  const phone = await browser.newContext({ viewport: { width: 375, height: 812 } });
+  const phone = await env.browser.newContext({ viewport: { width: 375, height: 812 } });
   const student = await phone.newPage();
   await student.goto(link);
   await student.waitForURL('**/login');
@@ -98,7 +84,7 @@ test('a teacher shares a class by QR; a new student scans it, signs up and lands
   await student.getByRole('button', { name: 'Cancel' }).click();
 
   // The teacher renames and deletes the class from its card.
-  await teacher.goto(`${server.baseUrl}/classroom`);
+  await teacher.goto(`${env.server.baseUrl}/classroom`);
   await teacher.getByRole('button', { name: 'Options for Physics 101' }).click();
   await teacher.getByRole('button', { name: 'Edit' }).click();
   await teacher.getByLabel('Class title').fill('Physics 102');
@@ -117,12 +103,12 @@ test('a teacher shares a class by QR; a new student scans it, signs up and lands
 });
 
 test('an invite link with a dead code shows the error screen', async () => {
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/login`);
+  await page.goto(`${env.server.baseUrl}/login`);
   await signUpInPage(page, 'Lost Student', 'lost@example.test', 'student');
   await page.waitForURL('**/classroom');
-  await page.goto(`${server.baseUrl}/join/ZZZZ999`);
+  await page.goto(`${env.server.baseUrl}/join/ZZZZ999`);
   await page.getByRole('heading', { name: 'Error Joining Classroom' }).waitFor();
   await page.getByText('No class has this code').waitFor();
   await page.getByRole('button', { name: 'Try Again' }).waitFor();

@@ -1,39 +1,27 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { makeClip } from '../src/test/fixtures';
-import { startMailCapture } from '../src/test/mail-capture';
-import { launchBrowser } from './browser';
-import { createAccount, type RunningServer, screenshot, signedInContext, startServer } from './server';
+import { e2eEnvironment } from './environment';
+import { createAccount, screenshot, signedInContext } from './server';
 
-let server: RunningServer;
-let mail: Awaited<ReturnType<typeof startMailCapture>>;
-let browser: Browser;
+const env = e2eEnvironment();
 const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-clips-'));
 
-beforeAll(async () => {
-  mail = await startMailCapture();
-  server = await startServer({ env: { SMTP_URL: mail.url } });
-  browser = await launchBrowser();
-});
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await mail?.close();
   rmSync(clips, { recursive: true, force: true });
 });
 
 test('a teacher adds a topic with a video, watches it get ready, renames it, replaces its video and deletes it', async () => {
-  const teacher = await createAccount(server, mail, 'Ada Lecturer', 'teacher');
+  const teacher = await createAccount(env.server, env.mail, 'Ada Lecturer', 'teacher');
   const course = await teacher.api('POST', '/api/courses', { courseName: 'Computing 101' });
   const first = await makeClip(clips, { width: 640, height: 360, seconds: 8, name: 'first.mp4' });
   const second = await makeClip(clips, { width: 480, height: 360, seconds: 4, name: 'second.mp4' });
 
-  const context = await signedInContext(browser, server, teacher.token);
+  const context = await signedInContext(env.browser, env.server, teacher.token);
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/classroom/${course._id}`);
+  await page.goto(`${env.server.baseUrl}/classroom/${course._id}`);
   await page.getByRole('button', { name: 'Add New Topic' }).click();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Please provide both a topic name and a video file.').waitFor();
@@ -77,11 +65,11 @@ test('a teacher adds a topic with a video, watches it get ready, renames it, rep
 });
 
 test('a file that is not a video is refused at once, in plain words', async () => {
-  const teacher = await createAccount(server, mail, 'Bad File Teacher', 'teacher');
+  const teacher = await createAccount(env.server, env.mail, 'Bad File Teacher', 'teacher');
   const course = await teacher.api('POST', '/api/courses', { courseName: 'Uploads' });
-  const context = await signedInContext(browser, server, teacher.token);
+  const context = await signedInContext(env.browser, env.server, teacher.token);
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/classroom/${course._id}`);
+  await page.goto(`${env.server.baseUrl}/classroom/${course._id}`);
   await page.getByRole('button', { name: 'Add New Topic' }).click();
   await page.getByLabel('Topic Name').fill('Oops');
   await page

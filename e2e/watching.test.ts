@@ -2,25 +2,19 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { makeClip } from '../src/test/fixtures';
-import { startMailCapture } from '../src/test/mail-capture';
-import { launchBrowser } from './browser';
-import { createAccount, type RunningServer, screenshot, signedInContext, startServer } from './server';
+import { e2eEnvironment } from './environment';
+import { createAccount, screenshot, signedInContext } from './server';
 
-let server: RunningServer;
-let mail: Awaited<ReturnType<typeof startMailCapture>>;
-let browser: Browser;
+const env = e2eEnvironment();
 const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-watch-'));
 let student: Awaited<ReturnType<typeof createAccount>>;
 let courseId: string;
 
 beforeAll(async () => {
-  mail = await startMailCapture();
-  server = await startServer({ env: { SMTP_URL: mail.url } });
-  browser = await launchBrowser();
-  const teacher = await createAccount(server, mail, 'Richard Feynman', 'teacher');
-  student = await createAccount(server, mail, 'Alice Student', 'student');
+  const teacher = await createAccount(env.server, env.mail, 'Richard Feynman', 'teacher');
+  student = await createAccount(env.server, env.mail, 'Alice Student', 'student');
   const course = await teacher.api('POST', '/api/courses', { courseName: 'Physics 101' });
   courseId = course._id;
   await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
@@ -40,9 +34,6 @@ beforeAll(async () => {
   }
 }, 150_000);
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await mail?.close();
   rmSync(clips, { recursive: true, force: true });
 });
 
@@ -61,9 +52,9 @@ async function waitFor(page: Page, check: () => Promise<boolean>, what: string, 
 }
 
 test('a student watches: it plays, switches to 240p, Space pauses, resumes after reload, likes once, comments, takes notes', async () => {
-  const context = await signedInContext(browser, server, student.token);
+  const context = await signedInContext(env.browser, env.server, student.token);
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/classroom/${courseId}`);
+  await page.goto(`${env.server.baseUrl}/classroom/${courseId}`);
   await page.getByRole('heading', { name: 'Quantum electrodynamics' }).waitFor();
   await page.getByRole('button', { name: 'Play', exact: true }).first().click();
   await waitFor(page, async () => (await videoState(page)).time > 1, 'playback to advance');
@@ -133,9 +124,9 @@ test('a student watches: it plays, switches to 240p, Space pauses, resumes after
 });
 
 test('on a phone (375×812) the course page fits without horizontal scrolling', async () => {
-  const context = await signedInContext(browser, server, student.token, { width: 375, height: 812 });
+  const context = await signedInContext(env.browser, env.server, student.token, { width: 375, height: 812 });
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/classroom/${courseId}`);
+  await page.goto(`${env.server.baseUrl}/classroom/${courseId}`);
   await page.getByRole('heading', { name: 'Quantum electrodynamics' }).waitFor();
   await page.getByRole('button', { name: 'Play', exact: true }).first().click();
   await waitFor(page, async () => (await videoState(page)).time > 0.5, 'playback on the phone');

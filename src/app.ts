@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
+import type { Config } from './config';
 import type { AppDeps } from './deps';
 import { errorBody, handleError } from './errors';
 import { coursesRoutes } from './routes/courses';
@@ -12,6 +14,12 @@ import { uploadRoutes } from './routes/upload';
 import { usersRoutes } from './routes/users';
 import { videosRoutes } from './routes/videos';
 import { createWebHandler } from './web-assets';
+
+/** Largest body of any request but a video upload (a 5 MB picture plus its form). */
+export const MAX_BODY_BYTES = 6 * 1024 * 1024;
+
+/** Bun's own cap sits above the upload limit, so the upload route can answer over-size requests in our shape. */
+export const maxRequestBodySize = (config: Pick<Config, 'maxUploadBytes'>) => config.maxUploadBytes + 16 * 1024 * 1024;
 
 /** Composes the whole HTTP app from its dependencies; no port, no process state. */
 export function createApp(deps: AppDeps) {
@@ -30,6 +38,13 @@ export function createApp(deps: AppDeps) {
       crossOriginEmbedderPolicy: false,
     }),
   );
+
+  // Every body but a video upload is small: refuse big ones before reading them.
+  const smallBodies = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => c.json(errorBody('too_large', 'The request is too large.'), 413),
+  });
+  app.use('/api/*', (c, next) => (c.req.path === '/api/upload' ? next() : smallBodies(c, next)));
 
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/users', usersRoutes(deps));

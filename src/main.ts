@@ -1,4 +1,4 @@
-import { createApp } from './app';
+import { createApp, maxRequestBodySize } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
@@ -22,7 +22,7 @@ function start() {
     port: config.port,
     hostname: config.host,
     fetch: app.fetch,
-    maxRequestBodySize: config.maxUploadBytes + 1024 * 1024,
+    maxRequestBodySize: maxRequestBodySize(config),
     idleTimeout: 120,
   });
   console.log(`Classroom is listening on http://localhost:${server.port} (data in ${config.dataDir})`);

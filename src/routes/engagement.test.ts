@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type Harness, startHarness } from '../test/harness';
+import { expectPermissions, type PermissionRow } from '../test/permissions';
 
 let h: Harness;
 type Account = Awaited<ReturnType<Harness['signUp']>>;
@@ -216,7 +217,7 @@ test('permission table: engagement routes, as everyone', async () => {
     as: classmate.token,
     body: { text: 'keep' },
   });
-  const rows: { name: string; method: string; path: string; body?: unknown; allowed: (keyof typeof who)[] }[] = [
+  const rows: PermissionRow<keyof typeof who>[] = [
     { name: 'view', method: 'PATCH', path: `/api/lectures/${lectureId}/view`, allowed: ['owner', 'student'] },
     { name: 'unlike', method: 'DELETE', path: `/api/lectures/${lectureId}/like`, allowed: ['owner', 'student'] },
     { name: 'comments', method: 'GET', path: `/api/lectures/${lectureId}/comments`, allowed: ['owner', 'student'] },
@@ -237,15 +238,7 @@ test('permission table: engagement routes, as everyone', async () => {
     { name: 'teacher table', method: 'GET', path: `/api/lectures/course/${courseId}/progress`, allowed: ['owner'] },
     { name: 'history', method: 'GET', path: '/api/history', allowed: ['owner', 'otherTeacher', 'student', 'outsider'] },
   ];
-  for (const row of rows) {
-    const allowed: string[] = [];
-    for (const [name, token] of Object.entries(who)) {
-      const result = await h.api(row.method, row.path, { as: token, body: row.body });
-      if (result.status < 300) allowed.push(name);
-      else expect([401, 403, 404]).toContain(result.status);
-    }
-    expect({ row: row.name, allowed: allowed.sort() }).toEqual({ row: row.name, allowed: [...row.allowed].sort() });
-  }
+  await expectPermissions(h, who, rows);
   for (const [name, token] of Object.entries(who)) {
     if (name === 'owner') continue;
     const result = await h.api('DELETE', `/api/lectures/${lectureId}/comments/${comment.json._id}`, { as: token });

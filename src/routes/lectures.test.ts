@@ -6,6 +6,7 @@ import { probe } from '../media/ffmpeg';
 import { sourceFile, tempDir, uploadsDir, videoDir } from '../media/paths';
 import { makeClip, readBytes, tools, uploadForm } from '../test/fixtures';
 import { type Harness, startHarness } from '../test/harness';
+import { expectPermissions, type PermissionRow } from '../test/permissions';
 
 let h: Harness;
 let clips: string;
@@ -288,7 +289,7 @@ describe('lectures', () => {
       student: student.token,
       outsider: outsider.token,
     };
-    const rows: { name: string; method: string; path: string; body?: unknown; allowed: (keyof typeof who)[] }[] = [
+    const rows: PermissionRow<keyof typeof who>[] = [
       { name: 'list', method: 'GET', path: `/api/lectures/course/${courseId}`, allowed: ['owner', 'student'] },
       { name: 'read', method: 'GET', path: `/api/lectures/${id}`, allowed: ['owner', 'student'] },
       { name: 'master', method: 'GET', path: `${media}/master.m3u8`, allowed: ['owner', 'student'] },
@@ -311,15 +312,7 @@ describe('lectures', () => {
         allowed: ['owner'],
       },
     ];
-    for (const row of rows) {
-      const allowed: string[] = [];
-      for (const [name, token] of Object.entries(who)) {
-        const result = await h.api(row.method, row.path, { as: token, body: row.body });
-        if (result.status < 300) allowed.push(name);
-        else expect([401, 403, 404]).toContain(result.status);
-      }
-      expect({ row: row.name, allowed: allowed.sort() }).toEqual({ row: row.name, allowed: [...row.allowed].sort() });
-    }
+    await expectPermissions(h, who, rows);
     for (const token of [undefined, otherTeacher.token, student.token, outsider.token]) {
       expect((await h.api('DELETE', `/api/lectures/${id}`, { as: token })).status).toBeGreaterThanOrEqual(401);
     }

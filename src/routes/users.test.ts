@@ -322,3 +322,12 @@ describe('profile', () => {
     expect(after.json.profilePictureImageLink).toContain('v=1');
   });
 });
+
+test('a huge JSON body is refused with 413 before it is read', async () => {
+  const result = await h.api('POST', '/api/users/login', {
+    body: JSON.stringify({ email: 'a@b.test', password: 'x'.repeat(7 * 1024 * 1024) }),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(result.status).toBe(413);
+  expect(result.json.error).toBe('The request is too large.');
+});

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../app';
+import { createApp, maxRequestBodySize } from '../app';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
@@ -25,7 +25,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     port: 0,
     hostname: '127.0.0.1',
     fetch: app.fetch,
-    maxRequestBodySize: config.maxUploadBytes + 1024 * 1024,
+    maxRequestBodySize: maxRequestBodySize(config),
   });
   const baseUrl = `http://127.0.0.1:${server.port}`;
 

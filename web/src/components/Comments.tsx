@@ -3,6 +3,7 @@ import { addComment, type Comment, deleteComment, listComments } from '../api/le
 import { formatLongDate } from '../lib/format';
 import { useSession } from '../state/session';
 import { Avatar } from './Avatar';
+import { FormError } from './FormError';
 import { ChevronIcon, TrashIcon } from './icons';
 
 /** Collapsible Comments with the add form; the author and the class's teacher can delete. */
@@ -82,11 +83,7 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
               maxLength={2000}
               onChange={(event) => setText(event.target.value)}
             />
-            {error && (
-              <p role="alert" className="text-sm text-red-600">
-                {error}
-              </p>
-            )}
+            <FormError message={error} />
             <button type="submit" className="btn btn-primary self-end" disabled={!text.trim() || submitting}>
               {submitting ? 'Submitting...' : 'Add Comment'}
             </button>

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
 import { enrollByClassCode } from '../api/courses';
 import { useSession } from '../state/session';
+import { FormError } from './FormError';
 import { Modal } from './Modal';
 
 export function JoinClassModal({
@@ -60,11 +61,7 @@ export function JoinClassModal({
           />
           <p className="text-xs text-slate-500">Ask your teacher for the code shown in the class.</p>
         </div>
-        {error && (
-          <p role="alert" className="text-sm font-medium text-red-600">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <div className="flex justify-end gap-2">
           <button type="button" className="btn btn-secondary" onClick={close}>
             Cancel

@@ -1,6 +1,7 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { ApiError } from '../api/client';
 import { createLecture, type Lecture, updateLecture, uploadVideo } from '../api/lectures';
+import { FormError } from './FormError';
 import { Modal } from './Modal';
 
 const errorText = (error: unknown) =>
@@ -120,11 +121,7 @@ export function AddTopicModal({
           />
         </div>
         <UploadProgress percent={percent} />
-        {error && (
-          <p role="alert" className="text-sm font-medium text-red-600">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <div className="flex justify-end gap-2">
           <button type="button" className="btn btn-secondary" onClick={close}>
             Cancel
@@ -258,11 +255,7 @@ function EditTopicForm({
         </div>
       )}
       <UploadProgress percent={percent} />
-      {error && (
-        <p role="alert" className="text-sm font-medium text-red-600">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <div className="flex justify-end gap-2">
         <button
           type="button"

@@ -1,0 +1,27 @@
+import { afterAll, beforeAll } from 'bun:test';
+import type { Browser } from 'playwright-core';
+import { startMailCapture } from '../src/test/mail-capture';
+import { launchBrowser } from './browser';
+import { type RunningServer, startServer } from './server';
+
+export type E2eEnvironment = {
+  server: RunningServer;
+  mail: Awaited<ReturnType<typeof startMailCapture>>;
+  browser: Browser;
+};
+
+/** Per test file: a real SMTP capture, the real server as a child process on a fresh DATA_DIR, and Chromium. */
+export function e2eEnvironment(): E2eEnvironment {
+  const env = {} as E2eEnvironment;
+  beforeAll(async () => {
+    env.mail = await startMailCapture();
+    env.server = await startServer({ env: { SMTP_URL: env.mail.url } });
+    env.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+    await env.mail?.close();
+  });
+  return env;
+}
