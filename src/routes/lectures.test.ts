@@ -324,3 +324,19 @@ describe('lectures', () => {
     expect(h.sqlite.query('SELECT id FROM lectures WHERE id = ?').get(id)).toBeNull();
   });
 });
+
+test('without ffprobe the upload answers 503 in plain words and keeps nothing', async () => {
+  const broken = await startHarness({ FFPROBE_PATH: '/nonexistent/ffprobe' }, { worker: false });
+  try {
+    const who = await broken.signUp('teacher', 'No Tools');
+    const result = await broken.api('POST', '/api/upload', {
+      as: who.token,
+      body: uploadForm(new Uint8Array(2048), 'x.mp4'),
+    });
+    expect(result.status).toBe(503);
+    expect(result.json.error).toContain('not available');
+    expect(readdirSync(tempDir(broken.dataDir))).toEqual([]);
+  } finally {
+    await broken.close();
+  }
+});

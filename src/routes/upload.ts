@@ -45,7 +45,14 @@ export function uploadRoutes(deps: AppDeps) {
     });
 
     try {
-      const source = await describeSource(config, upload.path);
+      const source = await describeSource(config, upload.path).catch(() => {
+        // Only a missing or broken ffprobe makes the probe itself throw.
+        throw new ApiError(
+          503,
+          'video_tools_missing',
+          'Video processing is not available on this server. Please ask your administrator.',
+        );
+      });
       if ('refused' in source) throw badRequest('not_a_video', source.refused);
       const id = newId();
       mkdirSync(uploadsDir(config.dataDir), { recursive: true });

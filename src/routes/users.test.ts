@@ -331,3 +331,17 @@ test('a huge JSON body is refused with 413 before it is read', async () => {
   expect(result.status).toBe(413);
   expect(result.json.error).toBe('The request is too large.');
 });
+
+test('when the mail server is down, sign-up answers 503 and keeps no account', async () => {
+  const down = await startHarness({}, { worker: false, smtpUrl: 'smtp://127.0.0.1:1' });
+  try {
+    const result = await down.api('POST', '/api/users/register', {
+      body: { username: 'Nomail', email: 'nomail@example.test', password, role: 'student' },
+    });
+    expect(result.status).toBe(503);
+    expect(result.json.error).toContain('could not send');
+    expect(down.sqlite.query('SELECT count(*) AS n FROM users').get()).toEqual({ n: 0 });
+  } finally {
+    await down.close();
+  }
+});

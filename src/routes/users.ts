@@ -132,7 +132,13 @@ export function usersRoutes(deps: AppDeps) {
             .values({ id: newId(), username: body.username, email: body.email, passwordHash, role: body.role })
             .returning()
             .get();
-      await sendCode(user);
+      try {
+        await sendCode(user);
+      } catch (error) {
+        // A new account whose code could not be sent is removed, so signing up again starts clean.
+        if (!existing) db.delete(users).where(eq(users.id, user.id)).run();
+        throw error;
+      }
       return c.json(
         {
           requiresVerification: true,

@@ -12,14 +12,23 @@ import { startMailCapture } from './mail-capture';
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
 
 /** A real server on a loopback port with a temp SQLite file and a real SMTP capture. */
-export async function startHarness(env: Record<string, string> = {}, options: { worker?: boolean } = {}) {
+export async function startHarness(
+  env: Record<string, string> = {},
+  options: { worker?: boolean; smtpUrl?: string } = {},
+) {
   const dataDir = mkdtempSync(join(tmpdir(), 'classroom-test-'));
   const mail = await startMailCapture();
   const config = loadConfig({ DATA_DIR: dataDir, SMTP_URL: mail.url, ...env });
   const { sqlite, db } = openDatabase(config.databaseFile);
   migrate(sqlite);
   const media = createMediaWorker({ config, db, log: () => {} });
-  const app = createApp({ config, db, sqlite, mailer: createSmtpMailer(mail.url, config.mailFrom), media });
+  const app = createApp({
+    config,
+    db,
+    sqlite,
+    mailer: createSmtpMailer(options.smtpUrl ?? mail.url, config.mailFrom),
+    media,
+  });
   if (options.worker !== false) media.start();
   const server = Bun.serve({
     port: 0,

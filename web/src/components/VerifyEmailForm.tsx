@@ -57,7 +57,7 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
     <div>
       <h1 className="auth-title">Verify Your Email</h1>
       <p className="mt-2 text-center text-sm text-slate-600">
-        We sent a 6-digit code to <strong className="break-all text-slate-900">{email}</strong>.
+        We sent a 6-digit code to <strong className="text-slate-900 [overflow-wrap:anywhere]">{email}</strong>.
       </p>
       <form onSubmit={onVerify} className="mt-6 flex flex-col gap-4" noValidate>
         <div className="field">
