@@ -52,17 +52,12 @@ export function ClassroomPage() {
       <div className="flex items-center justify-between gap-4">
         <h1 className="page-title">Your classes</h1>
         {isTeacher ? (
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() => setCreateOpen(true)}
-            aria-label="Create class"
-          >
-            <PlusIcon size={18} /> <span className="hidden sm:inline">Create class</span>
+          <button type="button" className="btn btn-primary" onClick={() => setCreateOpen(true)}>
+            <PlusIcon size={18} /> Create class
           </button>
         ) : (
-          <button type="button" className="btn btn-primary" onClick={() => setJoinOpen(true)} aria-label="Join class">
-            <LogInIcon size={18} /> <span className="hidden sm:inline">Join class</span>
+          <button type="button" className="btn btn-primary" onClick={() => setJoinOpen(true)}>
+            <LogInIcon size={18} /> Join class
           </button>
         )}
       </div>

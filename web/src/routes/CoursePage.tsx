@@ -51,6 +51,13 @@ export function CoursePage() {
     return () => clearInterval(timer);
   }, [anyProcessing, refresh]);
 
+  // A card's notes button links to #notes: scroll there once the page has loaded.
+  const loaded = course !== null && lectures !== null;
+  useEffect(() => {
+    if (loaded && window.location.hash === '#notes')
+      document.getElementById('notes')?.scrollIntoView({ behavior: 'smooth' });
+  }, [loaded]);
+
   // The selected lecture, else the newest one.
   const selected = useMemo(() => {
     if (!lectures || lectures.length === 0) return null;
