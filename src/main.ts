@@ -30,7 +30,9 @@ function start() {
 
   const shutdown = async () => {
     console.log('Shutting down...');
-    await server.stop();
+    // Let requests in flight finish for a while; a long upload is cut after that (its temp file is swept at start).
+    await Promise.race([server.stop(), Bun.sleep(10_000)]);
+    await server.stop(true);
     await media.stop();
     sqlite.close();
     process.exit(0);
