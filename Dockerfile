@@ -18,5 +18,5 @@ USER classroom
 ENV DATA_DIR=/data PORT=3000
 VOLUME /data
 EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=5s CMD ["sh", "-c", "exec 3<>/dev/tcp/127.0.0.1/3000 || exit 1"]
+HEALTHCHECK --interval=30s --timeout=5s CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/3000"]
 CMD ["classroom"]

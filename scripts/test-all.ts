@@ -1,5 +1,5 @@
 /**
- * Runs every suite (lint, type check, server tests, end-to-end tests) and ends with one line
+ * Runs every suite (lint, type check, web build, server tests, end-to-end tests) and ends with one line
  * `N passed, N failed` that sums them all. Exits non-zero when anything failed.
  */
 import { join } from 'node:path';
@@ -9,40 +9,39 @@ const root = join(import.meta.dir, '..');
 let passed = 0;
 let failed = 0;
 
-async function run(name: string, command: string[], env: Record<string, string> = {}): Promise<string> {
+/** Runs a command, echoing its output, and returns the output and exit code. */
+async function run(name: string, command: string[]): Promise<{ output: string; exitCode: number }> {
   console.log(`\n=== ${name}: ${command.join(' ')}`);
-  const child = Bun.spawn(command, { cwd: root, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' });
+  const child = Bun.spawn(command, { cwd: root, env: process.env, stdout: 'pipe', stderr: 'pipe' });
   let output = '';
   const pump = (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) =>
     readStreamText(stream, (text) => {
       output += text;
       sink.write(text);
     });
-  await Promise.all([pump(child.stdout, process.stdout), pump(child.stderr, process.stderr), child.exited]);
-  (run as { lastExit?: number }).lastExit = child.exitCode ?? 1;
-  return output;
+  await Promise.all([pump(child.stdout, process.stdout), pump(child.stderr, process.stderr)]);
+  return { output, exitCode: await child.exited };
 }
 
 /** A check that is one test: it passes when the command exits 0. */
 async function check(name: string, command: string[]) {
-  await run(name, command);
-  if ((run as { lastExit?: number }).lastExit === 0) passed += 1;
+  const { exitCode } = await run(name, command);
+  if (exitCode === 0) passed += 1;
   else {
     failed += 1;
     console.log(`--- ${name} FAILED`);
   }
 }
 
-/** A bun test suite: its own pass and fail counts; a crash with no counts is one failure. */
+/** A bun test suite: its own pass and fail counts; a crash, or a run with no test, is one failure. */
 async function bunTests(name: string, args: string[]) {
-  const output = await run(name, ['bun', 'test', ...args]);
+  const { output, exitCode } = await run(name, ['bun', 'test', ...args]);
   const pass = Number(/^\s*(\d+) pass$/m.exec(output)?.[1] ?? 0);
   const fail = Number(/^\s*(\d+) fail$/m.exec(output)?.[1] ?? 0);
-  const exit = (run as { lastExit?: number }).lastExit;
   passed += pass;
   failed += fail;
-  if (exit !== 0 && fail === 0) failed += 1;
-  if (pass + fail === 0 && exit === 0) {
+  if (exitCode !== 0 && fail === 0) failed += 1;
+  if (pass + fail === 0 && exitCode === 0) {
     console.log(`--- ${name} ran no test`);
     failed += 1;
   }

@@ -48,7 +48,7 @@ function teacherRef(db: Db, teacherId: string): TeacherRef {
 }
 
 /** Inserts with a fresh invite code, trying again in the rare case the code is taken. */
-export function insertWithInviteCode<T>(insert: (inviteCode: string) => T): T {
+function insertWithInviteCode<T>(insert: (inviteCode: string) => T): T {
   for (let attempt = 0; ; attempt++) {
     try {
       return insert(newInviteCode());

@@ -6,7 +6,7 @@ import { requireUser } from '../auth/middleware';
 import type { Db } from '../db/client';
 import { type Lecture, lectures, likes, type User, type Video, videos, watchProgress } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
-import { badRequest } from '../errors';
+import { badRequest, forbidden } from '../errors';
 import { newId } from '../ids';
 import { masterPlaylistPath, toVideoJson, videoIdFromLink } from '../media/video-json';
 import { idParam, idSchema, validate } from '../validation';
@@ -149,7 +149,7 @@ export function lecturesRoutes(deps: AppDeps) {
     .patch('/:id/update', validate('param', idParam), validate('json', updateBody), (c) => {
       const user = c.get('user');
       const { lecture, isOwner } = readableLecture(db, user, c.req.valid('param').id);
-      if (!isOwner) ownedCourse(db, user, lecture.courseId);
+      if (!isOwner) throw forbidden('Only the teacher of this class can do that.');
       const body = c.req.valid('json');
       const videoId = body.videoLink === undefined ? lecture.videoId : videoForLink(db, user, body.videoLink);
       const updated = db
@@ -165,7 +165,7 @@ export function lecturesRoutes(deps: AppDeps) {
     .delete('/:id', validate('param', idParam), (c) => {
       const user = c.get('user');
       const { lecture, isOwner } = readableLecture(db, user, c.req.valid('param').id);
-      if (!isOwner) ownedCourse(db, user, lecture.courseId);
+      if (!isOwner) throw forbidden('Only the teacher of this class can do that.');
       db.delete(lectures).where(eq(lectures.id, lecture.id)).run();
       media.deleteUnreferenced([lecture.videoId]);
       return c.json({ message: 'Lecture deleted' });

@@ -134,6 +134,5 @@ export const FullscreenIcon = icon(
 export const HeartIcon = icon(
   <path d="M20.8 4.6a5.5 5.5 0 0 0-7.8 0L12 5.7l-1-1.1a5.5 5.5 0 0 0-7.8 7.8l1 1.1L12 21l7.8-7.5 1-1.1a5.5 5.5 0 0 0 0-7.8z" />,
 );
-export const EyeSmallIcon = EyeIcon;
 export const ChevronIcon = icon(<path d="m6 9 6 6 6-6" />);
 export const TrashIcon = icon(<path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6" />);
