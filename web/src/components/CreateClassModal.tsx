@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { ApiError } from '../api/client';
 import { type Course, createCourse } from '../api/courses';
 import { useSession } from '../state/session';
-import { Modal } from './Modal';
+import { Modal, ModalActions } from './Modal';
 
 export function CreateClassModal({
   open,
@@ -70,14 +70,7 @@ export function CreateClassModal({
             placeholder="Optional, 1 to 12"
           />
         </div>
-        <div className="flex justify-end gap-2">
-          <button type="button" className="btn btn-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? 'Creating...' : 'Create Class'}
-          </button>
-        </div>
+        <ModalActions onCancel={onClose} busy={busy} label="Create Class" busyLabel="Creating..." />
       </form>
     </Modal>
   );

@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { enrollByClassCode } from '../api/courses';
 import { useSession } from '../state/session';
 import { FormError } from './FormError';
-import { Modal } from './Modal';
+import { Modal, ModalActions } from './Modal';
 
 export function JoinClassModal({
   open,
@@ -62,14 +62,7 @@ export function JoinClassModal({
           <p className="text-xs text-slate-500">Ask your teacher for the code shown in the class.</p>
         </div>
         <FormError message={error} />
-        <div className="flex justify-end gap-2">
-          <button type="button" className="btn btn-secondary" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? 'Joining...' : 'Join'}
-          </button>
-        </div>
+        <ModalActions onCancel={close} busy={busy} label="Join" busyLabel="Joining..." />
       </form>
     </Modal>
   );

@@ -48,3 +48,27 @@ export function Modal({
     </dialog>
   );
 }
+
+/** The footer of a form in a modal: Cancel, and the submit button with its busy label. */
+export function ModalActions({
+  onCancel,
+  busy,
+  label,
+  busyLabel,
+}: {
+  onCancel: () => void;
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+}) {
+  return (
+    <div className="flex justify-end gap-2">
+      <button type="button" className="btn btn-secondary" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? busyLabel : label}
+      </button>
+    </div>
+  );
+}

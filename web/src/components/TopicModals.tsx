@@ -1,8 +1,8 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { ApiError } from '../api/client';
 import { createLecture, type Lecture, updateLecture, uploadVideo } from '../api/lectures';
 import { FormError } from './FormError';
-import { Modal } from './Modal';
+import { Modal, ModalActions } from './Modal';
 
 const errorText = (error: unknown) =>
   error instanceof ApiError ? error.message : error instanceof Error ? error.message : 'Something went wrong.';
@@ -27,6 +27,31 @@ function useUpload() {
       controller.current?.abort();
     },
   };
+}
+
+function TopicNameField({
+  value,
+  onChange,
+  disabled,
+}: {
+  value: string;
+  onChange: (name: string) => void;
+  disabled: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>Topic Name</label>
+      <input
+        id={id}
+        className="input"
+        value={value}
+        maxLength={200}
+        onChange={(event) => onChange(event.target.value)}
+        disabled={disabled}
+      />
+    </div>
+  );
 }
 
 function UploadProgress({ percent }: { percent: number | null }) {
@@ -98,17 +123,7 @@ export function AddTopicModal({
   return (
     <Modal open={open} title="Add New Topic" onClose={close}>
       <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
-        <div className="field">
-          <label htmlFor="topic-name">Topic Name</label>
-          <input
-            id="topic-name"
-            className="input"
-            value={name}
-            maxLength={200}
-            onChange={(event) => setName(event.target.value)}
-            disabled={busy}
-          />
-        </div>
+        <TopicNameField value={name} onChange={setName} disabled={busy} />
         <div className="field">
           <label htmlFor="topic-video">Video File</label>
           <input
@@ -122,14 +137,7 @@ export function AddTopicModal({
         </div>
         <UploadProgress percent={percent} />
         <FormError message={error} />
-        <div className="flex justify-end gap-2">
-          <button type="button" className="btn btn-secondary" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? 'Uploading...' : 'Save'}
-          </button>
-        </div>
+        <ModalActions onCancel={close} busy={busy} label="Save" busyLabel="Uploading..." />
       </form>
     </Modal>
   );
@@ -206,17 +214,7 @@ function EditTopicForm({
 
   return (
     <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
-      <div className="field">
-        <label htmlFor="edit-topic-name">Topic Name</label>
-        <input
-          id="edit-topic-name"
-          className="input"
-          value={name}
-          maxLength={200}
-          onChange={(event) => setName(event.target.value)}
-          disabled={busy}
-        />
-      </div>
+      <TopicNameField value={name} onChange={setName} disabled={busy} />
       <p className="text-sm text-slate-600">
         Current video:{' '}
         <span className="font-medium break-all text-slate-900">
@@ -256,21 +254,15 @@ function EditTopicForm({
       )}
       <UploadProgress percent={percent} />
       <FormError message={error} />
-      <div className="flex justify-end gap-2">
-        <button
-          type="button"
-          className="btn btn-secondary"
-          onClick={() => {
-            cancel();
-            onClose();
-          }}
-        >
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? (percent !== null ? 'Uploading...' : 'Saving...') : 'Save'}
-        </button>
-      </div>
+      <ModalActions
+        onCancel={() => {
+          cancel();
+          onClose();
+        }}
+        busy={busy}
+        label="Save"
+        busyLabel={percent !== null ? 'Uploading...' : 'Saving...'}
+      />
     </form>
   );
 }
