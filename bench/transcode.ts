@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { planLadder } from '../src/media/ladder';
 import { describeSource } from '../src/media/probe';
 import { FFMPEG_NICE, transcodeArgs } from '../src/media/transcode';
-import { readBytes, tools, uploadForm } from '../src/test/fixtures';
+import { makeClip, readBytes, tools, uploadForm } from '../src/test/fixtures';
 import { startHarness } from '../src/test/harness';
 
 const arg = (name: string, fallback: number) => {
@@ -34,40 +34,8 @@ async function timed(argv: string[]): Promise<Measure> {
   return { wall: (performance.now() - started) / 1000, cpu, peakMb: usage ? usage.maxRSS / 1024 / 1024 : Number.NaN };
 }
 
-async function makeSource(name: string, video: string) {
-  const file = join(work, `${name}.mp4`);
-  await timed([
-    tools.ffmpegPath,
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    video,
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=f=440:d=${seconds}`,
-    '-t',
-    String(seconds),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-crf',
-    '18',
-    '-pix_fmt',
-    'yuv420p',
-    '-r',
-    '30',
-    '-c:a',
-    'aac',
-    '-shortest',
-    file,
-  ]);
-  return file;
-}
+const makeSource = (name: string, video: string) =>
+  makeClip(work, { width: 1920, height: 1080, seconds, video, crf: 18, name: `${name}.mp4` });
 
 /** The usual way: one ffmpeg per rung, each decoding the source again. */
 function separateRunArgs(source: string, out: string, plan: ReturnType<typeof planLadder>, rung: number): string[] {

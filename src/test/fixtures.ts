@@ -45,10 +45,22 @@ export async function imageInfo(bytes: Uint8Array) {
 
 export const readBytes = (path: string) => new Uint8Array(readFileSync(path));
 
-/** A short clip made by ffmpeg (testsrc2, plus a sine tone unless silent), written to `dir`. */
+/**
+ * A short clip made by ffmpeg (testsrc2, or another lavfi `video` source, plus a sine tone unless silent),
+ * written to `dir` at `fps` frames per second.
+ */
 export async function makeClip(
   dir: string,
-  options: { width: number; height: number; seconds: number; fps?: number; audio?: boolean; name?: string },
+  options: {
+    width: number;
+    height: number;
+    seconds: number;
+    fps?: number;
+    audio?: boolean;
+    name?: string;
+    video?: string;
+    crf?: number;
+  },
 ): Promise<string> {
   const file = join(dir, options.name ?? `clip-${options.width}x${options.height}.mp4`);
   const fps = options.fps ?? 30;
@@ -60,10 +72,22 @@ export async function makeClip(
     '-f',
     'lavfi',
     '-i',
-    `testsrc2=s=${options.width}x${options.height}:r=${fps}:d=${options.seconds}`,
+    options.video ?? `testsrc2=s=${options.width}x${options.height}:r=${fps}:d=${options.seconds}`,
   ];
   if (options.audio !== false) args.push('-f', 'lavfi', '-i', `sine=f=440:d=${options.seconds}`);
-  args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p');
+  args.push(
+    '-t',
+    String(options.seconds),
+    '-r',
+    String(fps),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+  );
+  if (options.crf !== undefined) args.push('-crf', String(options.crf));
   if (options.audio !== false) args.push('-c:a', 'aac', '-shortest');
   args.push(file);
   const result = await runTool(args);

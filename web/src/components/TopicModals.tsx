@@ -54,6 +54,31 @@ function TopicNameField({
   );
 }
 
+function VideoFileField({
+  label,
+  onChange,
+  disabled,
+}: {
+  label: string;
+  onChange: (file: File | null) => void;
+  disabled: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="file"
+        accept="video/*"
+        className="file-input"
+        onChange={(event) => onChange(event.target.files?.[0] ?? null)}
+        disabled={disabled}
+      />
+    </div>
+  );
+}
+
 function UploadProgress({ percent }: { percent: number | null }) {
   if (percent === null) return null;
   return (
@@ -124,17 +149,7 @@ export function AddTopicModal({
     <Modal open={open} title="Add New Topic" onClose={close}>
       <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
         <TopicNameField value={name} onChange={setName} disabled={busy} />
-        <div className="field">
-          <label htmlFor="topic-video">Video File</label>
-          <input
-            id="topic-video"
-            type="file"
-            accept="video/*"
-            className="file-input"
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-            disabled={busy}
-          />
-        </div>
+        <VideoFileField label="Video File" onChange={setFile} disabled={busy} />
         <UploadProgress percent={percent} />
         <FormError message={error} />
         <ModalActions onCancel={close} busy={busy} label="Save" busyLabel="Uploading..." />
@@ -239,19 +254,7 @@ function EditTopicForm({
             </label>
           ))}
       </fieldset>
-      {action === 'update' && (
-        <div className="field">
-          <label htmlFor="edit-topic-video">New video file</label>
-          <input
-            id="edit-topic-video"
-            type="file"
-            accept="video/*"
-            className="file-input"
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-            disabled={busy}
-          />
-        </div>
-      )}
+      {action === 'update' && <VideoFileField label="New video file" onChange={setFile} disabled={busy} />}
       <UploadProgress percent={percent} />
       <FormError message={error} />
       <ModalActions
