@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { readStreamText } from '../src/read-stream';
+import { readStreamText } from '../src/lib/read-stream';
+import { apiClient, signUpWith } from '../src/test/harness';
 
 export const root = join(import.meta.dir, '..');
 export const screenshotDir = join(root, 'artifacts', 'screenshots');
@@ -68,40 +69,18 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
 }
 
-type MailCapture = { codeFor: (to: string) => Promise<string> };
-
-/** Signs a user up and verifies them over the API (for tests whose subject is not sign-up). */
+/** Signs a user up over the API with the one test sign-up helper, plus an `api` bound to their token. */
 export async function createAccount(
   server: RunningServer,
-  mail: MailCapture,
+  mail: { codeFor: (to: string) => Promise<string> },
   username: string,
   role: 'teacher' | 'student',
 ) {
-  const email = `${username.toLowerCase().replace(/\W+/g, '.')}@example.test`;
-  const post = (path: string, body: unknown) =>
-    fetch(`${server.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  const registered = await post('/api/users/register', { username, email, password: 'password1234', role });
-  if (registered.status !== 201) throw new Error(await registered.text());
-  const verified = (await (await post('/api/users/verify-otp', { email, otp: await mail.codeFor(email) })).json()) as {
-    token: string;
-    user: { _id: string };
-  };
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.baseUrl}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${verified.token}`,
-        ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await response.json()) as any;
-  };
-  return { token: verified.token, user: verified.user, email, api };
+  const call = apiClient(server.baseUrl);
+  const account = await signUpWith(call, mail, role, username);
+  const api = async (method: string, path: string, body?: unknown) =>
+    (await call(method, path, { as: account.token, body })).json;
+  return { ...account, api };
 }
 
 /** A browser context signed in as the user, through the spec's `token` cookie. */

@@ -3,7 +3,7 @@
  * `N passed, N failed` that sums them all. Exits non-zero when anything failed.
  */
 import { join } from 'node:path';
-import { readStreamText } from '../src/read-stream';
+import { readStreamText } from '../src/lib/read-stream';
 
 const root = join(import.meta.dir, '..');
 let passed = 0;

@@ -4,16 +4,17 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from './config';
 import type { AppDeps } from './deps';
 import { errorBody, handleError } from './errors';
+import { createWebHandler } from './http/web-assets';
+import { accountsRoutes } from './routes/accounts';
 import { coursesRoutes } from './routes/courses';
 import { enrollmentsRoutes } from './routes/enrollments';
 import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
 import { lecturesRoutes } from './routes/lectures';
 import { mediaRoutes } from './routes/media';
+import { profileRoutes } from './routes/profile';
 import { uploadRoutes } from './routes/upload';
-import { usersRoutes } from './routes/users';
 import { videosRoutes } from './routes/videos';
-import { createWebHandler } from './web-assets';
 
 /** Largest body of any request but a video upload (a 5 MB picture plus its form). */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -47,7 +48,8 @@ export function createApp(deps: AppDeps) {
   app.use('/api/*', (c, next) => (c.req.path === '/api/upload' ? next() : smallBodies(c, next)));
 
   app.route('/api/health', healthRoutes(deps));
-  app.route('/api/users', usersRoutes(deps));
+  app.route('/api/users', accountsRoutes(deps));
+  app.route('/api/users', profileRoutes(deps));
   app.route('/api/courses', coursesRoutes(deps));
   app.route('/api/enrollments', enrollmentsRoutes(deps));
   app.route('/api/lectures', lecturesRoutes(deps));

@@ -34,6 +34,8 @@ const envSchema = z.object({
     .default(1024 ** 3),
   TRANSCODE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
   KEEP_ORIGINALS: booleanText.default(false),
+  JOBS_IN_PROCESS: booleanText.default(true),
+  JOB_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
   WEB_DIR: z.string().min(1).optional(),
@@ -52,6 +54,9 @@ export type Config = Readonly<{
   minFreeDiskBytes: number;
   transcodeConcurrency: number;
   keepOriginals: boolean;
+  /** Run the job worker inside the server process (else run `src/worker.ts` beside it). */
+  jobsInProcess: boolean;
+  jobLeaseMs: number;
   ffmpegPath: string;
   ffprobePath: string;
   webDir: string;
@@ -83,6 +88,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     minFreeDiskBytes: values.MIN_FREE_DISK_BYTES,
     transcodeConcurrency: values.TRANSCODE_CONCURRENCY,
     keepOriginals: values.KEEP_ORIGINALS,
+    jobsInProcess: values.JOBS_IN_PROCESS,
+    jobLeaseMs: values.JOB_LEASE_SECONDS * 1000,
     ffmpegPath: values.FFMPEG_PATH,
     ffprobePath: values.FFPROBE_PATH,
     webDir: resolve(values.WEB_DIR ?? join(import.meta.dir, '..', 'dist', 'web')),

@@ -1,17 +1,17 @@
-import type { Database } from 'bun:sqlite';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { User } from './db/schema';
+import type { JobsClient } from './jobs/client';
 import type { Mailer } from './mail/mailer';
-import type { MediaWorker } from './media/queue';
+import type { Storage } from './storage/storage';
 
 /** Everything the HTTP app needs, passed in by main.ts (real parts) or the test harness (temp parts). */
 export type AppDeps = {
   config: Config;
   db: Db;
-  sqlite: Database;
   mailer: Mailer;
-  media: MediaWorker;
+  storage: Storage;
+  jobs: JobsClient;
 };
 
 /** Hono environment of authenticated routes. */

@@ -1,12 +1,16 @@
+import { rmSync } from 'node:fs';
 import { createApp, maxRequestBodySize } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
+import { createJobsClient } from './jobs/client';
+import { createWorker } from './jobs/worker';
 import { createMailer } from './mail/create-mailer';
 import { checkFfmpeg } from './media/ffmpeg';
-import { createMediaWorker } from './media/queue';
+import { tempDir } from './storage/keys';
+import { createLocalStorage } from './storage/storage';
 
-function start() {
+async function start() {
   const config = loadConfig(process.env);
   const { sqlite, db } = openDatabase(config.databaseFile);
   const applied = migrate(sqlite);
@@ -16,8 +20,12 @@ function start() {
 
   const ffmpegProblem = checkFfmpeg(config);
   if (ffmpegProblem) console.warn(`Warning: ${ffmpegProblem} Video uploads will not be processed.`);
-  const media = createMediaWorker({ config, db });
-  const app = createApp({ config, db, sqlite, mailer, media });
+  // Half-received uploads of an earlier run: no request of this process is writing them.
+  rmSync(tempDir(config.dataDir), { recursive: true, force: true });
+  const storage = createLocalStorage(config.dataDir);
+  const worker = config.jobsInProcess ? createWorker({ config, db, storage }) : undefined;
+  const jobs = createJobsClient(db, worker);
+  const app = createApp({ config, db, mailer, storage, jobs });
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -26,14 +34,15 @@ function start() {
     idleTimeout: 120,
   });
   console.log(`Classroom is listening on http://localhost:${server.port} (data in ${config.dataDir})`);
-  media.start();
+  if (worker) worker.start();
+  else console.log('JOBS_IN_PROCESS=false: run `bun src/worker.ts` beside the server to process videos.');
 
   const shutdown = async () => {
     console.log('Shutting down...');
     // Let requests in flight finish for a while; a long upload is cut after that (its temp file is swept at start).
     await Promise.race([server.stop(), Bun.sleep(10_000)]);
     await server.stop(true);
-    await media.stop();
+    await worker?.stop();
     sqlite.close();
     process.exit(0);
   };
@@ -42,7 +51,7 @@ function start() {
 }
 
 try {
-  start();
+  await start();
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);

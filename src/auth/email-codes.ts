@@ -10,7 +10,7 @@ export const RESEND_INTERVAL_MS = 60 * 1000;
 const hashCode = (userId: string, code: string) => createHash('sha256').update(`${userId}:${code}`).digest('hex');
 
 /** Makes a fresh 6-digit code for the user, replacing any earlier one, and returns it for the mail. */
-export function issueCode(db: Db, userId: string, now = Date.now()): string {
+export async function issueCode(db: Db, userId: string, now = Date.now()): Promise<string> {
   const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
   const row = {
     userId,
@@ -19,13 +19,22 @@ export function issueCode(db: Db, userId: string, now = Date.now()): string {
     failedAttempts: 0,
     sentAt: now,
   };
-  db.insert(emailCodes).values(row).onConflictDoUpdate({ target: emailCodes.userId, set: row }).run();
+  await db.insert(emailCodes).values(row).onConflictDoUpdate({ target: emailCodes.userId, set: row });
   return code;
 }
 
+/** A code whose mail could not be sent frees the resend wait, so the user can ask again at once. */
+export async function forgetSent(db: Db, userId: string): Promise<void> {
+  await db.update(emailCodes).set({ sentAt: 0 }).where(eq(emailCodes.userId, userId));
+}
+
 /** Milliseconds until a new code may be sent to this user (0 when it may be sent now). */
-export function resendWait(db: Db, userId: string, now = Date.now()): number {
-  const row = db.select({ sentAt: emailCodes.sentAt }).from(emailCodes).where(eq(emailCodes.userId, userId)).get();
+export async function resendWait(db: Db, userId: string, now = Date.now()): Promise<number> {
+  const row = await db
+    .select({ sentAt: emailCodes.sentAt })
+    .from(emailCodes)
+    .where(eq(emailCodes.userId, userId))
+    .get();
   if (!row) return 0;
   return Math.max(0, row.sentAt + RESEND_INTERVAL_MS - now);
 }
@@ -33,18 +42,18 @@ export function resendWait(db: Db, userId: string, now = Date.now()): number {
 export type CodeCheck = 'ok' | 'missing' | 'expired' | 'used_up' | { wrong: number };
 
 /** Checks a code; a right one is consumed, a wrong one counts towards the limit. */
-export function checkCode(db: Db, userId: string, code: string, now = Date.now()): CodeCheck {
-  const row = db.select().from(emailCodes).where(eq(emailCodes.userId, userId)).get();
+export async function checkCode(db: Db, userId: string, code: string, now = Date.now()): Promise<CodeCheck> {
+  const row = await db.select().from(emailCodes).where(eq(emailCodes.userId, userId)).get();
   if (!row) return 'missing';
   if (row.failedAttempts >= MAX_CODE_ATTEMPTS) return 'used_up';
   if (row.expiresAt < now) return 'expired';
   const expected = Buffer.from(row.codeHash, 'hex');
   const given = Buffer.from(hashCode(userId, code.trim()), 'hex');
   if (timingSafeEqual(expected, given)) {
-    db.delete(emailCodes).where(eq(emailCodes.userId, userId)).run();
+    await db.delete(emailCodes).where(eq(emailCodes.userId, userId));
     return 'ok';
   }
   const failedAttempts = row.failedAttempts + 1;
-  db.update(emailCodes).set({ failedAttempts }).where(eq(emailCodes.userId, userId)).run();
+  await db.update(emailCodes).set({ failedAttempts }).where(eq(emailCodes.userId, userId));
   return failedAttempts >= MAX_CODE_ATTEMPTS ? 'used_up' : { wrong: MAX_CODE_ATTEMPTS - failedAttempts };
 }

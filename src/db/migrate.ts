@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getEmbedded } from '../embedded';
+import { getEmbedded } from '../lib/embedded';
 
 type Migration = { tag: string; sql: string };
 

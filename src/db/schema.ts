@@ -107,8 +107,6 @@ export const videos = sqliteTable(
     etaSeconds: integer('eta_seconds'),
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
-    /** While processing: until when the worker that claimed it counts as alive. */
-    leaseUntil: integer('lease_until'),
     /** The running ffmpeg's process id, so a restart after kill -9 can stop an orphaned ffmpeg. */
     ffmpegPid: integer('ffmpeg_pid'),
     sourceName: text('source_name').notNull(),
@@ -216,3 +214,36 @@ export const watchProgress = sqliteTable(
     index('watch_progress_lecture').on(table.lectureId),
   ],
 );
+
+export type Enrollment = typeof enrollments.$inferSelect;
+export type WatchProgress = typeof watchProgress.$inferSelect;
+
+/**
+ * Background work as rows: a handler map in src/jobs dispatches by `type`. A worker claims a job with a
+ * lease and renews it with a heartbeat; a job whose lease ran out (its worker died) is taken back by
+ * any worker; a graceful stop puts it back without using an attempt.
+ */
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    /** JSON given to the handler. */
+    payload: text('payload').notNull(),
+    /** What the job is about (a video id), so it can be cancelled with it. */
+    subjectId: text('subject_id'),
+    state: text('state', { enum: ['queued', 'running', 'done', 'failed', 'cancelled'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(3),
+    runAfter: integer('run_after').notNull(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: integer('lease_until'),
+    heartbeatAt: integer('heartbeat_at'),
+    lastError: text('last_error'),
+    createdAt: integer('created_at').notNull().default(now),
+    finishedAt: integer('finished_at'),
+  },
+  (table) => [index('jobs_ready').on(table.state, table.runAfter), index('jobs_subject').on(table.subjectId)],
+);
+
+export type Job = typeof jobs.$inferSelect;

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { badRequest } from '../errors';
-import { writeFileAtomic } from '../files';
-import { newId } from '../ids';
+import { newId } from '../lib/ids';
+import { writeFileAtomic } from '../lib/write-file-atomic';
 import { probe, runTool, type Tools } from '../media/ffmpeg';
 
 export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;

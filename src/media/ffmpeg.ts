@@ -1,4 +1,4 @@
-import { readStreamText } from '../read-stream';
+import { readStreamText } from '../lib/read-stream';
 
 export type Tools = { ffmpegPath: string; ffprobePath: string };
 

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sourceKey } from '../storage/keys';
 import { makeClip, readBytes, uploadForm } from '../test/fixtures';
 import { type Harness, startHarness } from '../test/harness';
-import { sourceFile } from './paths';
-import { claimNextVideo, MAX_ATTEMPTS, markAttemptFailed } from './state';
+import { MAX_ATTEMPTS } from './state';
 
 let h: Harness;
 let clips: string;
 beforeAll(async () => {
-  // No worker: the test drives the queue's state by hand, then starts the worker.
+  // No worker at first: the test breaks the stored original before any attempt runs.
   h = await startHarness({}, { worker: false });
   clips = mkdtempSync(join(tmpdir(), 'classroom-queue-'));
 });
@@ -18,6 +18,16 @@ afterAll(async () => {
   await h.close();
   rmSync(clips, { recursive: true, force: true });
 });
+
+const waitForStatus = async (videoId: string, token: string, done: (status: string) => boolean, ms = 60_000) => {
+  const deadline = Date.now() + ms;
+  let video = (await h.api('GET', `/api/videos/${videoId}`, { as: token })).json;
+  while (!done(video.status) && Date.now() < deadline) {
+    await Bun.sleep(100);
+    video = (await h.api('GET', `/api/videos/${videoId}`, { as: token })).json;
+  }
+  return video;
+};
 
 test('a failing job is retried up to 3 times, then shows its reason; the teacher Retry makes it ready', async () => {
   const teacher = await h.signUp('teacher', 'Queue Teacher');
@@ -29,45 +39,42 @@ test('a failing job is retried up to 3 times, then shows its reason; the teacher
   });
   const videoId = uploaded.json.videoId as string;
 
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const claimed = claimNextVideo(h.db);
-    expect(claimed?.id).toBe(videoId);
-    expect(claimed?.attempts).toBe(attempt);
-    const state = markAttemptFailed(h.db, claimed!, 'ffmpeg failed (1): simulated');
-    expect(state).toBe(attempt < MAX_ATTEMPTS ? 'queued' : 'failed');
-  }
-  expect(claimNextVideo(h.db)).toBeUndefined();
-  const failed = await h.api('GET', `/api/videos/${videoId}`, { as: teacher.token });
-  expect(failed.json).toMatchObject({ status: 'failed', error: 'ffmpeg failed (1): simulated', attempts: 3 });
+  // The original turns unreadable after the upload was accepted: every attempt fails in ffmpeg.
+  const stored = (await h.storage.localCopy(sourceKey(videoId))) as string;
+  writeFileSync(stored, 'not a video any more');
+  h.worker.start();
+  const failed = await waitForStatus(videoId, teacher.token, (status) => status === 'failed');
+  expect(failed).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS });
+  expect(failed.error).toContain('ffmpeg failed');
+  expect(h.count('jobs', "subject_id = ? AND state = 'failed'", videoId)).toBe(1);
   // The original is kept so a retry can use it.
-  expect(existsSync(sourceFile(h.dataDir, videoId))).toBe(true);
+  expect(await h.storage.stat(sourceKey(videoId))).toBeDefined();
 
+  const before = h.snapshot();
   expect((await h.api('POST', `/api/videos/${videoId}/retry`, { as: student.token })).status).toBe(404);
-  h.media.start();
+  expect(h.snapshot()).toEqual(before);
+  writeFileSync(stored, readBytes(clip));
   const retried = await h.api('POST', `/api/videos/${videoId}/retry`, { as: teacher.token });
   expect(retried.status).toBe(200);
-  const deadline = Date.now() + 30_000;
-  let status = retried.json.status;
-  while (status !== 'ready' && Date.now() < deadline) {
-    await Bun.sleep(100);
-    status = (await h.api('GET', `/api/videos/${videoId}`, { as: teacher.token })).json.status;
-  }
-  expect(status).toBe('ready');
+  const ready = await waitForStatus(videoId, teacher.token, (status) => status === 'ready' || status === 'failed');
+  expect(ready.status).toBe('ready');
+  expect(ready.attempts).toBe(1);
   const again = await h.api('POST', `/api/videos/${videoId}/retry`, { as: teacher.token });
   expect(again.status).toBe(409);
-});
+}, 90_000);
 
 test('an upload that would leave too little disk is refused with 507 and leaves nothing', async () => {
   const full = await startHarness({ MIN_FREE_DISK_BYTES: String(1024 ** 5) }, { worker: false });
   try {
     const teacher = await full.signUp('teacher', 'Disk Teacher');
+    const before = full.snapshot();
     const result = await full.api('POST', '/api/upload', {
       as: teacher.token,
       body: uploadForm(new Uint8Array(1024), 'x.mp4'),
     });
     expect(result.status).toBe(507);
     expect(result.json.error).toContain('disk space');
-    expect(full.sqlite.query('SELECT count(*) AS n FROM videos').get()).toEqual({ n: 0 });
+    expect(full.snapshot()).toEqual(before);
   } finally {
     await full.close();
   }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { ApiError, badRequest } from '../errors';
-import { newId } from '../ids';
+import { newId } from '../lib/ids';
 
 export type ReceivedFile = { path: string; fileName: string; bytes: number };
 

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readStreamText } from '../read-stream';
+import { readStreamText } from '../lib/read-stream';
+import { mediaFileName } from '../storage/keys';
 import { runTool, type Tools } from './ffmpeg';
 import { AUDIO_KBPS, KEYFRAME_SECONDS, type Plan, SEGMENT_SECONDS } from './ladder';
-import { mediaFileName } from './paths';
 
 export const FFMPEG_NICE = 10;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { INVITE_ALPHABET } from '../invite-codes';
+import { INVITE_ALPHABET } from '../contract/limits';
 import { type Harness, startHarness } from '../test/harness';
 
 let h: Harness;

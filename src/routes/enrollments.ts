@@ -1,24 +1,21 @@
-import { and, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { readableCourse } from '../auth/course-access';
+import { readableCourse } from '../auth/access';
 import { requireUser } from '../auth/middleware';
-import { courses, enrollments, notes, type User, users } from '../db/schema';
+import { toCourseJson, toEnrollmentJson, toNotesJson } from '../contract/courses';
+import { LIMITS, normalizeInviteCode } from '../contract/limits';
+import { courseByInviteCode, enroll, notesOf, saveNotes, teacherRef } from '../db/queries/courses';
+import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden, notFound } from '../errors';
-import { newId } from '../ids';
-import { normalizeInviteCode } from '../invite-codes';
-import { idSchema, validate } from '../validation';
-import { toCourseJson } from './courses';
-
-export const MAX_NOTES_LENGTH = 100_000;
+import { idSchema, validate } from '../http/validation';
 
 const codeText = (what: string) =>
   z
     .string({ error: `${what} is required.` })
     .trim()
     .min(1, `${what} is required.`)
-    .max(32, `${what} is too long.`)
+    .max(LIMITS.inviteCodeInputMax, `${what} is too long.`)
     .transform(normalizeInviteCode);
 
 const enrollBody = z.object({ studentId: idSchema, classCode: codeText('Class code') });
@@ -27,92 +24,52 @@ const courseParam = z.object({ courseId: idSchema });
 const notesBody = z.object({
   notes: z
     .string({ error: 'Notes must be text.' })
-    .max(MAX_NOTES_LENGTH, `Notes can be at most ${MAX_NOTES_LENGTH.toLocaleString('en')} characters.`),
+    .max(LIMITS.notesMax, `Notes can be at most ${LIMITS.notesMax.toLocaleString('en')} characters.`),
 });
 
 export function enrollmentsRoutes(deps: AppDeps) {
   const { db } = deps;
 
   /** Enrolls the student in the class with this code; joining twice answers the same enrollment. */
-  function join(user: User, code: string) {
-    const course = db.select().from(courses).where(eq(courses.inviteCode, code)).get();
+  async function join(user: User, code: string) {
+    const course = await courseByInviteCode(db, code);
     if (!course) throw notFound('class_code_not_found', 'No class has this code. Please check it and try again.');
-    const teacher = db.select({ username: users.username }).from(users).where(eq(users.id, course.teacherId)).get();
-    const courseJson = toCourseJson(course, { _id: course.teacherId, username: teacher?.username ?? '' });
+    const courseJson = toCourseJson(course, await teacherRef(db, course.teacherId));
     if (course.teacherId === user.id) {
       // The teacher scanning their own code lands in their class rather than on an error.
-      return { created: false, body: { courseId: course.id, classCode: course.inviteCode, course: courseJson } };
+      return { created: false, body: toEnrollmentJson(courseJson) };
     }
     if (user.role !== 'student') throw forbidden('Only students can join classes.');
-    const inserted = db
-      .insert(enrollments)
-      .values({ id: newId(), courseId: course.id, studentId: user.id })
-      .onConflictDoNothing()
-      .returning()
-      .get();
-    const enrollment =
-      inserted ??
-      db
-        .select()
-        .from(enrollments)
-        .where(and(eq(enrollments.courseId, course.id), eq(enrollments.studentId, user.id)))
-        .get();
-    if (!enrollment) throw new Error('Enrollment vanished while joining');
-    return {
-      created: inserted !== undefined,
-      body: {
-        _id: enrollment.id,
-        studentId: user.id,
-        courseId: course.id,
-        classCode: course.inviteCode,
-        joinedAt: new Date(enrollment.joinedAt).toISOString(),
-        course: courseJson,
-      },
-    };
+    const { enrollment, created } = await enroll(db, course.id, user.id);
+    return { created, body: toEnrollmentJson(courseJson, enrollment) };
   }
 
   return new Hono<AppEnv>()
     .use(requireUser(deps))
 
-    .post('/', validate('json', enrollBody), (c) => {
+    .post('/', validate('json', enrollBody), async (c) => {
       const user = c.get('user');
       const body = c.req.valid('json');
       if (body.studentId !== user.id) throw forbidden('You can only enroll yourself.');
-      const result = join(user, body.classCode);
+      const result = await join(user, body.classCode);
       return c.json(result.body, result.created ? 201 : 200);
     })
 
-    .post('/join', validate('json', joinBody), (c) => {
-      const result = join(c.get('user'), c.req.valid('json').inviteCode);
+    .post('/join', validate('json', joinBody), async (c) => {
+      const result = await join(c.get('user'), c.req.valid('json').inviteCode);
       return c.json(result.body, result.created ? 201 : 200);
     })
 
-    .get('/:courseId/notes', validate('param', courseParam), (c) => {
+    .get('/:courseId/notes', validate('param', courseParam), async (c) => {
       const user = c.get('user');
-      const { course } = readableCourse(db, user, c.req.valid('param').courseId);
-      const row = db
-        .select()
-        .from(notes)
-        .where(and(eq(notes.courseId, course.id), eq(notes.userId, user.id)))
-        .get();
-      return c.json({ notes: row?.text ?? '', updatedAt: row ? new Date(row.updatedAt).toISOString() : null });
+      const { course } = await readableCourse(db, user, c.req.valid('param').courseId);
+      return c.json(toNotesJson(await notesOf(db, course.id, user.id)));
     })
 
-    .patch('/:courseId/notes', validate('param', courseParam), validate('json', notesBody), (c) => {
+    .patch('/:courseId/notes', validate('param', courseParam), validate('json', notesBody), async (c) => {
       const user = c.get('user');
-      const { course } = readableCourse(db, user, c.req.valid('param').courseId);
-      const row = { courseId: course.id, userId: user.id, text: c.req.valid('json').notes, updatedAt: Date.now() };
-      db.insert(notes)
-        .values(row)
-        .onConflictDoUpdate({
-          target: [notes.courseId, notes.userId],
-          set: { text: row.text, updatedAt: row.updatedAt },
-        })
-        .run();
-      return c.json({
-        notes: row.text,
-        updatedAt: new Date(row.updatedAt).toISOString(),
-        message: 'Note saved successfully',
-      });
+      const { course } = await readableCourse(db, user, c.req.valid('param').courseId);
+      const row = await saveNotes(db, course.id, user.id, c.req.valid('json').notes);
+      return c.json({ ...toNotesJson(row), message: 'Note saved successfully' });
     });
 }

@@ -3,10 +3,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { probe } from '../media/ffmpeg';
-import { sourceFile, tempDir, uploadsDir, videoDir } from '../media/paths';
+import { sourceKey, tempDir, UPLOADS_PREFIX, videoPrefix } from '../storage/keys';
 import { makeClip, readBytes, tools, uploadForm } from '../test/fixtures';
 import { type Harness, startHarness } from '../test/harness';
 import { expectPermissions, type PermissionRow } from '../test/permissions';
+
+const videoDir = (dataDir: string, id: string) => join(dataDir, videoPrefix(id));
+const sourceFile = (dataDir: string, id: string) => join(dataDir, sourceKey(id));
+const uploadsDir = (dataDir: string) => join(dataDir, UPLOADS_PREFIX);
 
 let h: Harness;
 let clips: string;
@@ -312,7 +316,7 @@ describe('lectures', () => {
         allowed: ['owner'],
       },
     ];
-    await expectPermissions(h, who, rows);
+    await expectPermissions(h, who, rows, { otherTeacher: 404, student: 403, outsider: 404 });
     for (const token of [undefined, otherTeacher.token, student.token, outsider.token]) {
       expect((await h.api('DELETE', `/api/lectures/${id}`, { as: token })).status).toBeGreaterThanOrEqual(401);
     }

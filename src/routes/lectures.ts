@@ -1,90 +1,43 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ownedCourse, readableCourse, readableLecture } from '../auth/course-access';
+import { readableCourse, readableLecture, taughtCourse, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
+import { LIMITS } from '../contract/limits';
+import { videoIdFromLink } from '../contract/videos';
 import type { Db } from '../db/client';
-import { type Lecture, lectures, likes, type User, type Video, videos, watchProgress } from '../db/schema';
+import {
+  createLecture,
+  deleteLecture,
+  lecturesAsSeenBy,
+  lecturesOfCourse,
+  updateLecture,
+  videoOwner,
+} from '../db/queries/lectures';
+import type { Lecture, User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
-import { badRequest, forbidden } from '../errors';
-import { newId } from '../ids';
-import { masterPlaylistPath, toVideoJson, videoIdFromLink } from '../media/video-json';
-import { idParam, idSchema, validate } from '../validation';
-import { engagementRoutes } from './engagement';
+import { badRequest } from '../errors';
+import { idParam, idSchema, validate } from '../http/validation';
+import { deleteUnreferencedVideos } from '../media/videos';
+import { commentsRoutes } from './comments';
+import { progressRoutes } from './progress';
+import { reactionsRoutes } from './reactions';
 
 const nameOfTopic = z
   .string({ error: 'Topic name is required.' })
   .trim()
   .min(1, 'Please provide a topic name.')
-  .max(200, 'Topic name must be at most 200 characters.');
-const videoLink = z.string().max(2000, 'Video link is too long.').nullable();
+  .max(LIMITS.topicNameMax, `Topic name must be at most ${LIMITS.topicNameMax} characters.`);
+const videoLink = z.string().max(LIMITS.videoLinkMax, 'Video link is too long.').nullable();
 
 const createBody = z.object({ courseId: idSchema, nameOfTopic, videoLink: videoLink.optional() });
 const updateBody = z.object({ nameOfTopic: nameOfTopic.optional(), videoLink: videoLink.optional() });
 const courseParam = z.object({ courseId: idSchema });
 
-type PersonalState = { liked: boolean; progress: { position: number; duration: number; completed: boolean } | null };
-
-export function lectureJson(lecture: Lecture, video: Video | undefined, publicUrl = '', mine?: PersonalState) {
-  return {
-    _id: lecture.id,
-    courseId: lecture.courseId,
-    nameOfTopic: lecture.nameOfTopic,
-    videoLink: video ? `${publicUrl}${masterPlaylistPath(video.id)}` : null,
-    noOfViews: lecture.noOfViews,
-    noOfLikes: lecture.noOfLikes,
-    createdAt: new Date(lecture.createdAt).toISOString(),
-    video: video ? toVideoJson(video) : null,
-    likedByMe: mine?.liked ?? false,
-    myProgress: mine?.progress ?? null,
-  };
-}
-
-/** Whether the user liked each lecture and where they got to in it: two indexed queries for the whole list. */
-function personalState(db: Db, userId: string, lectureIds: string[]): Map<string, PersonalState> {
-  const state = new Map<string, PersonalState>(lectureIds.map((id) => [id, { liked: false, progress: null }]));
-  if (lectureIds.length === 0) return state;
-  for (const row of db
-    .select({ lectureId: likes.lectureId })
-    .from(likes)
-    .where(and(eq(likes.userId, userId), inArray(likes.lectureId, lectureIds)))
-    .all()) {
-    const entry = state.get(row.lectureId);
-    if (entry) entry.liked = true;
-  }
-  for (const row of db
-    .select()
-    .from(watchProgress)
-    .where(and(eq(watchProgress.userId, userId), inArray(watchProgress.lectureId, lectureIds)))
-    .all()) {
-    const entry = state.get(row.lectureId);
-    if (entry)
-      entry.progress = { position: row.positionSeconds, duration: row.durationSeconds, completed: row.completed };
-  }
-  return state;
-}
-
-/** Videos of these lectures, in one query. */
-export function videosOf(db: Db, rows: Lecture[]): Map<string, Video> {
-  const ids = [...new Set(rows.map((row) => row.videoId).filter((id): id is string => id !== null))];
-  if (ids.length === 0) return new Map();
-  return new Map(
-    db
-      .select()
-      .from(videos)
-      .where(inArray(videos.id, ids))
-      .all()
-      .map((video) => [video.id, video]),
-  );
-}
-
 /** The video a videoLink names, if the teacher uploaded it; null clears the video. */
-function videoForLink(db: Db, teacher: User, link: string | null): string | null {
+async function videoForLink(db: Db, teacher: User, link: string | null): Promise<string | null> {
   if (link === null || link === '') return null;
   const id = videoIdFromLink(link);
-  const video = id
-    ? db.select({ id: videos.id, ownerId: videos.ownerId }).from(videos).where(eq(videos.id, id)).get()
-    : undefined;
+  const video = id ? await videoOwner(db, id) : undefined;
   if (!video || video.ownerId !== teacher.id) {
     throw badRequest(
       'invalid_video_link',
@@ -98,76 +51,56 @@ function videoForLink(db: Db, teacher: User, link: string | null): string | null
 }
 
 export function lecturesRoutes(deps: AppDeps) {
-  const { db, media, config } = deps;
-  const base = config.publicUrl ?? '';
+  const { db, config } = deps;
+  const one = async (user: User, lecture: Lecture) =>
+    (await lecturesAsSeenBy(db, user, [lecture], config.publicUrl ?? ''))[0];
 
-  /** Lectures as one user sees them: with their video, and whether they liked it and where they got to. */
-  const asSeenBy = (user: User, rows: Lecture[]) => {
-    const videoById = videosOf(db, rows);
-    const mine = personalState(
-      db,
-      user.id,
-      rows.map((row) => row.id),
-    );
-    return rows.map((row) => lectureJson(row, videoById.get(row.videoId ?? ''), base, mine.get(row.id)));
-  };
-  const one = (user: User, lecture: Lecture) => asSeenBy(user, [lecture])[0];
+  return (
+    new Hono<AppEnv>()
+      .use(requireUser(deps))
+      // Likes and views, comments and progress are lectures' sub-resources: authenticated by the line above.
+      .route('/', reactionsRoutes(deps))
+      .route('/', commentsRoutes(deps))
+      .route('/', progressRoutes(deps))
 
-  return new Hono<AppEnv>()
-    .use(requireUser(deps))
-    .route('/', engagementRoutes(deps))
+      .get('/course/:courseId', validate('param', courseParam), async (c) => {
+        const { course } = await readableCourse(db, c.get('user'), c.req.valid('param').courseId);
+        const rows = await lecturesOfCourse(db, course.id);
+        return c.json(await lecturesAsSeenBy(db, c.get('user'), rows, config.publicUrl ?? ''));
+      })
 
-    .get('/course/:courseId', validate('param', courseParam), (c) => {
-      const { course } = readableCourse(db, c.get('user'), c.req.valid('param').courseId);
-      const rows = db
-        .select()
-        .from(lectures)
-        .where(eq(lectures.courseId, course.id))
-        .orderBy(asc(lectures.createdAt))
-        .all();
-      return c.json(asSeenBy(c.get('user'), rows));
-    })
+      .post('/', validate('json', createBody), async (c) => {
+        const user = c.get('user');
+        const body = c.req.valid('json');
+        const course = await taughtCourse(db, user, body.courseId);
+        const videoId = await videoForLink(db, user, body.videoLink ?? null);
+        const lecture = await createLecture(db, { courseId: course.id, nameOfTopic: body.nameOfTopic, videoId });
+        return c.json(await one(user, lecture), 201);
+      })
 
-    .post('/', validate('json', createBody), (c) => {
-      const user = c.get('user');
-      const body = c.req.valid('json');
-      const course = ownedCourse(db, user, body.courseId);
-      const videoId = videoForLink(db, user, body.videoLink ?? null);
-      const lecture = db
-        .insert(lectures)
-        .values({ id: newId(), courseId: course.id, nameOfTopic: body.nameOfTopic, videoId })
-        .returning()
-        .get();
-      return c.json(one(user, lecture), 201);
-    })
+      .get('/:id', validate('param', idParam), async (c) => {
+        const { lecture } = await readableLecture(db, c.get('user'), c.req.valid('param').id);
+        return c.json(await one(c.get('user'), lecture));
+      })
 
-    .get('/:id', validate('param', idParam), (c) => {
-      const { lecture } = readableLecture(db, c.get('user'), c.req.valid('param').id);
-      return c.json(one(c.get('user'), lecture));
-    })
+      .patch('/:id/update', validate('param', idParam), validate('json', updateBody), async (c) => {
+        const user = c.get('user');
+        const lecture = await taughtLecture(db, user, c.req.valid('param').id);
+        const body = c.req.valid('json');
+        const videoId = body.videoLink === undefined ? lecture.videoId : await videoForLink(db, user, body.videoLink);
+        const updated = await updateLecture(db, lecture.id, {
+          nameOfTopic: body.nameOfTopic ?? lecture.nameOfTopic,
+          videoId,
+        });
+        if (lecture.videoId !== videoId) await deleteUnreferencedVideos(deps, [lecture.videoId]);
+        return c.json(await one(user, updated));
+      })
 
-    .patch('/:id/update', validate('param', idParam), validate('json', updateBody), (c) => {
-      const user = c.get('user');
-      const { lecture, isOwner } = readableLecture(db, user, c.req.valid('param').id);
-      if (!isOwner) throw forbidden('Only the teacher of this class can do that.');
-      const body = c.req.valid('json');
-      const videoId = body.videoLink === undefined ? lecture.videoId : videoForLink(db, user, body.videoLink);
-      const updated = db
-        .update(lectures)
-        .set({ nameOfTopic: body.nameOfTopic ?? lecture.nameOfTopic, videoId })
-        .where(eq(lectures.id, lecture.id))
-        .returning()
-        .get();
-      if (lecture.videoId !== videoId) media.deleteUnreferenced([lecture.videoId]);
-      return c.json(one(user, updated));
-    })
-
-    .delete('/:id', validate('param', idParam), (c) => {
-      const user = c.get('user');
-      const { lecture, isOwner } = readableLecture(db, user, c.req.valid('param').id);
-      if (!isOwner) throw forbidden('Only the teacher of this class can do that.');
-      db.delete(lectures).where(eq(lectures.id, lecture.id)).run();
-      media.deleteUnreferenced([lecture.videoId]);
-      return c.json({ message: 'Lecture deleted' });
-    });
+      .delete('/:id', validate('param', idParam), async (c) => {
+        const lecture = await taughtLecture(db, c.get('user'), c.req.valid('param').id);
+        await deleteLecture(db, lecture.id);
+        await deleteUnreferencedVideos(deps, [lecture.videoId]);
+        return c.json({ message: 'Lecture deleted' });
+      })
+  );
 }

@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { watchableVideo } from '../auth/course-access';
+import { watchableVideo } from '../auth/access';
 import { requireUser } from '../auth/middleware';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, notFound } from '../errors';
-import { fileResponse } from '../http-files';
+import { fileResponse } from '../http/file-response';
+import { idSchema, validate } from '../http/validation';
 import { masterPlaylist } from '../media/master-playlist';
-import { mediaFileName, parseMediaPath, videoDir, workDir } from '../media/paths';
 import { readPlan } from '../media/state';
-import { idSchema, validate } from '../validation';
+import { mediaFileName, mediaKey, parseMediaPath, scratchDir } from '../storage/keys';
 
 const contentTypes = {
   playlist: 'application/vnd.apple.mpegurl',
@@ -22,7 +22,7 @@ const IMMUTABLE = 'private, max-age=31536000, immutable';
 
 /** HLS files and posters, for the uploader and for those who can read a class that shows the video. */
 export function mediaRoutes(deps: AppDeps) {
-  const { db, config } = deps;
+  const { db, config, storage } = deps;
   const params = z.object({ videoId: idSchema, rest: z.string().max(64) });
   return new Hono<AppEnv>().on(
     ['GET', 'HEAD'],
@@ -33,7 +33,7 @@ export function mediaRoutes(deps: AppDeps) {
       const { videoId, rest } = c.req.valid('param');
       const file = parseMediaPath(rest);
       if (!file) throw notFound('media_not_found', 'Not found.');
-      const video = watchableVideo(db, c.get('user'), videoId);
+      const video = await watchableVideo(db, c.get('user'), videoId);
       const growing = video.status !== 'ready';
 
       if (file === 'master') {
@@ -50,19 +50,29 @@ export function mediaRoutes(deps: AppDeps) {
         });
       }
 
-      const name = mediaFileName(file);
-      // While transcoding, files are in the work folder; a job finishing mid-request moves them, so try both.
-      const folders = growing
-        ? [workDir(config.dataDir, videoId), videoDir(config.dataDir, videoId)]
-        : [videoDir(config.dataDir, videoId)];
-      const cacheControl = file.kind === 'playlist' ? (growing ? 'no-cache' : 'private, max-age=300') : IMMUTABLE;
-      for (const folder of folders) {
-        const response = await fileResponse(c.req.raw, join(folder, name), {
-          'Content-Type': contentTypes[file.kind],
-          'Cache-Control': cacheControl,
-        });
-        if (response) return response;
+      const headers = {
+        'Content-Type': contentTypes[file.kind],
+        'Cache-Control': file.kind === 'playlist' ? (growing ? 'no-cache' : 'private, max-age=300') : IMMUTABLE,
+      };
+      // While transcoding, files are in the worker's scratch folder (served as they grow); a job finishing
+      // mid-request hands them to storage, so try both.
+      if (growing) {
+        const local = Bun.file(join(scratchDir(config.dataDir, videoId), mediaFileName(file)));
+        if (await local.exists()) {
+          const response = await fileResponse(
+            c.req.raw,
+            local.size,
+            async (range) => (range ? local.slice(range.start, range.end + 1) : local),
+            headers,
+          );
+          if (response) return response;
+        }
       }
+      const key = mediaKey(videoId, file);
+      const stored = await storage.stat(key);
+      const response =
+        stored && (await fileResponse(c.req.raw, stored.size, (range) => storage.get(key, range), headers));
+      if (response) return response;
       throw notFound('media_not_found', 'Not found.');
     },
   );

@@ -1,15 +1,15 @@
-import { mkdirSync, renameSync, rmSync, statfsSync } from 'node:fs';
+import { rmSync, statfsSync } from 'node:fs';
 import { Hono } from 'hono';
 import { requireRole, requireUser } from '../auth/middleware';
+import { toVideoJson } from '../contract/videos';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest } from '../errors';
-import { newId } from '../ids';
+import { newId } from '../lib/ids';
 import { planLadder } from '../media/ladder';
-import { sourceFile, tempDir, uploadsDir } from '../media/paths';
 import { describeSource } from '../media/probe';
 import { receiveUpload } from '../media/receive-upload';
 import { createQueuedVideo } from '../media/state';
-import { toVideoJson } from '../media/video-json';
+import { sourceKey, tempDir } from '../storage/keys';
 
 // Room for the multipart boundaries and headers around the file.
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -24,7 +24,7 @@ function formatBytes(bytes: number) {
 }
 
 export function uploadRoutes(deps: AppDeps) {
-  const { config, db, media } = deps;
+  const { config, db, storage, jobs } = deps;
   return new Hono<AppEnv>().post('/', requireUser(deps), requireRole('teacher'), async (c) => {
     const declared = Number(c.req.header('content-length'));
     if (Number.isFinite(declared) && declared > config.maxUploadBytes + MULTIPART_OVERHEAD) {
@@ -55,17 +55,19 @@ export function uploadRoutes(deps: AppDeps) {
       });
       if ('refused' in source) throw badRequest('not_a_video', source.refused);
       const id = newId();
-      mkdirSync(uploadsDir(config.dataDir), { recursive: true });
-      renameSync(upload.path, sourceFile(config.dataDir, id));
-      const video = createQueuedVideo(db, {
+      await storage.putFile(sourceKey(id), upload.path);
+      const video = await createQueuedVideo(db, {
         id,
         ownerId: c.get('user').id,
         sourceName: upload.fileName.slice(0, 255) || 'video',
         sourceBytes: upload.bytes,
         source,
         plan: planLadder(source),
+      }).catch(async (error) => {
+        await storage.delete(sourceKey(id));
+        throw error;
       });
-      media.wake();
+      jobs.wake();
       const json = toVideoJson(video);
       const base = config.publicUrl ?? '';
       return c.json({ masterPlaylist: `${base}${json.masterPlaylist}`, videoId: id, video: json }, 201);

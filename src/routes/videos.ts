@@ -1,25 +1,26 @@
 import { Hono } from 'hono';
-import { watchableVideo } from '../auth/course-access';
+import { ownVideo, watchableVideo } from '../auth/access';
 import { requireUser } from '../auth/middleware';
+import { toVideoJson } from '../contract/videos';
 import type { AppDeps, AppEnv } from '../deps';
-import { ApiError, forbidden } from '../errors';
+import { ApiError } from '../errors';
+import { idParam, validate } from '../http/validation';
 import { retryFailed } from '../media/state';
-import { toVideoJson } from '../media/video-json';
-import { idParam, validate } from '../validation';
 
 /** Not in the spec: a video's processing status, and the teacher's Retry for a failed one. */
 export function videosRoutes(deps: AppDeps) {
-  const { db, media } = deps;
+  const { db, jobs } = deps;
   return new Hono<AppEnv>()
     .use(requireUser(deps))
-    .get('/:id', validate('param', idParam), (c) => {
-      return c.json(toVideoJson(watchableVideo(db, c.get('user'), c.req.valid('param').id)));
+    .get('/:id', validate('param', idParam), async (c) => {
+      return c.json(toVideoJson(await watchableVideo(db, c.get('user'), c.req.valid('param').id)));
     })
-    .post('/:id/retry', validate('param', idParam), (c) => {
-      const video = watchableVideo(db, c.get('user'), c.req.valid('param').id);
-      if (video.ownerId !== c.get('user').id) throw forbidden('Only the teacher who uploaded this video can retry it.');
-      if (!retryFailed(db, video.id)) throw new ApiError(409, 'not_failed', 'Only a video that failed can be retried.');
-      media.wake();
-      return c.json(toVideoJson(watchableVideo(db, c.get('user'), video.id)));
+    .post('/:id/retry', validate('param', idParam), async (c) => {
+      const video = await ownVideo(db, c.get('user'), c.req.valid('param').id, 'retry it');
+      if (!(await retryFailed(db, video.id))) {
+        throw new ApiError(409, 'not_failed', 'Only a video that failed can be retried.');
+      }
+      jobs.wake();
+      return c.json(toVideoJson(await watchableVideo(db, c.get('user'), video.id)));
     });
 }

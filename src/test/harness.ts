@@ -1,3 +1,4 @@
+import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,45 +6,25 @@ import { createApp, maxRequestBodySize } from '../app';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
+import { createJobsClient } from '../jobs/client';
+import { createWorker } from '../jobs/worker';
 import { createSmtpMailer } from '../mail/mailer';
-import { createMediaWorker } from '../media/queue';
+import { createLocalStorage } from '../storage/storage';
 import { startMailCapture } from './mail-capture';
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
+export type Api = (
+  method: string,
+  path: string,
+  options?: { as?: string; body?: unknown; headers?: Record<string, string> },
+) => Promise<{ status: number; json: any; text: string; headers: Headers }>;
+export type Account = Awaited<ReturnType<typeof signUpWith>>;
 
-/** A real server on a loopback port with a temp SQLite file and a real SMTP capture. */
-export async function startHarness(
-  env: Record<string, string> = {},
-  options: { worker?: boolean; smtpUrl?: string } = {},
-) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'classroom-test-'));
-  const mail = await startMailCapture();
-  const config = loadConfig({ DATA_DIR: dataDir, SMTP_URL: mail.url, ...env });
-  const { sqlite, db } = openDatabase(config.databaseFile);
-  migrate(sqlite);
-  const media = createMediaWorker({ config, db, log: () => {} });
-  const app = createApp({
-    config,
-    db,
-    sqlite,
-    mailer: createSmtpMailer(options.smtpUrl ?? mail.url, config.mailFrom),
-    media,
-  });
-  if (options.worker !== false) media.start();
-  const server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch: app.fetch,
-    maxRequestBodySize: maxRequestBodySize(config),
-  });
-  const baseUrl = `http://127.0.0.1:${server.port}`;
+export const TEST_PASSWORD = 'correct horse battery';
 
-  /** Calls the API over real HTTP; `as` is a token; a plain object body is sent as JSON. */
-  async function api(
-    method: string,
-    path: string,
-    options: { as?: string; body?: unknown; headers?: Record<string, string> } = {},
-  ) {
+/** Calls a server over real HTTP; `as` is a token; a plain object body is sent as JSON. */
+export function apiClient(baseUrl: string): Api {
+  return async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.as) headers.authorization = `Bearer ${options.as}`;
     let body: BodyInit | undefined;
@@ -61,30 +42,104 @@ export async function startHarness(
       json = undefined;
     }
     return { status: response.status, json, text, headers: response.headers };
-  }
+  };
+}
 
-  /** Signs up, verifies by the mailed code, and returns the token and user. */
-  async function signUp(
-    role: 'teacher' | 'student' = 'student',
-    name = `${role} ${Math.random().toString(36).slice(2, 7)}`,
-  ) {
-    const email = `${name.replace(/\W+/g, '.')}@example.test`.toLowerCase();
-    const password = 'correct horse battery';
-    const registered = await api('POST', '/api/users/register', { body: { username: name, email, password, role } });
-    if (registered.status !== 201) throw new Error(`register failed: ${registered.text}`);
-    const otp = await mail.codeFor(email);
-    const verified = await api('POST', '/api/users/verify-otp', { body: { email, otp } });
-    if (verified.status !== 200) throw new Error(`verify failed: ${verified.text}`);
-    return { token: verified.json.token as string, user: verified.json.user, email, password };
+/** The one way tests make an account: signs up, verifies by the mailed code, returns the token and user. */
+export async function signUpWith(
+  api: Api,
+  mail: { codeFor: (to: string) => Promise<string> },
+  role: 'teacher' | 'student' = 'student',
+  name = `${role} ${Math.random().toString(36).slice(2, 7)}`,
+) {
+  const email = `${name.replace(/\W+/g, '.')}@example.test`.toLowerCase();
+  const password = TEST_PASSWORD;
+  const registered = await api('POST', '/api/users/register', { body: { username: name, email, password, role } });
+  if (registered.status !== 201) throw new Error(`register failed: ${registered.text}`);
+  const otp = await mail.codeFor(email);
+  const verified = await api('POST', '/api/users/verify-otp', { body: { email, otp } });
+  if (verified.status !== 200) throw new Error(`verify failed: ${verified.text}`);
+  return { token: verified.json.token as string, user: verified.json.user, email, password };
+}
+
+/**
+ * Every row of every table, as one comparable value: what a refused request must leave exactly as it was.
+ * Read through a second, read-only connection, as an outside observer would.
+ */
+export function databaseSnapshot(databaseFile: string): Record<string, unknown[]> {
+  const reader = new Database(databaseFile, { readonly: true });
+  try {
+    const tables = reader
+      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all()
+      .map((row) => row.name);
+    return Object.fromEntries(
+      tables.map((table) => [table, reader.query(`SELECT * FROM "${table}" ORDER BY rowid`).all()]),
+    );
+  } finally {
+    reader.close();
   }
+}
+
+/** A real server on a loopback port with a temp SQLite file, a real SMTP capture and (unless told not to) a worker. */
+export async function startHarness(
+  env: Record<string, string> = {},
+  options: { worker?: boolean; smtpUrl?: string } = {},
+) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'classroom-test-'));
+  const mail = await startMailCapture();
+  const config = loadConfig({ DATA_DIR: dataDir, SMTP_URL: mail.url, ...env });
+  const { sqlite, db } = openDatabase(config.databaseFile);
+  migrate(sqlite);
+  const storage = createLocalStorage(config.dataDir);
+  const worker = createWorker({ config, db, storage, log: () => {} });
+  const jobs = createJobsClient(db, worker);
+  const app = createApp({
+    config,
+    db,
+    mailer: createSmtpMailer(options.smtpUrl ?? mail.url, config.mailFrom),
+    storage,
+    jobs,
+  });
+  if (options.worker !== false) worker.start();
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: app.fetch,
+    maxRequestBodySize: maxRequestBodySize(config),
+  });
+  const baseUrl = `http://127.0.0.1:${server.port}`;
+  const api = apiClient(baseUrl);
 
   async function close() {
     await server.stop(true);
-    await media.stop();
+    await worker.stop();
     sqlite.close();
     await mail.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  return { baseUrl, api, signUp, mail, db, sqlite, config, dataDir, media, close };
+  return {
+    baseUrl,
+    api,
+    signUp: (role?: 'teacher' | 'student', name?: string) => signUpWith(api, mail, role, name),
+    /** Every row of every table (see databaseSnapshot). */
+    snapshot: () => databaseSnapshot(config.databaseFile),
+    /** One count, for tests that check how many rows a table holds. */
+    count: (table: string, where = '1 = 1', ...params: string[]) =>
+      (
+        sqlite.query(`SELECT count(*) AS n FROM "${table}" WHERE ${where}`).get(...params) as {
+          n: number;
+        }
+      ).n,
+    mail,
+    db,
+    /** The raw handle, for tests that read or age rows directly. */
+    sqlite,
+    config,
+    dataDir,
+    storage,
+    worker,
+    close,
+  };
 }

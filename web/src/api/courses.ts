@@ -1,43 +1,94 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CourseJson, EnrollmentJson, NotesJson } from '../../../src/contract/courses';
 import { request } from './client';
 
-export type Course = {
-  _id: string;
-  id: string;
-  courseName: string;
-  semester: number | null;
-  inviteCode: string;
-  classCode: string;
-  teacherId: { _id: string; username: string } | string;
-  createdAt: string;
+export type { CourseJson as Course, EnrollmentJson as Enrollment } from '../../../src/contract/courses';
+export { teacherIdOf, teacherName } from '../../../src/contract/courses';
+
+/** Query keys of classes: every cache entry about a class starts with `['courses', id]`. */
+export const courseKeys = {
+  all: ['courses'] as const,
+  list: () => [...courseKeys.all, 'list'] as const,
+  detail: (id: string) => [...courseKeys.all, id] as const,
+  notes: (id: string) => [...courseKeys.all, id, 'notes'] as const,
 };
 
-export type Enrollment = { _id?: string; courseId: string; classCode: string; course: Course };
+export const listCourses = () => request<CourseJson[]>('GET', '/courses');
+export const getCourse = (id: string) => request<CourseJson>('GET', `/courses/${id}`);
+export const getNotes = (courseId: string) => request<NotesJson>('GET', `/enrollments/${courseId}/notes`);
 
-export const listCourses = () => request<Course[]>('GET', '/courses');
+export const coursesQuery = () => queryOptions({ queryKey: courseKeys.list(), queryFn: listCourses });
+export const courseQuery = (id: string) =>
+  queryOptions({ queryKey: courseKeys.detail(id), queryFn: () => getCourse(id) });
+export const notesQuery = (courseId: string) =>
+  queryOptions({ queryKey: courseKeys.notes(courseId), queryFn: () => getNotes(courseId), staleTime: 0 });
 
-export const createCourse = (body: { courseName: string; teacherId: string; semester: number | null }) =>
-  request<Course>('POST', '/courses', { body });
+export const useCourses = () => useQuery(coursesQuery());
+export const useCourse = (id: string) => useQuery(courseQuery(id));
+export const useNotes = (courseId: string) => useQuery(notesQuery(courseId));
 
-export const getCourse = (id: string) => request<Course>('GET', `/courses/${id}`);
+export function useCreateCourse() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { courseName: string; teacherId: string; semester: number | null }) =>
+      request<CourseJson>('POST', '/courses', { body }),
+    // The modal shows the failure in its form.
+    meta: { quiet: true },
+    onSuccess: () => client.invalidateQueries({ queryKey: courseKeys.list() }),
+  });
+}
 
-/** The spec's client sends this without a bearer header; the token cookie authenticates it. */
-export const renameCourse = (id: string, courseName: string) =>
-  request<Course>('PATCH', `/courses/${id}`, { body: { courseName }, noAuthHeader: true });
+/** The spec's client sends the rename without a bearer header; the token cookie authenticates it. */
+export function useRenameCourse() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, courseName }: { id: string; courseName: string }) =>
+      request<CourseJson>('PATCH', `/courses/${id}`, { body: { courseName }, noAuthHeader: true }),
+    onSuccess: (course) => {
+      client.setQueryData(courseKeys.detail(course._id), course);
+      return client.invalidateQueries({ queryKey: courseKeys.list() });
+    },
+  });
+}
 
-export const deleteCourse = (id: string) => request<{ message: string }>('DELETE', `/courses/${id}`);
+export function useDeleteCourse() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => request<{ message: string }>('DELETE', `/courses/${id}`),
+    onSuccess: (_answer, id) => {
+      client.removeQueries({ queryKey: courseKeys.detail(id) });
+      return client.invalidateQueries({ queryKey: courseKeys.list() });
+    },
+  });
+}
 
-export const regenerateInviteCode = (id: string) => request<Course>('POST', `/courses/${id}/invite-code`);
+export function useRegenerateInviteCode() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => request<CourseJson>('POST', `/courses/${id}/invite-code`),
+    onSuccess: (course) => client.setQueryData(courseKeys.detail(course._id), course),
+  });
+}
 
 /** Join modal: the spec's client sends this without a bearer header too. */
-export const enrollByClassCode = (studentId: string, classCode: string) =>
-  request<Enrollment>('POST', '/enrollments', { body: { studentId, classCode }, noAuthHeader: true });
+export function useEnroll() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ studentId, classCode }: { studentId: string; classCode: string }) =>
+      request<EnrollmentJson>('POST', '/enrollments', { body: { studentId, classCode }, noAuthHeader: true }),
+    meta: { quiet: true },
+    onSuccess: () => client.invalidateQueries({ queryKey: courseKeys.list() }),
+  });
+}
 
 export const joinByInviteCode = (inviteCode: string) =>
-  request<Enrollment>('POST', '/enrollments/join', { body: { inviteCode } });
+  request<EnrollmentJson>('POST', '/enrollments/join', { body: { inviteCode } });
 
-export const getNotes = (courseId: string) => request<{ notes: string }>('GET', `/enrollments/${courseId}/notes`);
-
-export const saveNotes = (courseId: string, notes: string) =>
-  request<{ notes: string }>('PATCH', `/enrollments/${courseId}/notes`, { body: { notes } });
-
-export const teacherName = (course: Course) => (typeof course.teacherId === 'string' ? '' : course.teacherId.username);
+export function useSaveNotes(courseId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (notes: string) => request<NotesJson>('PATCH', `/enrollments/${courseId}/notes`, { body: { notes } }),
+    meta: { quiet: true },
+    onSuccess: (saved) => client.setQueryData(courseKeys.notes(courseId), saved),
+  });
+}

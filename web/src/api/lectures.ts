@@ -1,117 +1,166 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  CommentJson,
+  CourseProgressJson,
+  HistoryEntryJson,
+  LikesJson,
+  ProgressJson,
+  ViewsJson,
+} from '../../../src/contract/engagement';
+import type { LectureJson } from '../../../src/contract/lectures';
+import type { UploadJson, VideoJson } from '../../../src/contract/videos';
 import { request, uploadWithProgress } from './client';
+import { courseKeys } from './courses';
 
-export type VideoStatus = 'queued' | 'processing' | 'ready' | 'failed';
+export type {
+  CommentJson as Comment,
+  CourseProgressJson as CourseProgress,
+  HistoryEntryJson as HistoryEntry,
+} from '../../../src/contract/engagement';
+export type { LectureJson as Lecture } from '../../../src/contract/lectures';
+export type { VideoJson as VideoInfo, VideoStatus } from '../../../src/contract/videos';
 
-export type VideoInfo = {
-  _id: string;
-  status: VideoStatus;
-  progress: number;
-  etaSeconds: number | null;
-  attempts: number;
-  error: string | null;
-  playable: boolean;
-  durationSeconds: number;
-  width: number;
-  height: number;
-  fileName: string;
-  masterPlaylist: string;
-  posterUrl: string | null;
+/** How often a class with a video in processing is asked for again. */
+export const PROCESSING_POLL_MS = 2000;
+
+export const lectureKeys = {
+  ofCourse: (courseId: string) => [...courseKeys.detail(courseId), 'lectures'] as const,
+  progressOfCourse: (courseId: string) => [...courseKeys.detail(courseId), 'progress'] as const,
+  comments: (lectureId: string) => ['lectures', lectureId, 'comments'] as const,
+  history: () => ['history'] as const,
 };
 
-export type Lecture = {
-  _id: string;
-  courseId: string;
-  nameOfTopic: string;
-  videoLink: string | null;
-  noOfViews: number;
-  noOfLikes: number;
-  createdAt: string;
-  video: VideoInfo | null;
-  likedByMe: boolean;
-  myProgress: { position: number; duration: number; completed: boolean } | null;
-};
+export const isProcessing = (lecture: LectureJson) =>
+  lecture.video !== null && (lecture.video.status === 'queued' || lecture.video.status === 'processing');
 
-export const listLectures = (courseId: string) => request<Lecture[]>('GET', `/lectures/course/${courseId}`);
+export const lecturesQuery = (courseId: string) =>
+  queryOptions({
+    queryKey: lectureKeys.ofCourse(courseId),
+    queryFn: () => request<LectureJson[]>('GET', `/lectures/course/${courseId}`),
+    // While a video is processing, keep its progress fresh.
+    refetchInterval: (query) => (query.state.data?.some(isProcessing) ? PROCESSING_POLL_MS : false),
+  });
+export const commentsQuery = (lectureId: string) =>
+  queryOptions({
+    queryKey: lectureKeys.comments(lectureId),
+    queryFn: () => request<CommentJson[]>('GET', `/lectures/${lectureId}/comments`),
+  });
+export const courseProgressQuery = (courseId: string) =>
+  queryOptions({
+    queryKey: lectureKeys.progressOfCourse(courseId),
+    queryFn: () => request<CourseProgressJson>('GET', `/lectures/course/${courseId}/progress`),
+  });
+export const historyQuery = () =>
+  queryOptions({ queryKey: lectureKeys.history(), queryFn: () => request<HistoryEntryJson[]>('GET', '/history') });
 
-export const getLecture = (id: string) => request<Lecture>('GET', `/lectures/${id}`);
+export const useLectures = (courseId: string) => useQuery(lecturesQuery(courseId));
+export const useComments = (lectureId: string) => useQuery(commentsQuery(lectureId));
+export const useCourseProgress = (courseId: string) => useQuery(courseProgressQuery(courseId));
+export const useHistory = () => useQuery(historyQuery());
 
-export const createLecture = (body: { courseId: string; nameOfTopic: string; videoLink: string | null }) =>
-  request<Lecture>('POST', '/lectures', { body });
+/** Replaces one lecture in its class's cached list (after a like, a rename, a local view count). */
+export function useUpdateCachedLecture() {
+  const client = useQueryClient();
+  return (lecture: LectureJson) =>
+    client.setQueryData<LectureJson[]>(lectureKeys.ofCourse(lecture.courseId), (list) =>
+      list?.map((item) => (item._id === lecture._id ? lecture : item)),
+    );
+}
 
-export const updateLecture = (id: string, body: { nameOfTopic: string; videoLink?: string | null }) =>
-  request<Lecture>('PATCH', `/lectures/${id}/update`, { body });
+/** After a lecture changes: its class's list and the teacher's progress table. */
+function useInvalidateCourseLectures() {
+  const client = useQueryClient();
+  return (courseId: string) =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: lectureKeys.ofCourse(courseId) }),
+      client.invalidateQueries({ queryKey: lectureKeys.progressOfCourse(courseId) }),
+    ]);
+}
 
-export const deleteLecture = (id: string) => request<{ message: string }>('DELETE', `/lectures/${id}`);
+export function useCreateLecture() {
+  const invalidate = useInvalidateCourseLectures();
+  return useMutation({
+    mutationFn: (body: { courseId: string; nameOfTopic: string; videoLink: string | null }) =>
+      request<LectureJson>('POST', '/lectures', { body }),
+    meta: { quiet: true },
+    onSuccess: (lecture) => invalidate(lecture.courseId),
+  });
+}
+
+export function useUpdateLecture() {
+  const invalidate = useInvalidateCourseLectures();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: string; nameOfTopic: string; videoLink?: string | null }) =>
+      request<LectureJson>('PATCH', `/lectures/${id}/update`, { body }),
+    meta: { quiet: true },
+    onSuccess: (lecture) => invalidate(lecture.courseId),
+  });
+}
+
+export function useDeleteLecture() {
+  const invalidate = useInvalidateCourseLectures();
+  return useMutation({
+    mutationFn: (lecture: LectureJson) => request<{ message: string }>('DELETE', `/lectures/${lecture._id}`),
+    onSuccess: (_answer, lecture) => invalidate(lecture.courseId),
+  });
+}
+
+export function useRetryVideo(courseId: string) {
+  const invalidate = useInvalidateCourseLectures();
+  return useMutation({
+    mutationFn: (videoId: string) => request<VideoJson>('POST', `/videos/${videoId}/retry`),
+    onSuccess: () => invalidate(courseId),
+  });
+}
 
 export const uploadVideo = (file: File, onProgress: (percent: number) => void, signal?: AbortSignal) => {
   const form = new FormData();
   form.append('uploadedFile', file);
-  return uploadWithProgress<{ masterPlaylist: string; videoId: string; video: VideoInfo }>(
-    '/upload',
-    form,
-    onProgress,
-    signal,
-  );
+  return uploadWithProgress<UploadJson>('/upload', form, onProgress, signal);
 };
 
-export const retryVideo = (videoId: string) => request<VideoInfo>('POST', `/videos/${videoId}/retry`);
-
-export const isProcessing = (lecture: Lecture) =>
-  lecture.video !== null && (lecture.video.status === 'queued' || lecture.video.status === 'processing');
-
-export type Comment = {
-  _id: string;
-  text: string;
-  createdAt: string;
-  userId: { _id: string; username: string; profilePictureImageLink: string };
-};
-
-export const addView = (id: string) =>
-  request<{ noOfViews: number; counted: boolean }>('PATCH', `/lectures/${id}/view`);
-
-export const likeLecture = (id: string) => request<{ noOfLikes: number }>('PATCH', `/lectures/${id}/like`);
-
-export const unlikeLecture = (id: string) => request<{ noOfLikes: number }>('DELETE', `/lectures/${id}/like`);
-
-export const listComments = (id: string) => request<Comment[]>('GET', `/lectures/${id}/comments`);
-
-export const addComment = (id: string, text: string) =>
-  request<Comment>('POST', `/lectures/${id}/comments`, { body: { text } });
-
-export const deleteComment = (id: string, commentId: string) =>
-  request<{ message: string }>('DELETE', `/lectures/${id}/comments/${commentId}`);
-
-export const saveProgress = (id: string, position: number, duration: number) =>
-  request<{ position: number; completed: boolean }>('PUT', `/lectures/${id}/progress`, {
-    body: { position, duration },
+export function useToggleLike() {
+  const update = useUpdateCachedLecture();
+  return useMutation({
+    mutationFn: async (lecture: LectureJson) =>
+      lecture.likedByMe
+        ? request<LikesJson>('DELETE', `/lectures/${lecture._id}/like`)
+        : request<LikesJson>('PATCH', `/lectures/${lecture._id}/like`),
+    onSuccess: ({ noOfLikes, liked }, lecture) => update({ ...lecture, likedByMe: liked, noOfLikes }),
   });
+}
 
-export type CourseProgress = {
-  students: { _id: string; username: string; profilePictureImageLink: string }[];
-  lectures: {
-    _id: string;
-    nameOfTopic: string;
-    started: number;
-    finished: number;
-    enrolled: number;
-    watchers: { studentId: string; watchedPercent: number; completed: boolean; updatedAt: string }[];
-  }[];
-};
+/** Counted when a lecture ends; a failure only loses one view, so it stays quiet. */
+export function useCountView() {
+  return useMutation({
+    mutationFn: (lectureId: string) => request<ViewsJson>('PATCH', `/lectures/${lectureId}/view`),
+    meta: { quiet: true },
+  });
+}
 
-export const getCourseProgress = (courseId: string) =>
-  request<CourseProgress>('GET', `/lectures/course/${courseId}/progress`);
+/** Sent every few seconds while playing: a failed save is simply sent again with the next position. */
+export function useSaveProgress() {
+  return useMutation({
+    mutationFn: ({ id, position, duration }: { id: string; position: number; duration: number }) =>
+      request<ProgressJson>('PUT', `/lectures/${id}/progress`, { body: { position, duration } }),
+    meta: { quiet: true },
+  });
+}
 
-export type HistoryEntry = {
-  lectureId: string;
-  nameOfTopic: string;
-  courseId: string;
-  courseName: string;
-  posterUrl: string | null;
-  position: number;
-  duration: number;
-  watchedPercent: number;
-  completed: boolean;
-  watchedAt: string;
-};
+export function useAddComment(lectureId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (text: string) => request<CommentJson>('POST', `/lectures/${lectureId}/comments`, { body: { text } }),
+    meta: { quiet: true },
+    onSuccess: () => client.invalidateQueries({ queryKey: lectureKeys.comments(lectureId) }),
+  });
+}
 
-export const getHistory = () => request<HistoryEntry[]>('GET', '/history');
+export function useDeleteComment(lectureId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (commentId: string) =>
+      request<{ message: string }>('DELETE', `/lectures/${lectureId}/comments/${commentId}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: lectureKeys.comments(lectureId) }),
+  });
+}

@@ -56,6 +56,8 @@ export function ClassCard({
     try {
       await onRename(course, name.trim());
       closeMenu();
+    } catch {
+      // Not renamed: the menu stays open with the new name, and the toast says why.
     } finally {
       setBusy(false);
     }
@@ -66,6 +68,8 @@ export function ClassCard({
     try {
       await onDelete(course);
       setMenuOpen(false);
+    } catch {
+      // Not deleted: the confirmation stays, and the toast says why.
     } finally {
       setBusy(false);
     }

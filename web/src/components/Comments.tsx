@@ -1,32 +1,25 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { addComment, type Comment, deleteComment, listComments } from '../api/lectures';
+import { type FormEvent, useState } from 'react';
+import { LIMITS } from '../../../src/contract/limits';
+import { type Comment, useAddComment, useComments, useDeleteComment } from '../api/lectures';
+import { errorMessage } from '../api/query-client';
 import { formatLongDate } from '../lib/format';
 import { useSession } from '../state/session';
 import { Avatar } from './Avatar';
 import { FormError } from './FormError';
 import { ChevronIcon, TrashIcon } from './icons';
+import { LoadError } from './QueryState';
 
 /** Collapsible Comments with the add form; the author and the class's teacher can delete. */
 export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeacher: boolean }) {
   const { user } = useSession();
   const [open, setOpen] = useState(true);
-  const [comments, setComments] = useState<Comment[]>([]);
+  const query = useComments(lectureId);
+  const comments = query.data ?? [];
+  const add = useAddComment(lectureId);
+  const remove = useDeleteComment(lectureId);
   const [text, setText] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState('');
-
-  const load = useCallback(async () => {
-    try {
-      setComments(await listComments(lectureId));
-    } catch (failure) {
-      console.error('Could not load comments', failure);
-    }
-  }, [lectureId]);
-
-  useEffect(() => {
-    setComments([]);
-    load();
-  }, [load]);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -35,24 +28,16 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
     setSubmitting(true);
     setError('');
     try {
-      await addComment(lectureId, trimmed);
+      await add.mutateAsync(trimmed);
       setText('');
-      await load();
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(errorMessage(failure));
     } finally {
       setSubmitting(false);
     }
   }
 
-  async function onDelete(comment: Comment) {
-    try {
-      await deleteComment(lectureId, comment._id);
-      setComments((list) => list.filter((c) => c._id !== comment._id));
-    } catch (failure) {
-      console.error('Could not delete the comment', failure);
-    }
-  }
+  const onDelete = (comment: Comment) => remove.mutate(comment._id);
 
   return (
     <section aria-labelledby="comments-title" className="card">
@@ -80,7 +65,7 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
               className="textarea min-h-20"
               placeholder="Share your thoughts..."
               value={text}
-              maxLength={2000}
+              maxLength={LIMITS.commentMax}
               onChange={(event) => setText(event.target.value)}
             />
             <FormError message={error} />
@@ -88,7 +73,11 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
               {submitting ? 'Submitting...' : 'Add Comment'}
             </button>
           </form>
-          {comments.length === 0 ? (
+          {query.isError ? (
+            <LoadError label="comments" error={query.error} onRetry={() => query.refetch()} busy={query.isFetching} />
+          ) : query.isPending ? (
+            <p className="text-center text-sm text-slate-500">Loading comments…</p>
+          ) : comments.length === 0 ? (
             <p className="text-center text-sm text-slate-500">No comments yet. Start the conversation.</p>
           ) : (
             <ul className="flex flex-col gap-4">

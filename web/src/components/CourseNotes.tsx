@@ -1,55 +1,49 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
-import { getNotes, saveNotes } from '../api/courses';
+import { LIMITS } from '../../../src/contract/limits';
+import { useNotes, useSaveNotes } from '../api/courses';
+import { errorMessage } from '../api/query-client';
+import { QueryState } from './QueryState';
 
-const MAX_NOTES_LENGTH = 100_000;
-
+/** The user's private notes for a class. The editor appears only once the saved notes have loaded. */
 export function CourseNotes({ courseId }: { courseId: string }) {
-  const [notes, setNotes] = useState('');
-  const [saved, setSaved] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    getNotes(courseId)
-      .then(({ notes }) => {
-        setNotes(notes);
-        setSaved(notes);
-      })
-      .catch((error) => console.error('Could not load notes', error));
-  }, [courseId]);
-
-  async function onSave() {
-    setBusy(true);
-    try {
-      await saveNotes(courseId, notes);
-      setSaved(notes);
-      toast.success('Note saved successfully');
-    } catch {
-      toast.error('Error saving note');
-    } finally {
-      setBusy(false);
-    }
-  }
-
+  const query = useNotes(courseId);
   return (
     <section id="notes" aria-labelledby="notes-title" className="card flex flex-col gap-3 p-4 sm:p-5">
-      <div className="flex items-center justify-between">
-        <h2 id="notes-title" className="font-semibold text-slate-900">
-          Course Notes
-        </h2>
-        <span className="text-xs text-slate-500">{notes === saved ? 'Only you can see these' : 'Unsaved changes'}</span>
-      </div>
+      <h2 id="notes-title" className="font-semibold text-slate-900">
+        Course Notes
+      </h2>
+      <QueryState query={query} label="your notes" compact>
+        {(saved) => <NotesEditor key={courseId} courseId={courseId} saved={saved.notes} />}
+      </QueryState>
+    </section>
+  );
+}
+
+function NotesEditor({ courseId, saved }: { courseId: string; saved: string }) {
+  const [notes, setNotes] = useState(saved);
+  const save = useSaveNotes(courseId);
+  const onSave = () =>
+    save.mutate(notes, {
+      onSuccess: () => toast.success('Note saved successfully'),
+      onError: (error) => toast.error('Error saving note', { description: errorMessage(error) }),
+    });
+  return (
+    <>
+      <span className="-mt-2 text-xs text-slate-500">
+        {notes === saved ? 'Only you can see these' : 'Unsaved changes'}
+      </span>
       <textarea
         aria-label="Course notes"
         className="textarea min-h-40"
         placeholder="Take notes for this course..."
         value={notes}
-        maxLength={MAX_NOTES_LENGTH}
+        maxLength={LIMITS.notesMax}
         onChange={(event) => setNotes(event.target.value)}
       />
-      <button type="button" className="btn btn-primary self-end" onClick={onSave} disabled={busy}>
-        {busy ? 'Saving...' : 'Save Notes'}
+      <button type="button" className="btn btn-primary self-end" onClick={onSave} disabled={save.isPending}>
+        {save.isPending ? 'Saving...' : 'Save Notes'}
       </button>
-    </section>
+    </>
   );
 }

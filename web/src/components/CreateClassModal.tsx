@@ -1,20 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
 import { ApiError } from '../api/client';
-import { type Course, createCourse } from '../api/courses';
+import { useCreateCourse } from '../api/courses';
 import { useSession } from '../state/session';
 import { Modal, ModalActions } from './Modal';
 
-export function CreateClassModal({
-  open,
-  onClose,
-  onCreated,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onCreated: (course: Course) => void;
-}) {
+export function CreateClassModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { user } = useSession();
+  const createCourse = useCreateCourse();
   const [courseName, setCourseName] = useState('');
   const [semester, setSemester] = useState('');
   const [busy, setBusy] = useState(false);
@@ -24,7 +17,7 @@ export function CreateClassModal({
     if (!user) return;
     setBusy(true);
     try {
-      const course = await createCourse({
+      const course = await createCourse.mutateAsync({
         courseName,
         teacherId: user._id,
         semester: semester ? Number(semester) : null,
@@ -33,7 +26,6 @@ export function CreateClassModal({
       setSemester('');
       onClose();
       toast.success(`${course.courseName} is ready. Share it with your students.`);
-      onCreated(course);
     } catch (error) {
       toast.error(error instanceof ApiError ? error.message : 'Could not create the class.');
     } finally {

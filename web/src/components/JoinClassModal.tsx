@@ -1,20 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
-import { enrollByClassCode } from '../api/courses';
+import { useEnroll } from '../api/courses';
 import { useSession } from '../state/session';
 import { FormError } from './FormError';
 import { Modal, ModalActions } from './Modal';
 
-export function JoinClassModal({
-  open,
-  onClose,
-  onJoined,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onJoined: () => void;
-}) {
+export function JoinClassModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { user } = useSession();
+  const enroll = useEnroll();
   const [classCode, setClassCode] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -31,10 +24,9 @@ export function JoinClassModal({
     setBusy(true);
     setError('');
     try {
-      const enrollment = await enrollByClassCode(user._id, classCode);
+      const enrollment = await enroll.mutateAsync({ studentId: user._id, classCode });
       toast.success(`You joined ${enrollment.course.courseName}.`);
       close();
-      onJoined();
     } catch {
       setError('Failed to join classroom. Please check the class code.');
     } finally {

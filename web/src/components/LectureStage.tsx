@@ -1,18 +1,13 @@
-import { toast } from 'sonner';
-import { ApiError } from '../api/client';
-import { addView, type Lecture, likeLecture, saveProgress, unlikeLecture } from '../api/lectures';
+import { type Lecture, useCountView, useSaveProgress, useToggleLike } from '../api/lectures';
 import { formatEta } from '../lib/format';
 import { EyeIcon, HeartIcon, PlayIcon } from './icons';
 import { VideoPlayer } from './VideoPlayer';
 
 /** The player (or the lecture's processing state) with its name, view count and likes button. */
-export function LectureStage({
-  lecture,
-  onLectureChange,
-}: {
-  lecture: Lecture | null;
-  onLectureChange: (lecture: Lecture) => void;
-}) {
+export function LectureStage({ lecture }: { lecture: Lecture | null }) {
+  const toggleLike = useToggleLike();
+  const countView = useCountView();
+  const saveProgress = useSaveProgress();
   if (!lecture) {
     return (
       <div className="card flex aspect-video flex-col items-center justify-center gap-3 bg-slate-900 p-6 text-center text-slate-200">
@@ -27,22 +22,6 @@ export function LectureStage({
       ? lecture.myProgress.position
       : 0;
 
-  async function toggleLike() {
-    if (!lecture) return;
-    try {
-      if (lecture.likedByMe) {
-        const { noOfLikes } = await unlikeLecture(lecture._id);
-        onLectureChange({ ...lecture, likedByMe: false, noOfLikes });
-      } else {
-        await likeLecture(lecture._id);
-        onLectureChange({ ...lecture, likedByMe: true, noOfLikes: lecture.noOfLikes + 1 });
-      }
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'already_liked') onLectureChange({ ...lecture, likedByMe: true });
-      else console.error('Like failed', error);
-    }
-  }
-
   return (
     <div className="flex flex-col gap-3">
       {lecture.videoLink && video?.playable ? (
@@ -51,14 +30,8 @@ export function LectureStage({
           src={lecture.videoLink}
           poster={video.posterUrl}
           startAt={resumeAt}
-          onEnded={() => {
-            addView(lecture._id).catch((error) => console.error('View update failed', error));
-          }}
-          onPosition={(position, duration) => {
-            saveProgress(lecture._id, position, duration).catch((error) =>
-              console.error('Could not save position', error),
-            );
-          }}
+          onEnded={() => countView.mutate(lecture._id)}
+          onPosition={(position, duration) => saveProgress.mutate({ id: lecture._id, position, duration })}
         />
       ) : (
         <div className="flex aspect-video flex-col items-center justify-center gap-3 rounded-2xl bg-slate-900 p-6 text-center text-slate-200">
@@ -101,7 +74,8 @@ export function LectureStage({
           className={`btn ${lecture.likedByMe ? 'bg-rose-50 text-rose-700 ring-1 ring-rose-200 hover:bg-rose-100' : 'btn-secondary'}`}
           aria-pressed={lecture.likedByMe}
           aria-label={lecture.likedByMe ? `Unlike (${lecture.noOfLikes} likes)` : `Like (${lecture.noOfLikes} likes)`}
-          onClick={() => toggleLike().catch(() => toast.error('Could not like.'))}
+          onClick={() => toggleLike.mutate(lecture)}
+          disabled={toggleLike.isPending}
         >
           <HeartIcon size={18} fill={lecture.likedByMe ? 'currentColor' : 'none'} />
           {lecture.noOfLikes}

@@ -1,18 +1,9 @@
-import { toast } from 'sonner';
-import { ApiError } from '../api/client';
-import { type Lecture, retryVideo } from '../api/lectures';
+import { type Lecture, useRetryVideo } from '../api/lectures';
 import { formatClock, formatEta } from '../lib/format';
 
 /** One line under a topic: processing with percent and time left, failed with the reason, or its length. */
-export function LectureStatus({
-  lecture,
-  canRetry,
-  onChanged,
-}: {
-  lecture: Lecture;
-  canRetry: boolean;
-  onChanged: () => void;
-}) {
+export function LectureStatus({ lecture, canRetry }: { lecture: Lecture; canRetry: boolean }) {
+  const retry = useRetryVideo(lecture.courseId);
   const video = lecture.video;
   if (!video) return <span className="text-xs text-slate-500">No video</span>;
   if (video.status === 'queued') return <span className="text-xs font-medium text-amber-700">Waiting to process…</span>;
@@ -38,14 +29,6 @@ export function LectureStatus({
     );
   }
   if (video.status === 'failed') {
-    async function retry() {
-      try {
-        await retryVideo(video!._id);
-        onChanged();
-      } catch (error) {
-        toast.error(error instanceof ApiError ? error.message : 'Could not retry.');
-      }
-    }
     return (
       <span className="flex flex-col items-start gap-1">
         <span className="text-xs font-medium text-red-700">Processing failed: {video.error ?? 'unknown reason'}</span>
@@ -53,7 +36,8 @@ export function LectureStatus({
           <button
             type="button"
             className="relative z-10 text-xs font-semibold text-indigo-700 hover:underline"
-            onClick={retry}
+            onClick={() => retry.mutate(video._id)}
+            disabled={retry.isPending}
           >
             Retry
           </button>

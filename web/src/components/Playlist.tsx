@@ -12,7 +12,6 @@ export function Playlist({
   onAdd,
   onEdit,
   onDelete,
-  onChanged,
 }: {
   lectures: Lecture[];
   selectedId: string | null;
@@ -21,7 +20,6 @@ export function Playlist({
   onAdd: () => void;
   onEdit: (lecture: Lecture) => void;
   onDelete: (lecture: Lecture) => void;
-  onChanged: () => void;
 }) {
   const [menuFor, setMenuFor] = useState<string | null>(null);
   return (
@@ -70,7 +68,7 @@ export function Playlist({
                       <span className="text-slate-400">{index + 1}. </span>
                       {lecture.nameOfTopic}
                     </button>
-                    <LectureStatus lecture={lecture} canRetry={isTeacher} onChanged={onChanged} />
+                    <LectureStatus lecture={lecture} canRetry={isTeacher} />
                   </div>
                 </div>
                 {isTeacher && (

@@ -1,8 +1,7 @@
 import { QRCodeCanvas } from 'qrcode.react';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { ApiError } from '../api/client';
-import { type Course, regenerateInviteCode } from '../api/courses';
+import { type Course, useRegenerateInviteCode } from '../api/courses';
 import { CopyIcon, RefreshIcon } from './icons';
 import { Modal } from './Modal';
 
@@ -12,10 +11,10 @@ const COPIED_MS = 2000;
 export const inviteLink = (inviteCode: string) => `${window.location.origin}/join/${inviteCode}`;
 
 /** Link, copy button, QR code and the code in large type; the teacher can replace a leaked code. */
-export function SharePanel({ course, onCodeChanged }: { course: Course; onCodeChanged: (course: Course) => void }) {
+export function SharePanel({ course }: { course: Course }) {
+  const regenerateCode = useRegenerateInviteCode();
   const [copied, setCopied] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
   const link = inviteLink(course.inviteCode);
 
   useEffect(() => {
@@ -39,18 +38,14 @@ export function SharePanel({ course, onCodeChanged }: { course: Course; onCodeCh
     setCopied(true);
   }
 
-  async function regenerate() {
-    setBusy(true);
-    try {
-      onCodeChanged(await regenerateInviteCode(course._id));
-      toast.success('New code ready. The old link and code no longer work.');
-      setConfirmOpen(false);
-    } catch (error) {
-      toast.error(error instanceof ApiError ? error.message : 'Could not make a new code.');
-    } finally {
-      setBusy(false);
-    }
-  }
+  const regenerate = () =>
+    regenerateCode.mutate(course._id, {
+      onSuccess: () => {
+        toast.success('New code ready. The old link and code no longer work.');
+        setConfirmOpen(false);
+      },
+    });
+  const busy = regenerateCode.isPending;
 
   return (
     <section

@@ -1,16 +1,17 @@
-import { useEffect, useState } from 'react';
-import { type CourseProgress, getCourseProgress } from '../api/lectures';
+import { useState } from 'react';
+import { useCourseProgress } from '../api/lectures';
+import { LoadError } from './QueryState';
 
 /** For the teacher: per lecture, how many enrolled students started and finished it, and each one's share watched. */
-export function TeacherProgress({ courseId, refreshKey }: { courseId: string; refreshKey: number }) {
-  const [data, setData] = useState<CourseProgress | null>(null);
+export function TeacherProgress({ courseId }: { courseId: string }) {
+  const query = useCourseProgress(courseId);
   const [open, setOpen] = useState<string | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey reloads on purpose
-  useEffect(() => {
-    getCourseProgress(courseId)
-      .then(setData)
-      .catch((error) => console.error('Could not load progress', error));
-  }, [courseId, refreshKey]);
+  if (query.isError) {
+    return (
+      <LoadError label="student progress" error={query.error} onRetry={() => query.refetch()} busy={query.isFetching} />
+    );
+  }
+  const data = query.data;
   if (!data || data.lectures.length === 0) return null;
   const nameOf = new Map(data.students.map((s) => [s._id, s.username]));
   return (

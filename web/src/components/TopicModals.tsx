@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
+import { LIMITS } from '../../../src/contract/limits';
 import { ApiError } from '../api/client';
-import { createLecture, type Lecture, updateLecture, uploadVideo } from '../api/lectures';
+import { type Lecture, uploadVideo, useCreateLecture, useUpdateLecture } from '../api/lectures';
 import { FormError } from './FormError';
 import { Modal, ModalActions } from './Modal';
 
@@ -46,7 +47,7 @@ function TopicNameField({
         id={id}
         className="input"
         value={value}
-        maxLength={200}
+        maxLength={LIMITS.topicNameMax}
         onChange={(event) => onChange(event.target.value)}
         disabled={disabled}
       />
@@ -109,6 +110,7 @@ export function AddTopicModal({
   onClose: () => void;
   onAdded: (lecture: Lecture) => void;
 }) {
+  const createLecture = useCreateLecture();
   const [name, setName] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState('');
@@ -133,7 +135,11 @@ export function AddTopicModal({
     setError('');
     try {
       const { masterPlaylist } = await upload(file);
-      const lecture = await createLecture({ courseId, nameOfTopic: name.trim(), videoLink: masterPlaylist });
+      const lecture = await createLecture.mutateAsync({
+        courseId,
+        nameOfTopic: name.trim(),
+        videoLink: masterPlaylist,
+      });
       onAdded(lecture);
       setName('');
       setFile(null);
@@ -185,6 +191,7 @@ function EditTopicForm({
   onClose: () => void;
   onSaved: (lecture: Lecture) => void;
 }) {
+  const updateLecture = useUpdateLecture();
   const [name, setName] = useState(lecture.nameOfTopic);
   const [action, setAction] = useState<VideoAction>('keep');
   const [file, setFile] = useState<File | null>(null);
@@ -208,7 +215,8 @@ function EditTopicForm({
       let videoLink: string | null | undefined;
       if (action === 'delete') videoLink = null;
       if (action === 'update' && file) videoLink = (await upload(file)).masterPlaylist;
-      const updated = await updateLecture(lecture._id, {
+      const updated = await updateLecture.mutateAsync({
+        id: lecture._id,
         nameOfTopic: name.trim(),
         ...(videoLink !== undefined ? { videoLink } : {}),
       });

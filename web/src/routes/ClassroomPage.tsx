@@ -1,51 +1,28 @@
-import { useCallback, useEffect, useState } from 'react';
-import { type Course, deleteCourse, listCourses, renameCourse } from '../api/courses';
+import { useState } from 'react';
+import { type Course, useCourses, useDeleteCourse, useRenameCourse } from '../api/courses';
 import { ClassCard } from '../components/ClassCard';
 import { CreateClassModal } from '../components/CreateClassModal';
 import { BookIcon, LogInIcon, PlusIcon } from '../components/icons';
 import { JoinClassModal } from '../components/JoinClassModal';
-import { Spinner } from '../components/Spinner';
+import { QueryState } from '../components/QueryState';
 import { useSession } from '../state/session';
 
 export function ClassroomPage() {
   const { user } = useSession();
   const isTeacher = user?.role === 'teacher';
-  const [courses, setCourses] = useState<Course[] | null>(null);
+  const query = useCourses();
+  const rename = useRenameCourse();
+  const remove = useDeleteCourse();
   const [createOpen, setCreateOpen] = useState(false);
   const [joinOpen, setJoinOpen] = useState(false);
 
-  const refresh = useCallback(async () => {
-    try {
-      setCourses(await listCourses());
-    } catch (error) {
-      console.error('Could not load classes', error);
-      setCourses((current) => current ?? []);
-    }
-  }, []);
-
-  useEffect(() => {
-    refresh();
-  }, [refresh]);
-
-  async function onRename(course: Course, courseName: string) {
-    try {
-      const updated = await renameCourse(course._id, courseName);
-      setCourses(
-        (list) => list?.map((c) => (c._id === course._id ? { ...c, courseName: updated.courseName } : c)) ?? null,
-      );
-    } catch (error) {
-      console.error('Could not rename the class', error);
-    }
-  }
-
-  async function onDelete(course: Course) {
-    try {
-      await deleteCourse(course._id);
-      setCourses((list) => list?.filter((c) => c._id !== course._id) ?? null);
-    } catch (error) {
-      console.error('Could not delete the class', error);
-    }
-  }
+  // Both throw on failure, so the card stays open with what the user typed (the toast says why).
+  const onRename = async (course: Course, courseName: string) => {
+    await rename.mutateAsync({ id: course._id, courseName });
+  };
+  const onDelete = async (course: Course) => {
+    await remove.mutateAsync(course._id);
+  };
 
   return (
     <section>
@@ -62,44 +39,48 @@ export function ClassroomPage() {
         )}
       </div>
 
-      {courses === null ? (
-        <div className="flex justify-center py-20">
-          <Spinner label="Loading classes" />
-        </div>
-      ) : courses.length === 0 ? (
-        <div className="empty-state mt-6">
-          <BookIcon size={40} className="text-indigo-400" />
-          <p className="mt-3 font-medium text-slate-800">No classes yet</p>
-          <p className="mt-1 max-w-sm text-sm text-slate-600">
-            {isTeacher
-              ? 'Create your first class, then share its link or QR code with your students.'
-              : 'Join a class with the code your teacher gives you, or scan the QR code in class.'}
-          </p>
-          <button
-            type="button"
-            className="btn btn-primary mt-5"
-            onClick={() => (isTeacher ? setCreateOpen(true) : setJoinOpen(true))}
-          >
-            {isTeacher ? 'Create a class' : 'Join a class'}
-          </button>
-        </div>
-      ) : (
-        <div className="mt-6 grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-4">
-          {courses.map((course, index) => (
-            <ClassCard
-              key={course._id}
-              course={course}
-              index={index}
-              isTeacher={isTeacher}
-              onRename={onRename}
-              onDelete={onDelete}
-            />
-          ))}
-        </div>
-      )}
+      <div className="mt-6">
+        <QueryState
+          query={query}
+          label="your classes"
+          empty={
+            <div className="empty-state">
+              <BookIcon size={40} className="text-indigo-400" />
+              <p className="mt-3 font-medium text-slate-800">No classes yet</p>
+              <p className="mt-1 max-w-sm text-sm text-slate-600">
+                {isTeacher
+                  ? 'Create your first class, then share its link or QR code with your students.'
+                  : 'Join a class with the code your teacher gives you, or scan the QR code in class.'}
+              </p>
+              <button
+                type="button"
+                className="btn btn-primary mt-5"
+                onClick={() => (isTeacher ? setCreateOpen(true) : setJoinOpen(true))}
+              >
+                {isTeacher ? 'Create a class' : 'Join a class'}
+              </button>
+            </div>
+          }
+        >
+          {(courses) => (
+            <div className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-4">
+              {courses.map((course, index) => (
+                <ClassCard
+                  key={course._id}
+                  course={course}
+                  index={index}
+                  isTeacher={isTeacher}
+                  onRename={onRename}
+                  onDelete={onDelete}
+                />
+              ))}
+            </div>
+          )}
+        </QueryState>
+      </div>
 
-      {isTeacher && <CreateClassModal open={createOpen} onClose={() => setCreateOpen(false)} onCreated={refresh} />}
-      {!isTeacher && <JoinClassModal open={joinOpen} onClose={() => setJoinOpen(false)} onJoined={refresh} />}
+      {isTeacher && <CreateClassModal open={createOpen} onClose={() => setCreateOpen(false)} />}
+      {!isTeacher && <JoinClassModal open={joinOpen} onClose={() => setJoinOpen(false)} />}
     </section>
   );
 }

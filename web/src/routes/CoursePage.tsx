@@ -1,58 +1,38 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { teacherName } from '../api/courses';
-import { deleteLecture, isProcessing, type Lecture, listLectures } from '../api/lectures';
+import { teacherIdOf, teacherName, useCourse } from '../api/courses';
+import { type Lecture, useDeleteLecture, useLectures, useUpdateCachedLecture } from '../api/lectures';
+import { errorMessage } from '../api/query-client';
 import { Comments } from '../components/Comments';
 import { CourseNotes } from '../components/CourseNotes';
 import { ShareIcon } from '../components/icons';
 import { LectureStage } from '../components/LectureStage';
 import { Playlist } from '../components/Playlist';
+import { LoadError } from '../components/QueryState';
 import { SharePanel } from '../components/SharePanel';
 import { FullPageLoader } from '../components/Spinner';
 import { TeacherProgress } from '../components/TeacherProgress';
 import { AddTopicModal, DeleteTopicDialog, EditTopicModal } from '../components/TopicModals';
 import { useSession } from '../state/session';
-import { useCourse } from '../state/use-course';
-
-const POLL_MS = 2000;
 
 export function CoursePage() {
   const { id } = useParams();
   const [params, setParams] = useSearchParams();
   const { user } = useSession();
-  const { course, setCourse, error } = useCourse(id);
+  const courseQuery = useCourse(id ?? '');
+  const lecturesQuery = useLectures(id ?? '');
+  const updateCachedLecture = useUpdateCachedLecture();
+  const removeLecture = useDeleteLecture();
+  const course = courseQuery.data;
+  const lectures = lecturesQuery.data;
   const [sharing, setSharing] = useState(false);
-  const [lectures, setLectures] = useState<Lecture[] | null>(null);
   const [selectedId, setSelectedId] = useState<string | null>(params.get('lecture'));
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Lecture | null>(null);
   const [deleting, setDeleting] = useState<Lecture | null>(null);
-  const [refreshKey, setRefreshKey] = useState(0);
-
-  const refresh = useCallback(async () => {
-    if (!id) return;
-    try {
-      setLectures(await listLectures(id));
-    } catch (failure) {
-      console.error('Could not load lectures', failure);
-      setLectures((list) => list ?? []);
-    }
-  }, [id]);
-
-  useEffect(() => {
-    refresh();
-  }, [refresh]);
-
-  // While a video is processing, keep its progress fresh.
-  const anyProcessing = lectures?.some(isProcessing) ?? false;
-  useEffect(() => {
-    if (!anyProcessing) return;
-    const timer = setInterval(refresh, POLL_MS);
-    return () => clearInterval(timer);
-  }, [anyProcessing, refresh]);
 
   // A card's notes button links to #notes: scroll there once the page has loaded.
-  const loaded = course !== null && lectures !== null;
+  const loaded = course !== undefined && lectures !== undefined;
   useEffect(() => {
     if (loaded && window.location.hash === '#notes')
       document.getElementById('notes')?.scrollIntoView({ behavior: 'smooth' });
@@ -64,35 +44,35 @@ export function CoursePage() {
     return lectures.find((lecture) => lecture._id === selectedId) ?? lectures[lectures.length - 1];
   }, [lectures, selectedId]);
 
-  if (error) return <CourseError message={error} />;
+  if (courseQuery.isError) return <CourseError message={errorMessage(courseQuery.error)} />;
+  if (lecturesQuery.isError) {
+    return (
+      <LoadError
+        label="this class's lectures"
+        error={lecturesQuery.error}
+        onRetry={() => lecturesQuery.refetch()}
+        busy={lecturesQuery.isFetching}
+      />
+    );
+  }
   if (!course || !lectures) return <FullPageLoader />;
-  const teacherId = typeof course.teacherId === 'string' ? course.teacherId : course.teacherId._id;
-  const isTeacher = user?._id === teacherId;
-
-  const replaceLecture = (next: Lecture) =>
-    setLectures((list) => list?.map((l) => (l._id === next._id ? next : l)) ?? null);
+  const isTeacher = user?._id === teacherIdOf(course);
 
   const select = (lecture: Lecture) => {
     setSelectedId(lecture._id);
     setParams({ lecture: lecture._id }, { replace: true });
     // The spec's playlist bumps the view count locally on selection.
-    replaceLecture({ ...lecture, noOfViews: lecture.noOfViews + 1 });
+    updateCachedLecture({ ...lecture, noOfViews: lecture.noOfViews + 1 });
   };
 
-  async function onDeleteLecture(lecture: Lecture) {
-    try {
-      const answer = await deleteLecture(lecture._id);
-      if (answer.message === 'Lecture deleted') {
-        setLectures((list) => list?.filter((l) => l._id !== lecture._id) ?? null);
+  const onDeleteLecture = (lecture: Lecture) =>
+    removeLecture.mutateAsync(lecture).then(
+      () => {
         if (selectedId === lecture._id) setSelectedId(null);
-        setRefreshKey((n) => n + 1);
-      }
-    } catch (failure) {
-      console.error('Could not delete the lecture', failure);
-    } finally {
-      setDeleting(null);
-    }
-  }
+        setDeleting(null);
+      },
+      () => setDeleting(null),
+    );
 
   return (
     <div className="flex flex-col gap-6">
@@ -115,10 +95,10 @@ export function CoursePage() {
           </button>
         )}
       </header>
-      {isTeacher && sharing && <SharePanel course={course} onCodeChanged={setCourse} />}
+      {isTeacher && sharing && <SharePanel course={course} />}
       <div className="grid min-w-0 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="flex min-w-0 flex-col gap-6">
-          <LectureStage lecture={selected} onLectureChange={replaceLecture} />
+          <LectureStage lecture={selected} />
           {selected && <Comments lectureId={selected._id} isTeacher={isTeacher} />}
         </div>
         <div className="flex min-w-0 flex-col gap-6">
@@ -130,25 +110,20 @@ export function CoursePage() {
             onAdd={() => setAdding(true)}
             onEdit={setEditing}
             onDelete={setDeleting}
-            onChanged={refresh}
           />
           <CourseNotes courseId={course._id} />
         </div>
       </div>
-      {isTeacher && <TeacherProgress courseId={course._id} refreshKey={refreshKey} />}
+      {isTeacher && <TeacherProgress courseId={course._id} />}
       {isTeacher && (
         <>
           <AddTopicModal
             courseId={course._id}
             open={adding}
             onClose={() => setAdding(false)}
-            onAdded={(lecture) => {
-              setLectures((list) => [...(list ?? []), lecture]);
-              setSelectedId(lecture._id);
-              setRefreshKey((n) => n + 1);
-            }}
+            onAdded={(lecture) => setSelectedId(lecture._id)}
           />
-          <EditTopicModal lecture={editing} onClose={() => setEditing(null)} onSaved={replaceLecture} />
+          <EditTopicModal lecture={editing} onClose={() => setEditing(null)} onSaved={() => {}} />
           <DeleteTopicDialog lecture={deleting} onClose={() => setDeleting(null)} onConfirm={onDeleteLecture} />
         </>
       )}

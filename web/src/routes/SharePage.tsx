@@ -1,14 +1,16 @@
 import { Link, useParams } from 'react-router';
+import { useCourse } from '../api/courses';
+import { errorMessage } from '../api/query-client';
 import { SharePanel } from '../components/SharePanel';
 import { FullPageLoader } from '../components/Spinner';
-import { useCourse } from '../state/use-course';
 import { CourseError } from './CoursePage';
 
 export function SharePage() {
   const { id } = useParams();
-  const { course, setCourse, error } = useCourse(id);
-  if (error) return <CourseError message={error} />;
-  if (!course) return <FullPageLoader />;
+  const query = useCourse(id ?? '');
+  if (query.isError) return <CourseError message={errorMessage(query.error)} />;
+  if (!query.data) return <FullPageLoader />;
+  const course = query.data;
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
       <div>
@@ -17,7 +19,7 @@ export function SharePage() {
         </Link>
         <h1 className="page-title mt-1">Share {course.courseName}</h1>
       </div>
-      <SharePanel course={course} onCodeChanged={setCourse} />
+      <SharePanel course={course} />
     </div>
   );
 }

@@ -2,7 +2,8 @@ import { zValidator } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
 import type { ZodType } from 'zod';
 import { z } from 'zod';
-import { ApiError } from './errors';
+import { ID_PATTERN } from '../contract/limits';
+import { ApiError } from '../errors';
 
 /** zValidator with the shared hook that turns a zod failure into our 400 error shape. */
 export function validate<Target extends keyof ValidationTargets, Schema extends ZodType>(
@@ -22,5 +23,5 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
 }
 
 /** Ids are opaque url-safe strings; anything else cannot name a row. */
-export const idSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a valid id.');
+export const idSchema = z.string().regex(ID_PATTERN, 'Not a valid id.');
 export const idParam = z.object({ id: idSchema });

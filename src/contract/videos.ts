@@ -2,6 +2,7 @@ import type { Video } from '../db/schema';
 
 /** Where a video's master playlist is served: what the client stores as the lecture's videoLink. */
 export const masterPlaylistPath = (videoId: string) => `/media/videos/${videoId}/master.m3u8`;
+export const posterPath = (videoId: string) => `/media/videos/${videoId}/poster.jpg`;
 
 /** Reads the video id back from a videoLink (absolute or path-only); undefined for anything else. */
 export function videoIdFromLink(link: string): string | undefined {
@@ -30,6 +31,11 @@ export function toVideoJson(video: Video) {
     height: video.height,
     fileName: video.sourceName,
     masterPlaylist: masterPlaylistPath(video.id),
-    posterUrl: video.hasPoster ? `/media/videos/${video.id}/poster.jpg` : null,
+    posterUrl: video.hasPoster ? posterPath(video.id) : null,
   };
 }
+
+export type VideoJson = ReturnType<typeof toVideoJson>;
+export type VideoStatus = Video['status'];
+/** What an upload answers. */
+export type UploadJson = { masterPlaylist: string; videoId: string; video: VideoJson };

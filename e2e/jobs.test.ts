@@ -3,9 +3,10 @@ import { afterAll, expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningServer, startServer } from '../../e2e/server';
-import { makeClip, readBytes, uploadForm } from '../test/fixtures';
-import { startMailCapture } from '../test/mail-capture';
+import { makeClip, readBytes, uploadForm } from '../src/test/fixtures';
+import { apiClient, signUpWith } from '../src/test/harness';
+import { startMailCapture } from '../src/test/mail-capture';
+import { type RunningServer, root, startServer } from './server';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'classroom-restart-'));
 const mail = await startMailCapture();
@@ -19,7 +20,7 @@ afterAll(async () => {
 const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as any });
 
 test('a video is playable while it transcodes, and a job killed with SIGKILL finishes after a restart', async () => {
-  server = await startServer({ dataDir, env: { SMTP_URL: mail.url } });
+  server = await startServer({ dataDir, env: { SMTP_URL: mail.url, JOB_LEASE_SECONDS: '3' } });
   const post = (path: string, body: unknown, token?: string) =>
     fetch(`${server?.baseUrl}${path}`, {
       method: 'POST',
@@ -76,13 +77,15 @@ test('a video is playable while it transcodes, and a job killed with SIGKILL fin
   await server.kill();
   // ffmpeg outlives a killed server; the next start must stop it before taking the job up again.
   expect(existsSync(`/proc/${ffmpegPid}`)).toBe(true);
-  server = await startServer({ dataDir, env: { SMTP_URL: mail.url } });
+  server = await startServer({ dataDir, env: { SMTP_URL: mail.url, JOB_LEASE_SECONDS: '3' } });
+  const restartDeadline = Date.now() + 90_000;
+  while (!server.logs().includes('taking back') && Date.now() < restartDeadline) await Bun.sleep(100);
+  expect(server.logs()).toContain('taking back transcode job');
+  // ffmpeg outlived the killed server; taking the job back stopped it first.
   await Bun.sleep(200);
   const stillOurs =
     existsSync(`/proc/${ffmpegPid}/cmdline`) && readFileSync(`/proc/${ffmpegPid}/cmdline`, 'utf8').includes(videoId);
   expect(stillOurs).toBe(false);
-  expect(server.logs()).toContain('taking up 1 interrupted video job');
-  const restartDeadline = Date.now() + 90_000;
   do {
     await Bun.sleep(250);
     video = await status();
@@ -92,3 +95,45 @@ test('a video is playable while it transcodes, and a job killed with SIGKILL fin
   const finalRung = await fetch(`${server.baseUrl}/media/videos/${videoId}/2/index.m3u8`, { headers: auth });
   expect(await finalRung.text()).toContain('#EXT-X-ENDLIST');
 }, 180_000);
+
+test('with JOBS_IN_PROCESS=false the server only queues; a separate worker process makes the video ready', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'classroom-worker-'));
+  const env = { SMTP_URL: mail.url, JOBS_IN_PROCESS: 'false', JOB_LEASE_SECONDS: '3' };
+  const web = await startServer({ dataDir: dir, env });
+  let worker: ReturnType<typeof Bun.spawn> | undefined;
+  try {
+    const api = apiClient(web.baseUrl);
+    const teacher = await signUpWith(api, mail, 'teacher', 'Walt Worker');
+    const clip = await makeClip(dir, { width: 320, height: 240, seconds: 2, name: 'w.mp4' });
+    const uploaded = await api('POST', '/api/upload', {
+      as: teacher.token,
+      body: uploadForm(readBytes(clip), 'w.mp4'),
+    });
+    expect(uploaded.status).toBe(201);
+    const videoId = uploaded.json.videoId as string;
+    await Bun.sleep(1500);
+    // Nobody works on it in the server process.
+    expect((await api('GET', `/api/videos/${videoId}`, { as: teacher.token })).json.status).toBe('queued');
+
+    worker = Bun.spawn(['bun', join(root, 'src', 'worker.ts')], {
+      env: { ...process.env, DATA_DIR: dir, ...env },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const deadline = Date.now() + 60_000;
+    let video = (await api('GET', `/api/videos/${videoId}`, { as: teacher.token })).json;
+    while (video.status !== 'ready' && video.status !== 'failed' && Date.now() < deadline) {
+      await Bun.sleep(200);
+      video = (await api('GET', `/api/videos/${videoId}`, { as: teacher.token })).json;
+    }
+    expect(video).toMatchObject({ status: 'ready', attempts: 1, progress: 100 });
+    const master = await api('GET', uploaded.json.masterPlaylist, { as: teacher.token });
+    expect(master.status).toBe(200);
+    expect(master.text).toContain('#EXT-X-STREAM-INF');
+  } finally {
+    worker?.kill();
+    await worker?.exited;
+    await web.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Context } from 'hono';
-import { getEmbedded } from './embedded';
+import { getEmbedded } from '../lib/embedded';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

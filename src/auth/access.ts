@@ -1,0 +1,127 @@
+import { and, eq, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../db/client';
+import { type Course, courses, enrollments, type Lecture, lectures, type User, type Video, videos } from '../db/schema';
+import { forbidden, notFound } from '../errors';
+
+/**
+ * Who may do what, defined once. A user's place in a class is a membership: `teacher` (today the class's
+ * owner; co-teachers later) or `student` (enrolled). Reading needs any membership; changing the class, its
+ * lectures and seeing its progress needs `teacher`. Outsiders get the same 404 as for an id that does not
+ * exist, so they learn nothing about which ids are real.
+ */
+export type Membership = 'teacher' | 'student';
+export type CourseAccess = { course: Course; membership: Membership; isOwner: boolean; isStudent: boolean };
+
+const courseNotFound = () => notFound('course_not_found', 'Class not found.');
+const lectureNotFound = () => notFound('lecture_not_found', 'Lecture not found.');
+const videoNotFound = () => notFound('video_not_found', 'Video not found.');
+export const onlyTheTeacher = () => forbidden('Only the teacher of this class can do that.');
+
+/**
+ * The SQL condition "this user is a member of the class in `courseId`", for list queries
+ * (class list, history, the video check). The per-id checks below use the same rule.
+ */
+export function isMemberOf(courseId: SQL | SQLiteColumn, userId: string | Placeholder): SQL {
+  return or(
+    sql`exists (select 1 from ${courses} c where c.id = ${courseId} and c.teacher_id = ${userId})`,
+    sql`exists (select 1 from ${enrollments} e where e.course_id = ${courseId} and e.student_id = ${userId})`,
+  ) as SQL;
+}
+
+/** These lookups run on nearly every request (each HLS segment too): prepared once per database. */
+function prepare(db: Db) {
+  const id = sql.placeholder('id');
+  return {
+    course: db.select().from(courses).where(eq(courses.id, id)).prepare(),
+    enrollment: db
+      .select({ id: enrollments.id })
+      .from(enrollments)
+      .where(
+        and(
+          eq(enrollments.courseId, sql.placeholder('courseId')),
+          eq(enrollments.studentId, sql.placeholder('userId')),
+        ),
+      )
+      .prepare(),
+    video: db.select().from(videos).where(eq(videos.id, id)).prepare(),
+    videoInReadableCourse: db
+      .select({ courseId: lectures.courseId })
+      .from(lectures)
+      .where(and(eq(lectures.videoId, id), isMemberOf(lectures.courseId, sql.placeholder('userId'))))
+      .limit(1)
+      .prepare(),
+    lecture: db.select().from(lectures).where(eq(lectures.id, id)).prepare(),
+  };
+}
+const preparedByDb = new WeakMap<Db, ReturnType<typeof prepare>>();
+function queries(db: Db) {
+  let prepared = preparedByDb.get(db);
+  if (!prepared) {
+    prepared = prepare(db);
+    preparedByDb.set(db, prepared);
+  }
+  return prepared;
+}
+
+/** The user's membership of a class, or undefined when they have none. */
+export async function membershipOf(db: Db, user: Pick<User, 'id' | 'role'>, course: Course) {
+  if (course.teacherId === user.id) return 'teacher' as const;
+  if (user.role !== 'student') return undefined;
+  const enrolled = await queries(db).enrollment.get({ courseId: course.id, userId: user.id });
+  return enrolled ? ('student' as const) : undefined;
+}
+
+/** The class if the user may read it (any membership); anyone else gets the class's 404. */
+export async function readableCourse(db: Db, user: User, courseId: string): Promise<CourseAccess> {
+  const course = await queries(db).course.get({ id: courseId });
+  if (!course) throw courseNotFound();
+  const membership = await membershipOf(db, user, course);
+  if (!membership) throw courseNotFound();
+  return { course, membership, isOwner: membership === 'teacher', isStudent: membership === 'student' };
+}
+
+/** The class if the user teaches it; a student of it gets 403, anyone else 404. */
+export async function taughtCourse(db: Db, user: User, courseId: string): Promise<Course> {
+  const access = await readableCourse(db, user, courseId);
+  if (access.membership !== 'teacher') throw onlyTheTeacher();
+  return access.course;
+}
+
+/** The lecture and its class if the user can read the class; outsiders get the lecture's 404. */
+export async function readableLecture(db: Db, user: User, lectureId: string) {
+  const lecture = await queries(db).lecture.get({ id: lectureId });
+  if (!lecture) throw lectureNotFound();
+  try {
+    return { lecture, ...(await readableCourse(db, user, lecture.courseId)) };
+  } catch {
+    throw lectureNotFound();
+  }
+}
+
+/** The lecture if the user teaches its class; a student of it gets 403, anyone else the lecture's 404. */
+export async function taughtLecture(db: Db, user: User, lectureId: string): Promise<Lecture> {
+  const access = await readableLecture(db, user, lectureId);
+  if (access.membership !== 'teacher') throw onlyTheTeacher();
+  return access.lecture;
+}
+
+/**
+ * The video if the user may watch it: its uploader, or a member of a class with a lecture that shows it.
+ * Anyone else gets the same 404 as for a video that does not exist.
+ */
+export async function watchableVideo(db: Db, user: User, videoId: string): Promise<Video> {
+  const q = queries(db);
+  const video = await q.video.get({ id: videoId });
+  if (!video) throw videoNotFound();
+  if (video.ownerId === user.id) return video;
+  if (await q.videoInReadableCourse.get({ id: videoId, userId: user.id })) return video;
+  throw videoNotFound();
+}
+
+/** The video if the user uploaded it (retry, attach to a lecture); anyone else gets its 404 or 403. */
+export async function ownVideo(db: Db, user: User, videoId: string, action: string): Promise<Video> {
+  const video = await watchableVideo(db, user, videoId);
+  if (video.ownerId !== user.id) throw forbidden(`Only the teacher who uploaded this video can ${action}.`);
+  return video;
+}

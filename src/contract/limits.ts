@@ -1,0 +1,35 @@
+/**
+ * Limits that the server enforces and the web app checks before sending: written once, imported by both.
+ * Pure constants only, so the web bundle can import this file at run time.
+ */
+export const LIMITS = {
+  usernameMin: 2,
+  usernameMax: 40,
+  emailMax: 254,
+  passwordMin: 8,
+  passwordMax: 200,
+  courseNameMax: 120,
+  semesterMin: 1,
+  semesterMax: 12,
+  topicNameMax: 200,
+  videoLinkMax: 2000,
+  commentMax: 2000,
+  notesMax: 100_000,
+  inviteCodeInputMax: 32,
+  avatarMaxBytes: 5 * 1024 * 1024,
+} as const;
+
+/** Ids are opaque url-safe strings; anything else cannot name a row. */
+export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The 6 digits of an email code. */
+export const OTP_PATTERN = /^\d{6}$/;
+
+/** No 0/O, 1/I/L: a code read off a projector cannot be mistyped into another. */
+export const INVITE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const INVITE_CODE_LENGTH = 7;
+
+/** How a typed or scanned code is compared: trimmed, upper-case, spaces and dashes dropped. */
+export function normalizeInviteCode(input: string): string {
+  return input.replace(/[\s-]+/g, '').toUpperCase();
+}

@@ -1,0 +1,108 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { TeacherRef } from '../../contract/courses';
+import { newId } from '../../lib/ids';
+import { newInviteCode } from '../../lib/invite-codes';
+import type { Db } from '../client';
+import { type Course, courses, type Enrollment, enrollments, lectures, notes, users } from '../schema';
+import { isUniqueViolation } from '../transaction';
+
+/** Writes with a fresh invite code, trying again in the rare case the code is taken. */
+async function withFreshInviteCode<T>(write: (inviteCode: string) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write(newInviteCode());
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 5) throw error;
+    }
+  }
+}
+
+export const createCourse = (db: Db, values: { courseName: string; teacherId: string; semester: number | null }) =>
+  withFreshInviteCode(
+    async (inviteCode) =>
+      (await db
+        .insert(courses)
+        .values({ id: newId(), ...values, inviteCode })
+        .returning()
+        .get()) as Course,
+  );
+
+export const replaceInviteCode = (db: Db, courseId: string) =>
+  withFreshInviteCode(
+    async (inviteCode) =>
+      (await db.update(courses).set({ inviteCode }).where(eq(courses.id, courseId)).returning().get()) as Course,
+  );
+
+export async function updateCourse(db: Db, courseId: string, values: { courseName: string; semester?: number | null }) {
+  return (await db.update(courses).set(values).where(eq(courses.id, courseId)).returning().get()) as Course;
+}
+
+export async function teacherRef(db: Db, teacherId: string): Promise<TeacherRef> {
+  const teacher = await db.select({ username: users.username }).from(users).where(eq(users.id, teacherId)).get();
+  return { _id: teacherId, username: teacher?.username ?? '' };
+}
+
+/** The classes a user teaches, or is enrolled in, newest first, with the teacher's name. */
+export async function coursesOf(db: Db, user: { id: string; role: string }) {
+  const columns = { course: courses, username: users.username };
+  return user.role === 'teacher'
+    ? db
+        .select(columns)
+        .from(courses)
+        .innerJoin(users, eq(users.id, courses.teacherId))
+        .where(eq(courses.teacherId, user.id))
+        .orderBy(desc(courses.createdAt))
+    : db
+        .select(columns)
+        .from(enrollments)
+        .innerJoin(courses, eq(courses.id, enrollments.courseId))
+        .innerJoin(users, eq(users.id, courses.teacherId))
+        .where(eq(enrollments.studentId, user.id))
+        .orderBy(desc(enrollments.joinedAt));
+}
+
+/** Deletes the class (enrollments, notes and lectures go with it by ON DELETE CASCADE) and answers its video ids. */
+export async function deleteCourse(db: Db, courseId: string) {
+  const videoIds = (
+    await db.select({ videoId: lectures.videoId }).from(lectures).where(eq(lectures.courseId, courseId))
+  ).map((row) => row.videoId);
+  await db.delete(courses).where(eq(courses.id, courseId));
+  return videoIds;
+}
+
+export const courseByInviteCode = async (db: Db, inviteCode: string) =>
+  db.select().from(courses).where(eq(courses.inviteCode, inviteCode)).get();
+
+/** Enrolls the student; joining again answers the existing enrollment with `created: false`. */
+export async function enroll(db: Db, courseId: string, studentId: string) {
+  const inserted = await db
+    .insert(enrollments)
+    .values({ id: newId(), courseId, studentId })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  if (inserted) return { enrollment: inserted as Enrollment, created: true };
+  const existing = await db
+    .select()
+    .from(enrollments)
+    .where(and(eq(enrollments.courseId, courseId), eq(enrollments.studentId, studentId)))
+    .get();
+  if (!existing) throw new Error('Enrollment vanished while joining');
+  return { enrollment: existing, created: false };
+}
+
+export const notesOf = async (db: Db, courseId: string, userId: string) =>
+  db
+    .select()
+    .from(notes)
+    .where(and(eq(notes.courseId, courseId), eq(notes.userId, userId)))
+    .get();
+
+export async function saveNotes(db: Db, courseId: string, userId: string, text: string, now = Date.now()) {
+  const row = { courseId, userId, text, updatedAt: now };
+  await db
+    .insert(notes)
+    .values(row)
+    .onConflictDoUpdate({ target: [notes.courseId, notes.userId], set: { text, updatedAt: now } });
+  return row;
+}

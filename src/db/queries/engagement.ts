@@ -1,0 +1,152 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { isMemberOf } from '../../auth/access';
+import { type CommentRow, type HistoryRow, toCourseProgressJson } from '../../contract/engagement';
+import { posterPath } from '../../contract/videos';
+import { newId } from '../../lib/ids';
+import type { Db } from '../client';
+import { comments, courses, enrollments, lectures, users, videos, watchProgress } from '../schema';
+
+const COMMENTS_PAGE = 500;
+const HISTORY_LIMIT = 200;
+/** A lecture counts as finished within the last 5 seconds or 95%. */
+const isFinished = (position: number, duration: number) =>
+  duration > 0 && (position >= duration - 5 || position / duration >= 0.95);
+
+const commentColumns = {
+  id: comments.id,
+  text: comments.text,
+  createdAt: comments.createdAt,
+  userId: comments.userId,
+  username: users.username,
+  avatarVersion: users.avatarVersion,
+};
+
+/** The newest comments of a lecture, with their authors: prepared once per database (a hot path). */
+const preparedByDb = new WeakMap<Db, ReturnType<typeof prepareComments>>();
+function prepareComments(db: Db) {
+  return db
+    .select(commentColumns)
+    .from(comments)
+    .innerJoin(users, eq(users.id, comments.userId))
+    .where(eq(comments.lectureId, sql.placeholder('lectureId')))
+    .orderBy(desc(comments.createdAt), desc(comments.id))
+    .limit(COMMENTS_PAGE)
+    .prepare();
+}
+export async function commentsOf(db: Db, lectureId: string): Promise<CommentRow[]> {
+  let prepared = preparedByDb.get(db);
+  if (!prepared) {
+    prepared = prepareComments(db);
+    preparedByDb.set(db, prepared);
+  }
+  return prepared.all({ lectureId });
+}
+
+export async function addComment(db: Db, values: { lectureId: string; userId: string; text: string }) {
+  const row = await db
+    .insert(comments)
+    .values({ id: newId(), ...values })
+    .returning()
+    .get();
+  return row as NonNullable<typeof row>;
+}
+
+export const commentOfLecture = async (db: Db, lectureId: string, commentId: string) =>
+  db
+    .select()
+    .from(comments)
+    .where(and(eq(comments.id, commentId), eq(comments.lectureId, lectureId)))
+    .get();
+
+export async function deleteComment(db: Db, commentId: string) {
+  await db.delete(comments).where(eq(comments.id, commentId));
+}
+
+/** Records where the user is; the furthest point and "finished" only ever grow. */
+export async function saveProgress(db: Db, userId: string, lectureId: string, position: number, duration: number) {
+  const finished = isFinished(position, duration);
+  const now = Date.now();
+  const row = await db
+    .insert(watchProgress)
+    .values({
+      userId,
+      lectureId,
+      positionSeconds: position,
+      durationSeconds: duration,
+      furthestSeconds: position,
+      completed: finished,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [watchProgress.userId, watchProgress.lectureId],
+      set: {
+        positionSeconds: position,
+        durationSeconds: duration,
+        furthestSeconds: sql`max(${watchProgress.furthestSeconds}, ${position})`,
+        completed: sql`${watchProgress.completed} OR ${finished ? 1 : 0}`,
+        updatedAt: now,
+      },
+    })
+    .returning()
+    .get();
+  return row as NonNullable<typeof row>;
+}
+
+/** The teacher's table for a class: enrolled students, lectures, and every progress row between them. */
+export async function courseProgress(db: Db, courseId: string) {
+  const students = await db
+    .select({ id: users.id, username: users.username, avatarVersion: users.avatarVersion })
+    .from(enrollments)
+    .innerJoin(users, eq(users.id, enrollments.studentId))
+    .where(eq(enrollments.courseId, courseId))
+    .orderBy(asc(users.username));
+  const lectureRows = await db
+    .select({ id: lectures.id, nameOfTopic: lectures.nameOfTopic })
+    .from(lectures)
+    .where(eq(lectures.courseId, courseId))
+    .orderBy(asc(lectures.createdAt));
+  const progress =
+    students.length && lectureRows.length
+      ? await db
+          .select()
+          .from(watchProgress)
+          .where(
+            and(
+              inArray(
+                watchProgress.lectureId,
+                lectureRows.map((l) => l.id),
+              ),
+              inArray(
+                watchProgress.userId,
+                students.map((s) => s.id),
+              ),
+            ),
+          )
+      : [];
+  return toCourseProgressJson(students, lectureRows, progress);
+}
+
+/** What the user watched, newest first, in classes they can still read. */
+export async function historyOf(db: Db, userId: string): Promise<HistoryRow[]> {
+  const rows = await db
+    .select({
+      progress: watchProgress,
+      lectureId: lectures.id,
+      nameOfTopic: lectures.nameOfTopic,
+      courseId: courses.id,
+      courseName: courses.courseName,
+      videoId: videos.id,
+      hasPoster: videos.hasPoster,
+    })
+    .from(watchProgress)
+    .innerJoin(lectures, eq(lectures.id, watchProgress.lectureId))
+    .innerJoin(courses, eq(courses.id, lectures.courseId))
+    .leftJoin(videos, eq(videos.id, lectures.videoId))
+    .where(and(eq(watchProgress.userId, userId), isMemberOf(courses.id, userId)))
+    .orderBy(desc(watchProgress.updatedAt))
+    .limit(HISTORY_LIMIT);
+  return rows.map(({ videoId, hasPoster, ...row }) => ({
+    ...row,
+    posterUrl: videoId && hasPoster ? posterPath(videoId) : null,
+  }));
+}

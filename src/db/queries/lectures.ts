@@ -1,0 +1,129 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { type PersonalState, toLectureJson } from '../../contract/lectures';
+import { newId } from '../../lib/ids';
+import type { Db } from '../client';
+import { type Lecture, lectures, likes, type User, type Video, videos, viewMarks, watchProgress } from '../schema';
+import { transaction } from '../transaction';
+
+export const VIEW_WINDOW_MS = 60 * 60 * 1000;
+
+/** Whether the user liked each lecture and where they got to in it: two indexed queries for the whole list. */
+async function personalState(db: Db, userId: string, lectureIds: string[]) {
+  const state = new Map<string, PersonalState>(lectureIds.map((id) => [id, { liked: false, progress: null }]));
+  if (lectureIds.length === 0) return state;
+  const liked = await db
+    .select({ lectureId: likes.lectureId })
+    .from(likes)
+    .where(and(eq(likes.userId, userId), inArray(likes.lectureId, lectureIds)));
+  for (const row of liked) {
+    const entry = state.get(row.lectureId);
+    if (entry) entry.liked = true;
+  }
+  const progress = await db
+    .select()
+    .from(watchProgress)
+    .where(and(eq(watchProgress.userId, userId), inArray(watchProgress.lectureId, lectureIds)));
+  for (const row of progress) {
+    const entry = state.get(row.lectureId);
+    if (entry)
+      entry.progress = { position: row.positionSeconds, duration: row.durationSeconds, completed: row.completed };
+  }
+  return state;
+}
+
+/** Videos of these lectures, in one query. */
+async function videosOf(db: Db, rows: Lecture[]): Promise<Map<string, Video>> {
+  const ids = [...new Set(rows.map((row) => row.videoId).filter((id): id is string => id !== null))];
+  if (ids.length === 0) return new Map();
+  return new Map((await db.select().from(videos).where(inArray(videos.id, ids))).map((video) => [video.id, video]));
+}
+
+/** Lectures as one user sees them: with their video, and whether they liked it and where they got to. */
+export async function lecturesAsSeenBy(db: Db, user: Pick<User, 'id'>, rows: Lecture[], publicUrl: string) {
+  const videoById = await videosOf(db, rows);
+  const mine = await personalState(
+    db,
+    user.id,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toLectureJson(row, videoById.get(row.videoId ?? ''), publicUrl, mine.get(row.id)));
+}
+
+export const lecturesOfCourse = async (db: Db, courseId: string) =>
+  db.select().from(lectures).where(eq(lectures.courseId, courseId)).orderBy(asc(lectures.createdAt));
+
+export const videoOwner = async (db: Db, videoId: string) =>
+  db.select({ id: videos.id, ownerId: videos.ownerId }).from(videos).where(eq(videos.id, videoId)).get();
+
+export async function createLecture(db: Db, values: { courseId: string; nameOfTopic: string; videoId: string | null }) {
+  return (await db
+    .insert(lectures)
+    .values({ id: newId(), ...values })
+    .returning()
+    .get()) as Lecture;
+}
+
+export async function updateLecture(db: Db, id: string, values: { nameOfTopic: string; videoId: string | null }) {
+  return (await db.update(lectures).set(values).where(eq(lectures.id, id)).returning().get()) as Lecture;
+}
+
+export async function deleteLecture(db: Db, id: string) {
+  await db.delete(lectures).where(eq(lectures.id, id));
+}
+
+const countOf = async (db: Db, id: string, column: typeof lectures.noOfLikes | typeof lectures.noOfViews) =>
+  (await db.select({ n: column }).from(lectures).where(eq(lectures.id, id)).get())?.n ?? 0;
+
+/** Counts a view when this user's last counted view of the lecture is over an hour old (or there is none). */
+export async function countView(db: Db, lectureId: string, userId: string, now = Date.now()) {
+  const counted = await transaction(db, async (tx) => {
+    const mark = await tx
+      .insert(viewMarks)
+      .values({ lectureId, userId, countedAt: now })
+      .onConflictDoUpdate({
+        target: [viewMarks.lectureId, viewMarks.userId],
+        set: { countedAt: now },
+        setWhere: sql`${viewMarks.countedAt} <= ${now - VIEW_WINDOW_MS}`,
+      })
+      .returning()
+      .get();
+    if (!mark) return false;
+    await tx
+      .update(lectures)
+      .set({ noOfViews: sql`${lectures.noOfViews} + 1` })
+      .where(eq(lectures.id, lectureId));
+    return true;
+  });
+  return { noOfViews: await countOf(db, lectureId, lectures.noOfViews), counted };
+}
+
+/** Adds the user's like once; answers whether it was new and the count. */
+export async function addLike(db: Db, lectureId: string, userId: string) {
+  const added = await transaction(db, async (tx) => {
+    const row = await tx.insert(likes).values({ lectureId, userId }).onConflictDoNothing().returning().get();
+    if (!row) return false;
+    await tx
+      .update(lectures)
+      .set({ noOfLikes: sql`${lectures.noOfLikes} + 1` })
+      .where(eq(lectures.id, lectureId));
+    return true;
+  });
+  return { added, noOfLikes: await countOf(db, lectureId, lectures.noOfLikes) };
+}
+
+export async function removeLike(db: Db, lectureId: string, userId: string) {
+  await transaction(db, async (tx) => {
+    const removed = await tx
+      .delete(likes)
+      .where(and(eq(likes.lectureId, lectureId), eq(likes.userId, userId)))
+      .returning()
+      .get();
+    if (removed) {
+      await tx
+        .update(lectures)
+        .set({ noOfLikes: sql`max(0, ${lectures.noOfLikes} - 1)` })
+        .where(eq(lectures.id, lectureId));
+    }
+  });
+  return { noOfLikes: await countOf(db, lectureId, lectures.noOfLikes) };
+}

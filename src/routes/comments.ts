@@ -1,0 +1,47 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { readableLecture } from '../auth/access';
+import { toCommentJson } from '../contract/engagement';
+import { LIMITS } from '../contract/limits';
+import { addComment, commentOfLecture, commentsOf, deleteComment } from '../db/queries/engagement';
+import type { AppDeps, AppEnv } from '../deps';
+import { forbidden, notFound } from '../errors';
+import { idParam, idSchema, validate } from '../http/validation';
+
+const commentBody = z.object({
+  text: z
+    .string({ error: 'Comment text is required.' })
+    .trim()
+    .min(1, 'A comment cannot be blank.')
+    .max(LIMITS.commentMax, `A comment can be at most ${LIMITS.commentMax.toLocaleString('en')} characters.`),
+});
+const commentParam = z.object({ id: idSchema, commentId: idSchema });
+
+/** Comments of a lecture; mounted inside the lectures routes (already authenticated). */
+export function commentsRoutes(deps: AppDeps) {
+  const { db } = deps;
+  return new Hono<AppEnv>()
+    .get('/:id/comments', validate('param', idParam), async (c) => {
+      const { lecture } = await readableLecture(db, c.get('user'), c.req.valid('param').id);
+      return c.json((await commentsOf(db, lecture.id)).map(toCommentJson));
+    })
+
+    .post('/:id/comments', validate('param', idParam), validate('json', commentBody), async (c) => {
+      const user = c.get('user');
+      const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
+      const row = await addComment(db, { lectureId: lecture.id, userId: user.id, text: c.req.valid('json').text });
+      return c.json(toCommentJson({ ...row, username: user.username, avatarVersion: user.avatarVersion }), 201);
+    })
+
+    .delete('/:id/comments/:commentId', validate('param', commentParam), async (c) => {
+      const user = c.get('user');
+      const { id, commentId } = c.req.valid('param');
+      const { lecture, membership } = await readableLecture(db, user, id);
+      const comment = await commentOfLecture(db, lecture.id, commentId);
+      if (!comment) throw notFound('comment_not_found', 'Comment not found.');
+      if (comment.userId !== user.id && membership !== 'teacher')
+        throw forbidden('Only the author or the teacher can delete a comment.');
+      await deleteComment(db, comment.id);
+      return c.json({ message: 'Comment deleted' });
+    });
+}

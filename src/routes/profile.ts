@@ -1,0 +1,96 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
+import { requireUser } from '../auth/middleware';
+import { hashPassword, verifyPassword } from '../auth/password';
+import { signToken } from '../auth/tokens';
+import { LIMITS } from '../contract/limits';
+import { toPrivateUser } from '../contract/users';
+import { avatarVersionOf, bumpAvatarVersion, setPassword, updateUser } from '../db/queries/users';
+import type { User } from '../db/schema';
+import type { AppDeps, AppEnv } from '../deps';
+import { ApiError, badRequest, forbidden, notFound } from '../errors';
+import { idParam, validate } from '../http/validation';
+import { toAvatar } from '../images/avatar';
+import { avatarKey, tempDir } from '../storage/keys';
+import { newPasswordField, usernameField } from './accounts';
+
+const passwordBody = z.object({
+  currentPassword: z.string({ error: 'Current password is required.' }).min(1).max(LIMITS.passwordMax),
+  newPassword: newPasswordField,
+});
+const profileBody = z.object({ username: usernameField });
+const tooLarge = () => new ApiError(413, 'too_large', 'The picture is too large. The limit is 5 MB.');
+
+/** The signed-in user's own name, password and picture, and everyone's pictures. */
+export function profileRoutes(deps: AppDeps) {
+  const { db, config, storage } = deps;
+  const ensureSelf = (caller: User, id: string) => {
+    if (caller.id !== id) throw forbidden('You can only change your own account.');
+  };
+
+  // Per route, not `.use()`: this app shares /api/users with the public sign-up routes.
+  const auth = requireUser(deps);
+  return new Hono<AppEnv>()
+    .post(
+      '/profile-picture',
+      auth,
+      bodyLimit({
+        maxSize: LIMITS.avatarMaxBytes + 64 * 1024,
+        onError: () => {
+          throw tooLarge();
+        },
+      }),
+      async (c) => {
+        const form = await c.req.parseBody().catch(() => {
+          throw badRequest('bad_form', 'Please send the picture as multipart form data.');
+        });
+        const file = form.profilePicture;
+        if (!(file instanceof File) || file.size === 0) {
+          throw badRequest('missing_file', 'Please select an image file to upload.', {
+            fields: { profilePicture: 'Please select an image file to upload.' },
+          });
+        }
+        if (file.size > LIMITS.avatarMaxBytes) throw tooLarge();
+        const avatar = await toAvatar(config, tempDir(config.dataDir), new Uint8Array(await file.arrayBuffer()));
+        const caller = c.get('user');
+        await storage.put(avatarKey(caller.id), avatar);
+        return c.json(toPrivateUser(await bumpAvatarVersion(db, caller.id)));
+      },
+    )
+
+    .get('/:id/avatar', auth, validate('param', idParam), async (c) => {
+      const { id } = c.req.valid('param');
+      const version = await avatarVersionOf(db, id);
+      const file = version ? await storage.get(avatarKey(id)) : undefined;
+      if (!file) throw notFound('avatar_not_found', 'This picture does not exist.');
+      return new Response(file, {
+        headers: {
+          'Content-Type': 'image/webp',
+          'Cache-Control': 'private, max-age=31536000, immutable',
+          'X-Content-Type-Options': 'nosniff',
+        },
+      });
+    })
+
+    .patch('/:id/password', auth, validate('param', idParam), validate('json', passwordBody), async (c) => {
+      const caller = c.get('user');
+      ensureSelf(caller, c.req.valid('param').id);
+      const body = c.req.valid('json');
+      if (!(await verifyPassword(body.currentPassword, caller.passwordHash))) {
+        throw badRequest('wrong_password', 'Your current password is not correct.', {
+          fields: { currentPassword: 'Your current password is not correct.' },
+        });
+      }
+      const updated = await setPassword(db, caller.id, await hashPassword(body.newPassword));
+      // Older tokens stop working; this session continues with the new one.
+      const token = await signToken(config.jwtSecret, { userId: updated.id, tokenVersion: updated.tokenVersion });
+      return c.json({ message: 'Password updated successfully', token });
+    })
+
+    .patch('/:id', auth, validate('param', idParam), validate('json', profileBody), async (c) => {
+      const caller = c.get('user');
+      ensureSelf(caller, c.req.valid('param').id);
+      return c.json(toPrivateUser(await updateUser(db, caller.id, { username: c.req.valid('json').username })));
+    });
+}

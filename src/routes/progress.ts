@@ -1,0 +1,36 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { readableLecture, taughtCourse } from '../auth/access';
+import { toProgressJson } from '../contract/engagement';
+import { courseProgress, saveProgress } from '../db/queries/engagement';
+import type { AppDeps, AppEnv } from '../deps';
+import { forbidden } from '../errors';
+import { idParam, idSchema, validate } from '../http/validation';
+
+const DAY_SECONDS = 24 * 60 * 60;
+const progressBody = z.object({
+  position: z.number({ error: 'Position must be a number of seconds.' }).min(0).max(DAY_SECONDS),
+  duration: z.number({ error: 'Duration must be a number of seconds.' }).positive().max(DAY_SECONDS),
+});
+const courseParam = z.object({ courseId: idSchema });
+
+/** Where each user got to; the teacher's table of who watched what. Mounted inside the lectures routes. */
+export function progressRoutes(deps: AppDeps) {
+  const { db } = deps;
+  return new Hono<AppEnv>()
+    .put('/:id/progress', validate('param', idParam), validate('json', progressBody), async (c) => {
+      const user = c.get('user');
+      const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
+      const { duration } = c.req.valid('json');
+      const position = Math.min(c.req.valid('json').position, duration);
+      return c.json(toProgressJson(await saveProgress(db, user.id, lecture.id, position, duration)));
+    })
+
+    .get('/course/:courseId/progress', validate('param', courseParam), async (c) => {
+      const course = await taughtCourse(db, c.get('user'), c.req.valid('param').courseId).catch((error) => {
+        if (error.status === 403) throw forbidden('Only the teacher of this class can see who watched what.');
+        throw error;
+      });
+      return c.json(await courseProgress(db, course.id));
+    });
+}

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+
+/**
+ * Every storage key and scratch path is built here, from ids and numbers the server made, never from
+ * user text. Keys use `/` whatever the platform; scratch paths are local folders for work in progress.
+ */
+const assertId = (id: string) => {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new Error(`Refusing to build a key from id ${JSON.stringify(id)}`);
+  return id;
+};
+const assertIndex = (n: number) => {
+  if (!Number.isInteger(n) || n < 0 || n > 99_999) throw new Error(`Refusing to build a key from number ${n}`);
+  return n;
+};
+
+export const avatarKey = (userId: string) => `avatars/${assertId(userId)}.webp`;
+export const UPLOADS_PREFIX = 'uploads';
+/** The original upload, kept until transcoding succeeds. */
+export const sourceKey = (videoId: string) => `${UPLOADS_PREFIX}/${assertId(videoId)}.source`;
+export const VIDEOS_PREFIX = 'videos';
+/** Where a finished video's HLS files live. */
+export const videoPrefix = (videoId: string) => `${VIDEOS_PREFIX}/${assertId(videoId)}`;
+
+/** Half-received uploads and other short-lived files; emptied at start. */
+export const tempDir = (dataDir: string) => join(dataDir, 'tmp');
+export const scratchRoot = (dataDir: string) => join(dataDir, 'scratch');
+/** Where ffmpeg writes while transcoding; served while growing, handed to storage when complete. */
+export const scratchDir = (dataDir: string, videoId: string) => join(scratchRoot(dataDir), assertId(videoId));
+
+export type MediaFile =
+  | { kind: 'poster' }
+  | { kind: 'playlist'; rung: number }
+  | { kind: 'init'; rung: number }
+  | { kind: 'segment'; rung: number; index: number };
+
+/** The name of a media file inside a video's folder (`/`-separated). */
+export function mediaFileName(file: MediaFile): string {
+  switch (file.kind) {
+    case 'poster':
+      return 'poster.jpg';
+    case 'playlist':
+      return `${assertIndex(file.rung)}/index.m3u8`;
+    case 'init':
+      return `${assertIndex(file.rung)}/init_${assertIndex(file.rung)}.mp4`;
+    case 'segment':
+      return `${assertIndex(file.rung)}/seg_${String(assertIndex(file.index)).padStart(5, '0')}.m4s`;
+  }
+}
+
+export const mediaKey = (videoId: string, file: MediaFile) => `${videoPrefix(videoId)}/${mediaFileName(file)}`;
+
+/** Parses the part of a media URL after the video id; anything not shaped like our own files is undefined. */
+export function parseMediaPath(rest: string): MediaFile | 'master' | undefined {
+  if (rest === 'master.m3u8') return 'master';
+  if (rest === 'poster.jpg') return { kind: 'poster' };
+  const match = /^(\d)\/(?:(index\.m3u8)|init_(\d)\.mp4|seg_(\d{5})\.m4s)$/.exec(rest);
+  if (!match) return undefined;
+  const rung = Number(match[1]);
+  if (match[2]) return { kind: 'playlist', rung };
+  if (match[3] !== undefined) return Number(match[3]) === rung ? { kind: 'init', rung } : undefined;
+  return { kind: 'segment', rung, index: Number(match[4]) };
+}

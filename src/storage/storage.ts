@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** A byte range, both ends included. */
+export type ByteRange = { start: number; end: number };
+export type StoredFile = { size: number; modifiedAt: number };
+
+/**
+ * Every media and avatar file goes through this one interface, addressed by keys that only
+ * `storage/keys.ts` builds (from ids, never from user text). One type, one constructor per engine,
+ * as PocketBase's tools/filesystem has NewLocal and NewS3: an S3-compatible driver implements the same.
+ */
+export interface Storage {
+  /** Writes the bytes under `key` atomically: readers see the old file or the whole new one. */
+  put(key: string, data: Uint8Array | Blob): Promise<void>;
+  /** Moves a finished local file in (the scratch copy is gone afterwards). */
+  putFile(key: string, localPath: string): Promise<void>;
+  /** Moves a finished local folder in under `prefix`, replacing what was there. */
+  putFolder(prefix: string, localDir: string): Promise<void>;
+  /** The file (or the bytes of `range`), or undefined when there is no such key. */
+  get(key: string, range?: ByteRange): Promise<Blob | undefined>;
+  stat(key: string): Promise<StoredFile | undefined>;
+  /** Names directly under `prefix` (files and sub-prefixes), sorted. */
+  list(prefix: string): Promise<string[]>;
+  delete(key: string): Promise<void>;
+  /** Removes every key under `prefix`. */
+  deletePrefix(prefix: string): Promise<void>;
+  /** A local path ffmpeg can read the key from (the local driver's own file; a remote driver downloads). */
+  localCopy(key: string): Promise<string | undefined>;
+}
+
+const SAFE_KEY = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/;
+
+/** Refuses anything that is not a plain relative key: no `..`, no absolute path, no empty part. */
+export function assertKey(key: string): string {
+  if (!SAFE_KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
+    throw new Error(`Refusing storage key ${JSON.stringify(key)}`);
+  }
+  return key;
+}
+
+/** Files on the local disk under `root` (DATA_DIR). */
+export function createLocalStorage(root: string): Storage {
+  const pathOf = (key: string) => join(root, assertKey(key));
+  const moveIn = (from: string, to: string) => {
+    mkdirSync(dirname(to), { recursive: true });
+    try {
+      renameSync(from, to);
+    } catch (error) {
+      // Another filesystem (scratch on a different mount): copy, then remove the scratch copy.
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      cpSync(from, to, { recursive: true });
+      rmSync(from, { recursive: true, force: true });
+    }
+  };
+  return {
+    async put(key, data) {
+      const path = pathOf(key);
+      mkdirSync(dirname(path), { recursive: true });
+      const temp = `${path}.${randomBytes(6).toString('hex')}.part`;
+      try {
+        await Bun.write(temp, data);
+        renameSync(temp, path);
+      } catch (error) {
+        rmSync(temp, { force: true });
+        throw error;
+      }
+    },
+    async putFile(key, localPath) {
+      moveIn(localPath, pathOf(key));
+    },
+    async putFolder(prefix, localDir) {
+      const path = pathOf(prefix);
+      rmSync(path, { recursive: true, force: true });
+      moveIn(localDir, path);
+    },
+    async get(key, range) {
+      const file = Bun.file(pathOf(key));
+      if (!(await file.exists())) return undefined;
+      return range ? file.slice(range.start, range.end + 1) : file;
+    },
+    async stat(key) {
+      try {
+        const stats = statSync(pathOf(key));
+        return stats.isFile() ? { size: stats.size, modifiedAt: stats.mtimeMs } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async list(prefix) {
+      const path = prefix === '' ? root : pathOf(prefix);
+      return existsSync(path) ? readdirSync(path).sort() : [];
+    },
+    async delete(key) {
+      rmSync(pathOf(key), { force: true });
+    },
+    async deletePrefix(prefix) {
+      rmSync(pathOf(prefix), { recursive: true, force: true });
+    },
+    async localCopy(key) {
+      const path = pathOf(key);
+      return existsSync(path) ? path : undefined;
+    },
+  };
+}

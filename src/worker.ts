@@ -1,0 +1,34 @@
+/**
+ * The job worker alone, in its own process, against the same DATA_DIR and database as the server
+ * (run the server with JOBS_IN_PROCESS=false). Any number of workers may run; leases keep them apart.
+ */
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { migrate } from './db/migrate';
+import { createWorker } from './jobs/worker';
+import { checkFfmpeg } from './media/ffmpeg';
+import { createLocalStorage } from './storage/storage';
+
+try {
+  const config = loadConfig(process.env);
+  const { sqlite, db } = openDatabase(config.databaseFile);
+  migrate(sqlite);
+  const ffmpegProblem = checkFfmpeg(config);
+  if (ffmpegProblem) console.warn(`Warning: ${ffmpegProblem}`);
+  const worker = createWorker({ config, db, storage: createLocalStorage(config.dataDir) });
+  worker.start();
+  console.log(`Classroom worker ${worker.owner} is running (data in ${config.dataDir})`);
+  const shutdown = async () => {
+    await worker.stop();
+    sqlite.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}

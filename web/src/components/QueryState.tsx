@@ -1,0 +1,63 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { errorMessage } from '../api/query-client';
+import { Spinner } from './Spinner';
+
+/**
+ * The one way a screen shows server data: a spinner while loading, the error with a Retry button when the
+ * load failed (never empty data a save could overwrite), `empty` when there is nothing, else `children`.
+ */
+export function QueryState<T>({
+  query,
+  label,
+  empty,
+  isEmpty = (data) => Array.isArray(data) && data.length === 0,
+  children,
+  compact = false,
+}: {
+  query: UseQueryResult<T>;
+  /** What is loading, in words ("classes"): for the spinner and the error. */
+  label: string;
+  empty?: ReactNode;
+  isEmpty?: (data: T) => boolean;
+  children: (data: T) => ReactNode;
+  compact?: boolean;
+}) {
+  if (query.isPending) {
+    return (
+      <div className={`flex justify-center ${compact ? 'py-6' : 'py-20'}`}>
+        <Spinner label={`Loading ${label}`} />
+      </div>
+    );
+  }
+  if (query.isError) {
+    return <LoadError label={label} error={query.error} onRetry={() => query.refetch()} busy={query.isFetching} />;
+  }
+  if (empty !== undefined && isEmpty(query.data)) return <>{empty}</>;
+  return <>{children(query.data)}</>;
+}
+
+export function LoadError({
+  label,
+  error,
+  onRetry,
+  busy,
+}: {
+  label: string;
+  error: unknown;
+  onRetry: () => void;
+  busy: boolean;
+}) {
+  return (
+    <div
+      role="alert"
+      className="flex flex-col items-center gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-center"
+    >
+      <p className="text-sm font-medium text-red-800">Could not load {label}.</p>
+      <p className="text-sm text-red-700">{errorMessage(error)}</p>
+      <button type="button" className="btn btn-secondary" onClick={onRetry} disabled={busy}>
+        {busy ? 'Retrying...' : 'Retry'}
+      </button>
+    </div>
+  );
+}
