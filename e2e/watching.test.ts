@@ -134,3 +134,52 @@ test('on a phone (375×812) the course page fits without horizontal scrolling', 
   await screenshot(page, 'course-student-phone-player');
   await context.close();
 });
+
+test('notes that fail to load show an error with Retry, never an empty box whose Save would overwrite them', async () => {
+  // The student's saved notes from the test above.
+  expect((await student.api('GET', `/api/enrollments/${courseId}/notes`)).notes).toBe('Sum over histories.');
+  const context = await signedInContext(env.browser, env.server, student.token);
+  const page = await context.newPage();
+  let failNotes = true;
+  await page.route('**/api/enrollments/*/notes', (route) =>
+    failNotes && route.request().method() === 'GET'
+      ? route.fulfill({ status: 502, contentType: 'text/plain', body: 'Bad gateway' })
+      : route.continue(),
+  );
+  await page.goto(`${env.server.baseUrl}/classroom/${courseId}`);
+  const notes = page.getByRole('region', { name: 'Course Notes' });
+  await notes.getByText('Could not load your notes.').waitFor();
+  expect(await notes.getByRole('textbox', { name: 'Course notes' }).count()).toBe(0);
+  expect(await notes.getByRole('button', { name: 'Save Notes' }).count()).toBe(0);
+  await screenshot(page, 'notes-load-failed');
+
+  failNotes = false;
+  await notes.getByRole('button', { name: 'Retry' }).click();
+  await expect(notes.getByRole('textbox', { name: 'Course notes' }).inputValue()).resolves.toBe('Sum over histories.');
+  expect((await student.api('GET', `/api/enrollments/${courseId}/notes`)).notes).toBe('Sum over histories.');
+  await context.close();
+});
+
+test('history and the class list show an error with Retry when their request fails, not "nothing here"', async () => {
+  const context = await signedInContext(env.browser, env.server, student.token);
+  const page = await context.newPage();
+  let fail = true;
+  await page.route(/\/api\/(history|courses)$/, (route) =>
+    fail
+      ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"Down for a moment."}' })
+      : route.continue(),
+  );
+  await page.goto(`${env.server.baseUrl}/history`);
+  await page.getByText('Could not load your history.').waitFor();
+  expect(await page.getByText('Nothing here yet').count()).toBe(0);
+  await page.goto(`${env.server.baseUrl}/classroom`);
+  await page.getByText('Could not load your classes.').waitFor();
+  expect(await page.getByText('No classes yet').count()).toBe(0);
+  fail = false;
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await page
+    .getByRole('link', { name: /Physics 101/ })
+    .first()
+    .waitFor();
+  await context.close();
+});
