@@ -23,7 +23,7 @@ const walk = (dir: string) => {
 };
 walk(webDir);
 
-const lines = ["import { setEmbedded } from '../src/embedded';"];
+const lines = ["import { setEmbedded } from '../src/lib/embedded';"];
 journal.entries.forEach(({ tag }, i) => {
   lines.push(`import migration${i} from '../migrations/${tag}.sql' with { type: 'text' };`);
 });
