@@ -1,8 +1,7 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { badRequest } from '../errors';
 import { newId } from '../lib/ids';
-import { writeFileAtomic } from '../lib/write-file-atomic';
 import { probe, runTool, type Tools } from '../media/ffmpeg';
 
 export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
@@ -29,7 +28,9 @@ export async function toAvatar(tools: Tools, tempDir: string, bytes: Uint8Array)
   const unreadable = () => badRequest('unreadable_image', 'This image could not be read. Please choose another one.');
   const input = join(tempDir, `${newId()}.${format}`);
   try {
-    await writeFileAtomic(input, bytes);
+    // A scratch copy for ffprobe and ffmpeg to read; removed below whatever happens.
+    mkdirSync(tempDir, { recursive: true });
+    await Bun.write(input, bytes);
     const info = await probe(tools, input);
     const image = info?.streams.find((stream) => stream.codec_type === 'video');
     if (!image?.width || !image.height) throw unreadable();

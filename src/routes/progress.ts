@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { readableLecture, taughtCourse } from '../auth/access';
+import { readableCourse, readableLecture } from '../auth/access';
 import { toProgressJson } from '../contract/engagement';
 import { courseProgress, saveProgress } from '../db/queries/engagement';
 import type { AppDeps, AppEnv } from '../deps';
@@ -27,10 +27,8 @@ export function progressRoutes(deps: AppDeps) {
     })
 
     .get('/course/:courseId/progress', validate('param', courseParam), async (c) => {
-      const course = await taughtCourse(db, c.get('user'), c.req.valid('param').courseId).catch((error) => {
-        if (error.status === 403) throw forbidden('Only the teacher of this class can see who watched what.');
-        throw error;
-      });
+      const { course, membership } = await readableCourse(db, c.get('user'), c.req.valid('param').courseId);
+      if (membership !== 'teacher') throw forbidden('Only the teacher of this class can see who watched what.');
       return c.json(await courseProgress(db, course.id));
     });
 }

@@ -166,31 +166,15 @@ export function AddTopicModal({
 
 type VideoAction = 'keep' | 'delete' | 'update';
 
-export function EditTopicModal({
-  lecture,
-  onClose,
-  onSaved,
-}: {
-  lecture: Lecture | null;
-  onClose: () => void;
-  onSaved: (lecture: Lecture) => void;
-}) {
+export function EditTopicModal({ lecture, onClose }: { lecture: Lecture | null; onClose: () => void }) {
   return (
     <Modal open={lecture !== null} title="Edit Topic" onClose={onClose}>
-      {lecture && <EditTopicForm key={lecture._id} lecture={lecture} onClose={onClose} onSaved={onSaved} />}
+      {lecture && <EditTopicForm key={lecture._id} lecture={lecture} onClose={onClose} />}
     </Modal>
   );
 }
 
-function EditTopicForm({
-  lecture,
-  onClose,
-  onSaved,
-}: {
-  lecture: Lecture;
-  onClose: () => void;
-  onSaved: (lecture: Lecture) => void;
-}) {
+function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => void }) {
   const updateLecture = useUpdateLecture();
   const [name, setName] = useState(lecture.nameOfTopic);
   const [action, setAction] = useState<VideoAction>('keep');
@@ -215,12 +199,11 @@ function EditTopicForm({
       let videoLink: string | null | undefined;
       if (action === 'delete') videoLink = null;
       if (action === 'update' && file) videoLink = (await upload(file)).masterPlaylist;
-      const updated = await updateLecture.mutateAsync({
+      await updateLecture.mutateAsync({
         id: lecture._id,
         nameOfTopic: name.trim(),
         ...(videoLink !== undefined ? { videoLink } : {}),
       });
-      onSaved(updated);
       onClose();
     } catch (failure) {
       if ((failure as Error).name !== 'AbortError') setError(errorText(failure));

@@ -123,7 +123,7 @@ export function CoursePage() {
             onClose={() => setAdding(false)}
             onAdded={(lecture) => setSelectedId(lecture._id)}
           />
-          <EditTopicModal lecture={editing} onClose={() => setEditing(null)} onSaved={() => {}} />
+          <EditTopicModal lecture={editing} onClose={() => setEditing(null)} />
           <DeleteTopicDialog lecture={deleting} onClose={() => setDeleting(null)} onConfirm={onDeleteLecture} />
         </>
       )}
