@@ -10,6 +10,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planLadder } from '../src/media/ladder';
 import { describeSource } from '../src/media/probe';
+import { getVideo } from '../src/media/state';
 import { FFMPEG_NICE, transcodeArgs } from '../src/media/transcode';
 import { makeClip, readBytes, tools, uploadForm } from '../src/test/fixtures';
 import { startHarness } from '../src/test/harness';
@@ -98,27 +99,18 @@ try {
       body: uploadForm(readBytes(source), 'bench.mp4'),
     });
     const answeredAt = Date.now();
+    const video = () => getVideo(harness.db, uploaded.json.videoId);
     for (;;) {
-      const row = harness.sqlite
-        .query<{ first: number | null; status: string }, [string]>(
-          'SELECT first_playable_at AS first, status FROM videos WHERE id = ?',
-        )
-        .get(uploaded.json.videoId);
-      if (row?.first) {
-        samples.push((row.first - answeredAt) / 1000);
+      const row = await video();
+      if (row?.firstPlayableAt) {
+        samples.push((row.firstPlayableAt - answeredAt) / 1000);
         break;
       }
       if (row?.status === 'failed') throw new Error('transcode failed');
       await Bun.sleep(50);
     }
     // Let it finish so runs do not overlap.
-    while (
-      harness.sqlite
-        .query<{ s: string }, [string]>('SELECT status AS s FROM videos WHERE id = ?')
-        .get(uploaded.json.videoId)?.s !== 'ready'
-    ) {
-      await Bun.sleep(200);
-    }
+    while ((await video())?.status !== 'ready') await Bun.sleep(200);
   }
   console.log(
     `\nupload complete → first playable segment (testsrc2, all rungs): ${median(samples).toFixed(1)} s (target ≤ 10 s)`,

@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq, inArray } from 'drizzle-orm';
+import { lectures, videos } from '../db/schema';
 import { probe } from '../media/ffmpeg';
 import { sourceKey, tempDir, UPLOADS_PREFIX, videoPrefix } from '../storage/keys';
 import { makeClip, readBytes, tools, uploadForm } from '../test/fixtures';
 import { type Harness, startHarness } from '../test/harness';
-import { expectPermissions, type PermissionRow } from '../test/permissions';
+import { expectPermissions, expectRefused, type PermissionRow } from '../test/tables';
 
 const videoDir = (dataDir: string, id: string) => join(dataDir, videoPrefix(id));
 const sourceFile = (dataDir: string, id: string) => join(dataDir, sourceKey(id));
@@ -230,7 +232,7 @@ describe('lectures', () => {
     expect(replaced.status).toBe(200);
     expect(replaced.json).toMatchObject({ nameOfTopic: 'Optics, part 1', videoLink: second.json.masterPlaylist });
     expect(existsSync(firstFolder)).toBe(false);
-    expect(h.sqlite.query('SELECT id FROM videos WHERE id = ?').get(first.json.videoId)).toBeNull();
+    expect(await h.db.$count(videos, eq(videos.id, first.json.videoId))).toBe(0);
     await waitForVideo(second.json.videoId);
 
     const cleared = await h.api('PATCH', `/api/lectures/${created.json._id}/update`, {
@@ -271,10 +273,7 @@ describe('lectures', () => {
     });
     expect(blank.status).toBe(400);
     expect(blank.json.fields.nameOfTopic).toBe('Please provide a topic name.');
-    const count = h.sqlite
-      .query<{ n: number }, []>("SELECT count(*) AS n FROM lectures WHERE name_of_topic IN ('Sneaky','Stolen','X')")
-      .get();
-    expect(count?.n).toBe(0);
+    expect(await h.db.$count(lectures, inArray(lectures.nameOfTopic, ['Sneaky', 'Stolen', 'X']))).toBe(0);
   });
 
   test('permission table for lectures and media', async () => {
@@ -317,15 +316,20 @@ describe('lectures', () => {
       },
     ];
     await expectPermissions(h, who, rows, { otherTeacher: 404, student: 403, outsider: 404 });
-    for (const token of [undefined, otherTeacher.token, student.token, outsider.token]) {
-      expect((await h.api('DELETE', `/api/lectures/${id}`, { as: token })).status).toBeGreaterThanOrEqual(401);
+    for (const [name, as, status] of [
+      ['anonymous', undefined, 401],
+      ['another teacher', otherTeacher.token, 404],
+      ['a student of the class', student.token, 403],
+      ['an outsider', outsider.token, 404],
+    ] as const) {
+      await expectRefused(h, { name: `delete as ${name}`, as, method: 'DELETE', path: `/api/lectures/${id}`, status });
     }
     const traversal = await h.api('GET', `${media}/..%2F..%2Fclassroom.sqlite`, { as: teacher.token });
     expect(traversal.status).toBe(404);
     // Deleting the class takes its lectures and their video files.
     await h.api('DELETE', `/api/courses/${courseId}`, { as: teacher.token });
     expect(existsSync(videoDir(h.dataDir, uploaded.json.videoId))).toBe(false);
-    expect(h.sqlite.query('SELECT id FROM lectures WHERE id = ?').get(id)).toBeNull();
+    expect(await h.db.$count(lectures, eq(lectures.id, id))).toBe(0);
   });
 });
 

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { eq } from 'drizzle-orm';
+import { emailCodes, users } from '../db/schema';
 import { imageInfo, makePng } from '../test/fixtures';
 import { type Harness, startHarness } from '../test/harness';
+import { expectRefused } from '../test/tables';
 
 let h: Harness;
 beforeAll(async () => {
@@ -93,11 +96,9 @@ describe('registration and verification', () => {
     expect(tooSoon.status).toBe(429);
     expect(tooSoon.json.error).toMatch(/wait \d+ seconds/);
 
-    h.sqlite
-      .query(
-        'UPDATE email_codes SET expires_at = 0, sent_at = 0 WHERE user_id = (SELECT id FROM users WHERE email = ?)',
-      )
-      .run(email);
+    // Ten minutes and a resend interval later.
+    const { id } = (await h.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get())!;
+    await h.db.update(emailCodes).set({ expiresAt: 0, sentAt: 0 }).where(eq(emailCodes.userId, id));
     const expired = await h.api('POST', '/api/users/verify-otp', { body: { email, otp } });
     expect(expired.status).toBe(400);
     expect(expired.json.code).toBe('code_expired');
@@ -120,12 +121,14 @@ describe('registration and verification', () => {
     const email = 'hashed@example.test';
     await h.api('POST', '/api/users/register', { body: { username: 'Hash', email, password } });
     const otp = await h.mail.codeFor(email);
-    const rows = h.sqlite.query<{ code_hash: string }, []>('SELECT code_hash FROM email_codes').all();
-    expect(rows.every((row) => !row.code_hash.includes(otp))).toBe(true);
-    const userRow = h.sqlite
-      .query<{ password_hash: string }, [string]>('SELECT password_hash FROM users WHERE email = ?')
-      .get(email);
-    expect(userRow?.password_hash).toStartWith('$argon2id$');
+    const rows = await h.db.select({ codeHash: emailCodes.codeHash }).from(emailCodes);
+    expect(rows.every((row) => !row.codeHash.includes(otp))).toBe(true);
+    const userRow = await h.db
+      .select({ passwordHash: users.passwordHash })
+      .from(users)
+      .where(eq(users.email, email))
+      .get();
+    expect(userRow?.passwordHash).toStartWith('$argon2id$');
   });
 });
 
@@ -146,30 +149,31 @@ describe('bad input is refused with 400 and the field, creating nothing', () => 
   ];
   for (const { name, body, field } of cases) {
     test(`register: ${name}`, async () => {
-      const result = await h.api('POST', '/api/users/register', { body });
-      expect(result.status).toBe(400);
-      expect(result.json.fields[field]).toBeString();
-      expect(result.json.error).toBe(result.json.message);
-      const count = h.sqlite
-        .query<{ n: number }, [string]>('SELECT count(*) AS n FROM users WHERE email = ?')
-        .get('val@example.test');
-      expect(count?.n).toBe(0);
+      await expectRefused(h, { name, method: 'POST', path: '/api/users/register', body, status: 400, field });
     });
   }
 
   test('malformed JSON is a 400, not a 500', async () => {
+    const before = h.snapshot();
     const result = await h.api('POST', '/api/users/login', {
       body: '{"email":',
       headers: { 'content-type': 'application/json' },
     });
     expect(result.status).toBe(400);
     expect(result.json.error).toBeString();
+    expect(h.snapshot()).toEqual(before);
   });
 
   test('verify: blank, short and non-numeric codes are refused', async () => {
     for (const otp of ['', '   ', '12345', 'abcdef', 1234567]) {
-      const result = await h.api('POST', '/api/users/verify-otp', { body: { email: 'x@example.test', otp } });
-      expect(result.status).toBe(400);
+      await expectRefused(h, {
+        name: `otp ${JSON.stringify(otp)}`,
+        method: 'POST',
+        path: '/api/users/verify-otp',
+        body: { email: 'x@example.test', otp },
+        status: 400,
+        field: 'otp',
+      });
     }
   });
 
@@ -231,20 +235,32 @@ describe('profile', () => {
     });
     expect(renamed.status).toBe(200);
     expect(renamed.json.username).toBe('Nora N.');
-    expect(
-      (await h.api('PATCH', `/api/users/${me.user._id}`, { as: me.token, body: { username: '   ' } })).status,
-    ).toBe(400);
-    expect((await h.api('PATCH', `/api/users/${me.user._id}`, { as: me.token, body: { username: 'N' } })).status).toBe(
-      400,
-    );
-    const foreign = await h.api('PATCH', `/api/users/${other.user._id}`, {
+    const rename = { method: 'PATCH', path: `/api/users/${me.user._id}` };
+    await expectRefused(h, {
+      ...rename,
+      name: 'blank',
       as: me.token,
-      body: { username: 'Hacked' },
+      body: { username: '   ' },
+      status: 400,
+      field: 'username',
     });
-    expect(foreign.status).toBe(403);
-    const otherNow = await h.api('GET', '/api/users', { as: other.token });
-    expect(otherNow.json.username).toBe('Otto Other');
-    expect((await h.api('PATCH', `/api/users/${me.user._id}`, { body: { username: 'Anon' } })).status).toBe(401);
+    await expectRefused(h, {
+      ...rename,
+      name: 'short',
+      as: me.token,
+      body: { username: 'N' },
+      status: 400,
+      field: 'username',
+    });
+    await expectRefused(h, {
+      name: "another user's id",
+      as: me.token,
+      method: 'PATCH',
+      path: `/api/users/${other.user._id}`,
+      body: { username: 'Hacked' },
+      status: 403,
+    });
+    await expectRefused(h, { ...rename, name: 'anonymous', body: { username: 'Anon' }, status: 401 });
   });
 
   test('a password change needs the current password and ends older sessions', async () => {
@@ -340,7 +356,7 @@ test('when the mail server is down, sign-up answers 503 and keeps no account', a
     });
     expect(result.status).toBe(503);
     expect(result.json.error).toContain('could not send');
-    expect(down.sqlite.query('SELECT count(*) AS n FROM users').get()).toEqual({ n: 0 });
+    expect(await down.db.$count(users)).toBe(0);
   } finally {
     await down.close();
   }

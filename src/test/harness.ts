@@ -125,17 +125,8 @@ export async function startHarness(
     signUp: (role?: 'teacher' | 'student', name?: string) => signUpWith(api, mail, role, name),
     /** Every row of every table (see databaseSnapshot). */
     snapshot: () => databaseSnapshot(config.databaseFile),
-    /** One count, for tests that check how many rows a table holds. */
-    count: (table: string, where = '1 = 1', ...params: string[]) =>
-      (
-        sqlite.query(`SELECT count(*) AS n FROM "${table}" WHERE ${where}`).get(...params) as {
-          n: number;
-        }
-      ).n,
     mail,
     db,
-    /** The raw handle, for tests that read or age rows directly. */
-    sqlite,
     config,
     dataDir,
     storage,

@@ -73,7 +73,7 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
               {submitting ? 'Submitting...' : 'Add Comment'}
             </button>
           </form>
-          {query.isError ? (
+          {query.isError && !query.data ? (
             <LoadError label="comments" error={query.error} onRetry={() => query.refetch()} busy={query.isFetching} />
           ) : query.isPending ? (
             <p className="text-center text-sm text-slate-500">Loading comments…</p>

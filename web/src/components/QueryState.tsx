@@ -5,7 +5,7 @@ import { Spinner } from './Spinner';
 
 /**
  * The one way a screen shows server data: a spinner while loading, the error with a Retry button when the
- * load failed (never empty data a save could overwrite), `empty` when there is nothing, else `children`.
+ * first load failed (never empty data a save could overwrite), `empty` when there is nothing, else `children`.
  */
 export function QueryState<T>({
   query,
@@ -23,15 +23,16 @@ export function QueryState<T>({
   children: (data: T) => ReactNode;
   compact?: boolean;
 }) {
-  if (query.isPending) {
+  // Data once loaded stays on screen when a background refetch fails; only a first load shows the error.
+  if (query.data === undefined) {
+    if (query.isError) {
+      return <LoadError label={label} error={query.error} onRetry={() => query.refetch()} busy={query.isFetching} />;
+    }
     return (
       <div className={`flex justify-center ${compact ? 'py-6' : 'py-20'}`}>
         <Spinner label={`Loading ${label}`} />
       </div>
     );
-  }
-  if (query.isError) {
-    return <LoadError label={label} error={query.error} onRetry={() => query.refetch()} busy={query.isFetching} />;
   }
   if (empty !== undefined && isEmpty(query.data)) return <>{empty}</>;
   return <>{children(query.data)}</>;

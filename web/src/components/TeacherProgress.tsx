@@ -6,7 +6,7 @@ import { LoadError } from './QueryState';
 export function TeacherProgress({ courseId }: { courseId: string }) {
   const query = useCourseProgress(courseId);
   const [open, setOpen] = useState<string | null>(null);
-  if (query.isError) {
+  if (!query.data && query.isError) {
     return (
       <LoadError label="student progress" error={query.error} onRetry={() => query.refetch()} busy={query.isFetching} />
     );

@@ -1,5 +1,7 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { ApiError } from '../api/client';
 import { teacherIdOf, teacherName, useCourse } from '../api/courses';
 import { type Lecture, useDeleteLecture, useLectures, useUpdateCachedLecture } from '../api/lectures';
 import { errorMessage } from '../api/query-client';
@@ -44,8 +46,8 @@ export function CoursePage() {
     return lectures.find((lecture) => lecture._id === selectedId) ?? lectures[lectures.length - 1];
   }, [lectures, selectedId]);
 
-  if (courseQuery.isError) return <CourseError message={errorMessage(courseQuery.error)} />;
-  if (lecturesQuery.isError) {
+  if (!course && courseQuery.isError) return <CourseLoadError query={courseQuery} />;
+  if (!lectures && lecturesQuery.isError) {
     return (
       <LoadError
         label="this class's lectures"
@@ -131,7 +133,15 @@ export function CoursePage() {
   );
 }
 
-export function CourseError({ message }: { message: string }) {
+/** A class that does not exist for this user (404) gets the way back; any other failure gets Retry. */
+export function CourseLoadError({ query }: { query: UseQueryResult<unknown> }) {
+  if (query.error instanceof ApiError && query.error.status === 404) {
+    return <CourseError message={errorMessage(query.error)} />;
+  }
+  return <LoadError label="this class" error={query.error} onRetry={() => query.refetch()} busy={query.isFetching} />;
+}
+
+function CourseError({ message }: { message: string }) {
   return (
     <div className="empty-state">
       <p className="font-medium text-slate-800">{message}</p>

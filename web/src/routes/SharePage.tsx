@@ -1,14 +1,13 @@
 import { Link, useParams } from 'react-router';
 import { useCourse } from '../api/courses';
-import { errorMessage } from '../api/query-client';
 import { SharePanel } from '../components/SharePanel';
 import { FullPageLoader } from '../components/Spinner';
-import { CourseError } from './CoursePage';
+import { CourseLoadError } from './CoursePage';
 
 export function SharePage() {
   const { id } = useParams();
   const query = useCourse(id ?? '');
-  if (query.isError) return <CourseError message={errorMessage(query.error)} />;
+  if (!query.data && query.isError) return <CourseLoadError query={query} />;
   if (!query.data) return <FullPageLoader />;
   const course = query.data;
   return (
