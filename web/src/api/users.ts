@@ -1,4 +1,6 @@
+import { useMutation } from '@tanstack/react-query';
 import type { PrivateUserJson, Role, SignInJson } from '../../../src/contract/users';
+import { storeToken } from '../lib/token-cookie';
 import { request, uploadWithProgress } from './client';
 
 export type { PrivateUserJson as User, Role, SignInJson as LoginAnswer } from '../../../src/contract/users';
@@ -30,3 +32,29 @@ export const changePassword = (userId: string, currentPassword: string, newPassw
 
 export const changeName = (userId: string, username: string) =>
   request<PrivateUserJson>('PATCH', `/users/${userId}`, { body: { username } });
+
+/** The signed-in user's new name (the caller puts the answer in the session). Failures reach the form's toast. */
+export function useChangeName() {
+  return useMutation({
+    mutationFn: ({ id, username }: { id: string; username: string }) => changeName(id, username),
+    meta: { quiet: true },
+  });
+}
+
+/** A new password ends other sessions; this device continues with the token in the answer. */
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: ({ id, current, next }: { id: string; current: string; next: string }) =>
+      changePassword(id, current, next),
+    meta: { quiet: true },
+    onSuccess: (answer) => storeToken(answer.token),
+  });
+}
+
+export function useUploadProfilePicture() {
+  return useMutation({
+    mutationFn: ({ file, onProgress }: { file: File; onProgress: (percent: number) => void }) =>
+      uploadProfilePicture(file, onProgress),
+    meta: { quiet: true },
+  });
+}

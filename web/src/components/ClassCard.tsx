@@ -83,7 +83,6 @@ export function ClassCard({
       <Link
         to={`/classroom/${course._id}`}
         className="min-w-0 flex-1 rounded-lg after:absolute after:inset-0 after:content-['']"
-        aria-label={`Open ${course.courseName}`}
       >
         <h2 className="line-clamp-2 pr-8 text-lg font-semibold break-words text-slate-900">{course.courseName}</h2>
         <p className="mt-1 truncate text-sm text-slate-700">

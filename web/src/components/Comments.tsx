@@ -74,7 +74,7 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
             </button>
           </form>
           {query.isError && !query.data ? (
-            <LoadError label="comments" error={query.error} onRetry={() => query.refetch()} busy={query.isFetching} />
+            <LoadError label="comments" query={query} />
           ) : query.isPending ? (
             <p className="text-center text-sm text-slate-500">Loading comments…</p>
           ) : comments.length === 0 ? (

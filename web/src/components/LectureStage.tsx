@@ -73,12 +73,14 @@ export function LectureStage({ lecture }: { lecture: Lecture | null }) {
           type="button"
           className={`btn ${lecture.likedByMe ? 'bg-rose-50 text-rose-700 ring-1 ring-rose-200 hover:bg-rose-100' : 'btn-secondary'}`}
           aria-pressed={lecture.likedByMe}
-          aria-label={lecture.likedByMe ? `Unlike (${lecture.noOfLikes} likes)` : `Like (${lecture.noOfLikes} likes)`}
           onClick={() => toggleLike.mutate(lecture)}
           disabled={toggleLike.isPending}
         >
           <HeartIcon size={18} fill={lecture.likedByMe ? 'currentColor' : 'none'} />
+          {/* The name is the visible count inside words for screen readers: "Like (3 likes)". */}
+          <span className="sr-only">{lecture.likedByMe ? 'Unlike' : 'Like'} (</span>
           {lecture.noOfLikes}
+          <span className="sr-only"> likes)</span>
         </button>
       </div>
     </div>

@@ -5,7 +5,7 @@ import { formatClock, formatEta } from '../lib/format';
 export function LectureStatus({ lecture, canRetry }: { lecture: Lecture; canRetry: boolean }) {
   const retry = useRetryVideo(lecture.courseId);
   const video = lecture.video;
-  if (!video) return <span className="text-xs text-slate-500">No video</span>;
+  if (!video) return <span className="text-xs text-slate-600">No video</span>;
   if (video.status === 'queued') return <span className="text-xs font-medium text-amber-700">Waiting to process…</span>;
   if (video.status === 'processing') {
     const eta = formatEta(video.etaSeconds);
@@ -45,5 +45,5 @@ export function LectureStatus({ lecture, canRetry }: { lecture: Lecture; canRetr
       </span>
     );
   }
-  return <span className="text-xs text-slate-500">{formatClock(video.durationSeconds)}</span>;
+  return <span className="text-xs text-slate-600">{formatClock(video.durationSeconds)}</span>;
 }

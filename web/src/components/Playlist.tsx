@@ -65,7 +65,7 @@ export function Playlist({
                       aria-current={selected ? 'true' : undefined}
                       onClick={() => onSelect(lecture)}
                     >
-                      <span className="text-slate-400">{index + 1}. </span>
+                      <span className="text-slate-600">{index + 1}. </span>
                       {lecture.nameOfTopic}
                     </button>
                     <LectureStatus lecture={lecture} canRetry={isTeacher} />

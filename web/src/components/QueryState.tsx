@@ -26,7 +26,7 @@ export function QueryState<T>({
   // Data once loaded stays on screen when a background refetch fails; only a first load shows the error.
   if (query.data === undefined) {
     if (query.isError) {
-      return <LoadError label={label} error={query.error} onRetry={() => query.refetch()} busy={query.isFetching} />;
+      return <LoadError label={label} query={query} />;
     }
     return (
       <div className={`flex justify-center ${compact ? 'py-6' : 'py-20'}`}>
@@ -38,16 +38,13 @@ export function QueryState<T>({
   return <>{children(query.data)}</>;
 }
 
+/** A failed first load: what could not be loaded, why, and Retry. */
 export function LoadError({
   label,
-  error,
-  onRetry,
-  busy,
+  query,
 }: {
   label: string;
-  error: unknown;
-  onRetry: () => void;
-  busy: boolean;
+  query: Pick<UseQueryResult<unknown>, 'error' | 'refetch' | 'isFetching'>;
 }) {
   return (
     <div
@@ -55,9 +52,9 @@ export function LoadError({
       className="flex flex-col items-center gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-center"
     >
       <p className="text-sm font-medium text-red-800">Could not load {label}.</p>
-      <p className="text-sm text-red-700">{errorMessage(error)}</p>
-      <button type="button" className="btn btn-secondary" onClick={onRetry} disabled={busy}>
-        {busy ? 'Retrying...' : 'Retry'}
+      <p className="text-sm text-red-700">{errorMessage(query.error)}</p>
+      <button type="button" className="btn btn-secondary" onClick={() => query.refetch()} disabled={query.isFetching}>
+        {query.isFetching ? 'Retrying...' : 'Retry'}
       </button>
     </div>
   );

@@ -7,9 +7,7 @@ export function TeacherProgress({ courseId }: { courseId: string }) {
   const query = useCourseProgress(courseId);
   const [open, setOpen] = useState<string | null>(null);
   if (!query.data && query.isError) {
-    return (
-      <LoadError label="student progress" error={query.error} onRetry={() => query.refetch()} busy={query.isFetching} />
-    );
+    return <LoadError label="student progress" query={query} />;
   }
   const data = query.data;
   if (!data || data.lectures.length === 0) return null;

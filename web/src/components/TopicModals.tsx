@@ -1,103 +1,9 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
-import { LIMITS } from '../../../src/contract/limits';
-import { ApiError } from '../api/client';
-import { type Lecture, uploadVideo, useCreateLecture, useUpdateLecture } from '../api/lectures';
+import { type FormEvent, useState } from 'react';
+import { type Lecture, useCreateLecture, useUpdateLecture } from '../api/lectures';
+import { errorMessage } from '../api/query-client';
 import { FormError } from './FormError';
 import { Modal, ModalActions } from './Modal';
-
-const errorText = (error: unknown) =>
-  error instanceof ApiError ? error.message : error instanceof Error ? error.message : 'Something went wrong.';
-
-/** Uploads with progress; Cancel aborts the upload. */
-function useUpload() {
-  const [percent, setPercent] = useState<number | null>(null);
-  const controller = useRef<AbortController | null>(null);
-  return {
-    percent,
-    async upload(file: File) {
-      controller.current = new AbortController();
-      setPercent(0);
-      try {
-        return await uploadVideo(file, setPercent, controller.current.signal);
-      } finally {
-        setPercent(null);
-        controller.current = null;
-      }
-    },
-    cancel() {
-      controller.current?.abort();
-    },
-  };
-}
-
-function TopicNameField({
-  value,
-  onChange,
-  disabled,
-}: {
-  value: string;
-  onChange: (name: string) => void;
-  disabled: boolean;
-}) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>Topic Name</label>
-      <input
-        id={id}
-        className="input"
-        value={value}
-        maxLength={LIMITS.topicNameMax}
-        onChange={(event) => onChange(event.target.value)}
-        disabled={disabled}
-      />
-    </div>
-  );
-}
-
-function VideoFileField({
-  label,
-  onChange,
-  disabled,
-}: {
-  label: string;
-  onChange: (file: File | null) => void;
-  disabled: boolean;
-}) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="file"
-        accept="video/*"
-        className="file-input"
-        onChange={(event) => onChange(event.target.files?.[0] ?? null)}
-        disabled={disabled}
-      />
-    </div>
-  );
-}
-
-function UploadProgress({ percent }: { percent: number | null }) {
-  if (percent === null) return null;
-  return (
-    <div className="flex flex-col gap-1">
-      <p className="text-sm font-medium text-slate-700">Uploading: {percent}%</p>
-      <div
-        className="h-2 overflow-hidden rounded-full bg-slate-200"
-        role="progressbar"
-        aria-label="Upload progress"
-        aria-valuenow={percent}
-        aria-valuemin={0}
-        aria-valuemax={100}
-      >
-        <div className="h-full bg-indigo-600 transition-[width]" style={{ width: `${percent}%` }} />
-      </div>
-    </div>
-  );
-}
+import { TopicNameField, UploadProgress, useUpload, VideoFileField } from './TopicFields';
 
 export function AddTopicModal({
   courseId,
@@ -145,7 +51,7 @@ export function AddTopicModal({
       setFile(null);
       onClose();
     } catch (failure) {
-      if ((failure as Error).name !== 'AbortError') setError(errorText(failure));
+      if ((failure as Error).name !== 'AbortError') setError(errorMessage(failure));
     } finally {
       setBusy(false);
     }
@@ -206,7 +112,7 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
       });
       onClose();
     } catch (failure) {
-      if ((failure as Error).name !== 'AbortError') setError(errorText(failure));
+      if ((failure as Error).name !== 'AbortError') setError(errorMessage(failure));
     } finally {
       setBusy(false);
     }
@@ -258,44 +164,5 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
         busyLabel={percent !== null ? 'Uploading...' : 'Saving...'}
       />
     </form>
-  );
-}
-
-export function DeleteTopicDialog({
-  lecture,
-  onClose,
-  onConfirm,
-}: {
-  lecture: Lecture | null;
-  onClose: () => void;
-  onConfirm: (lecture: Lecture) => Promise<void>;
-}) {
-  const [busy, setBusy] = useState(false);
-  return (
-    <Modal open={lecture !== null} title="Confirm Deletion" onClose={onClose}>
-      <p className="text-slate-700">Are you sure you want to delete this lecture?</p>
-      {lecture && <p className="mt-1 font-medium break-words text-slate-900">{lecture.nameOfTopic}</p>}
-      <div className="mt-5 flex justify-end gap-2">
-        <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="btn btn-danger"
-          disabled={busy}
-          onClick={async () => {
-            if (!lecture) return;
-            setBusy(true);
-            try {
-              await onConfirm(lecture);
-            } finally {
-              setBusy(false);
-            }
-          }}
-        >
-          {busy ? 'Deleting...' : 'Delete'}
-        </button>
-      </div>
-    </Modal>
   );
 }

@@ -1,17 +1,13 @@
-import type Hls from 'hls.js';
-import type { ErrorData } from 'hls.js';
-import { type KeyboardEvent, type PointerEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { formatClock } from '../lib/format';
-import { FullscreenIcon, MuteIcon, PauseIcon, PlayIcon, ReplayIcon, VolumeIcon } from './icons';
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { PlayIcon, ReplayIcon } from './icons';
+import { PlayerControls } from './PlayerControls';
 import { Spinner } from './Spinner';
+import { useHlsPlayer } from './useHlsPlayer';
 
-export const MAX_RETRIES = 3;
+export { MAX_RETRIES } from './useHlsPlayer';
+
 const CONTROLS_HIDE_MS = 3000;
 const SEEK_SECONDS = 5;
-const SPEEDS = [0.75, 1, 1.25, 1.5, 1.75, 2];
-
-/** The spec's quality menu: Auto (-1), then the stream's levels by their short side (240p (0), 360p (1), 720p (2)). */
-type Quality = { index: number; label: string };
 
 export type PlayerProps = {
   src: string;
@@ -26,8 +22,6 @@ export type PlayerProps = {
 export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: PlayerProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const containerRef = useRef<HTMLElement>(null);
-  const hlsRef = useRef<Hls | null>(null);
-  const [build, setBuild] = useState(0);
   const [playing, setPlaying] = useState(false);
   const [ended, setEnded] = useState(false);
   const [waiting, setWaiting] = useState(false);
@@ -36,12 +30,7 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
   const [current, setCurrent] = useState(0);
   const [duration, setDuration] = useState(0);
   const [buffered, setBuffered] = useState(0);
-  const [qualities, setQualities] = useState<Quality[]>([]);
-  const [quality, setQuality] = useState(-1);
-  const [activeLevel, setActiveLevel] = useState(-1);
   const [speed, setSpeed] = useState(1);
-  const [error, setError] = useState<string | null>(null);
-  const [retries, setRetries] = useState(0);
   const [controlsVisible, setControlsVisible] = useState(true);
   const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const lastReported = useRef(0);
@@ -50,82 +39,8 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
   const onEndedRef = useRef(onEnded);
   onEndedRef.current = onEnded;
 
-  // Build the player: hls.js (loaded only here) where MediaSource exists, native HLS on iPhone Safari.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `build` forces a rebuild on retry
-  useEffect(() => {
-    const video = videoRef.current;
-    if (!video) return;
-    let cancelled = false;
-    setQualities([]);
-    setQuality(-1);
-    (async () => {
-      const { default: HlsClass } = await import('hls.js/light');
-      if (cancelled) return;
-      if (HlsClass.isSupported()) {
-        const hls = new HlsClass({
-          maxBufferLength: 30,
-          maxLoadingDelay: 4,
-          startLevel: -1,
-          startPosition: startAt,
-          capLevelToPlayerSize: false,
-        });
-        hlsRef.current = hls;
-        hls.on(HlsClass.Events.MANIFEST_PARSED, (_event, data) => {
-          setQualities(
-            data.levels.map((level, index) => ({
-              index,
-              label: `${Math.min(level.width, level.height) || level.height}p`,
-            })),
-          );
-        });
-        hls.on(HlsClass.Events.LEVEL_SWITCHED, (_event, data) => setActiveLevel(data.level));
-        hls.on(HlsClass.Events.ERROR, (_event, data: ErrorData) => {
-          if (!data.fatal) return;
-          if (data.type === HlsClass.ErrorTypes.NETWORK_ERROR) {
-            setError(`Network Error: ${data.details}`);
-            hls.startLoad();
-          } else if (data.type === HlsClass.ErrorTypes.MEDIA_ERROR) {
-            setError(`Media Error: ${data.details}`);
-            hls.recoverMediaError();
-          } else {
-            setError(`Playback Error: ${data.details}`);
-            hls.destroy();
-            hlsRef.current = null;
-            setBuild((n) => n + 1);
-          }
-        });
-        hls.loadSource(src);
-        hls.attachMedia(video);
-        if (startAt > 0) {
-          video.addEventListener(
-            'loadedmetadata',
-            () => {
-              if (video.currentTime < startAt - 1) video.currentTime = startAt;
-            },
-            { once: true },
-          );
-        }
-      } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
-        video.src = src;
-        if (startAt > 0) {
-          video.addEventListener(
-            'loadedmetadata',
-            () => {
-              video.currentTime = startAt;
-            },
-            { once: true },
-          );
-        }
-      } else {
-        setError('Initialization Error: this browser cannot play HLS video.');
-      }
-    })().catch((failure: Error) => setError(`Initialization Error: ${failure.message}`));
-    return () => {
-      cancelled = true;
-      hlsRef.current?.destroy();
-      hlsRef.current = null;
-    };
-  }, [src, build]);
+  const player = useHlsPlayer(videoRef, src, startAt);
+  const { error, setError } = player;
 
   const showControls = useCallback(() => {
     setControlsVisible(true);
@@ -143,7 +58,7 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
     if (video.paused || video.ended)
       video.play().catch((failure: Error) => setError(`Playback Error: ${failure.message}`));
     else video.pause();
-  }, []);
+  }, [setError]);
 
   const seekBy = (seconds: number) => {
     const video = videoRef.current;
@@ -166,21 +81,9 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
     }
   };
 
-  const chooseQuality = (index: number) => {
-    setQuality(index);
-    if (hlsRef.current) hlsRef.current.currentLevel = index;
-  };
-
   const chooseSpeed = (value: number) => {
     setSpeed(value);
     if (videoRef.current) videoRef.current.playbackRate = value;
-  };
-
-  const retry = () => {
-    if (retries >= MAX_RETRIES) return;
-    setRetries((n) => n + 1);
-    setError(null);
-    setBuild((n) => n + 1);
   };
 
   function onKeyDown(event: KeyboardEvent<HTMLElement>) {
@@ -198,19 +101,10 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
     else toggleFullscreen();
   }
 
-  // Progress bar: click or drag anywhere on it to seek.
-  const seekFromPointer = (event: PointerEvent<HTMLDivElement>) => {
-    const video = videoRef.current;
-    if (!video?.duration) return;
-    const rect = event.currentTarget.getBoundingClientRect();
-    const ratio = Math.min(1, Math.max(0, (event.clientX - rect.left) / rect.width));
-    video.currentTime = ratio * video.duration;
-    setCurrent(video.currentTime);
-  };
-
   const reportPosition = (force = false) => {
     const video = videoRef.current;
-    if (!video?.duration) return;
+    // A lecture only opened, never played, is not "watched": it stays out of history and progress.
+    if (!video?.duration || video.played.length === 0) return;
     const now = Date.now();
     if (!force && now - lastReported.current < 10_000) return;
     lastReported.current = now;
@@ -228,8 +122,6 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
     };
   }, [src]);
 
-  const percent = duration ? (current / duration) * 100 : 0;
-  const bufferedPercent = duration ? (buffered / duration) * 100 : 0;
   const controlsShown = controlsVisible || !playing;
 
   return (
@@ -239,7 +131,7 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
       // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so Space, arrows, M and F work
       tabIndex={0}
       aria-label="Video player"
-      data-level={activeLevel}
+      data-level={player.activeLevel}
       data-testid="video-player"
       onKeyDown={onKeyDown}
       onMouseMove={showControls}
@@ -289,7 +181,7 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
           setVolume(event.currentTarget.volume);
         }}
         onError={(event) => {
-          if (!hlsRef.current)
+          if (!player.usesHlsJs())
             setError(`Native Player Error: ${event.currentTarget.error?.message || 'the video could not be played'}`);
         }}
       />
@@ -317,8 +209,8 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
           className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-black/80 p-6 text-center text-white"
         >
           <p className="max-w-md text-sm">{error}</p>
-          {retries < MAX_RETRIES ? (
-            <button type="button" className="btn btn-primary" onClick={retry}>
+          {player.canRetry ? (
+            <button type="button" className="btn btn-primary" onClick={player.retry}>
               Retry Playback
             </button>
           ) : (
@@ -327,99 +219,36 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
         </div>
       )}
 
-      <div
-        className={`absolute inset-x-0 bottom-0 flex flex-col gap-1 bg-gradient-to-t from-black/80 to-transparent px-2 pt-6 pb-1 sm:px-3 sm:pb-2 text-white transition-opacity duration-300 ${
-          controlsShown ? 'opacity-100' : 'pointer-events-none opacity-0'
-        }`}
-      >
-        <div
-          className="relative h-4 cursor-pointer touch-none py-1.5"
-          role="slider"
-          tabIndex={-1}
-          aria-label="Seek"
-          aria-valuemin={0}
-          aria-valuemax={Math.round(duration) || 0}
-          aria-valuenow={Math.round(current)}
-          onPointerDown={(event) => {
-            event.currentTarget.setPointerCapture(event.pointerId);
-            seekFromPointer(event);
-          }}
-          onPointerMove={(event) => {
-            if (event.currentTarget.hasPointerCapture(event.pointerId)) seekFromPointer(event);
-          }}
-        >
-          <div className="relative h-1 overflow-hidden rounded-full bg-white/25">
-            <div className="absolute inset-y-0 left-0 bg-white/40" style={{ width: `${bufferedPercent}%` }} />
-            <div className="absolute inset-y-0 left-0 bg-indigo-500" style={{ width: `${percent}%` }} />
-          </div>
-          <div
-            className="absolute top-1/2 size-3 -translate-x-1/2 -translate-y-1/2 rounded-full bg-white shadow"
-            style={{ left: `${percent}%` }}
-          />
-        </div>
-        <div className="flex items-center gap-1 sm:gap-2">
-          <button
-            type="button"
-            className="player-btn"
-            onClick={togglePlay}
-            aria-label={playing ? 'Pause' : ended ? 'Replay' : 'Play'}
-          >
-            {playing ? <PauseIcon size={20} /> : ended ? <ReplayIcon size={20} /> : <PlayIcon size={20} />}
-          </button>
-          <button type="button" className="player-btn" onClick={toggleMute} aria-label={muted ? 'Unmute' : 'Mute'}>
-            {muted || volume === 0 ? <MuteIcon size={20} /> : <VolumeIcon size={20} />}
-          </button>
-          <input
-            type="range"
-            min={0}
-            max={1}
-            step={0.05}
-            value={muted ? 0 : volume}
-            aria-label="Volume"
-            className="hidden w-20 accent-indigo-500 sm:block"
-            onChange={(event) => {
-              const video = videoRef.current;
-              if (!video) return;
-              video.volume = Number(event.target.value);
-              video.muted = video.volume === 0;
-            }}
-          />
-          <span className="ml-1 text-xs whitespace-nowrap tabular-nums sm:text-sm" data-testid="player-time">
-            {formatClock(current)} / {formatClock(duration)}
-          </span>
-          <span className="min-w-0 flex-1" />
-          <select
-            aria-label="Playback speed"
-            className="player-select"
-            value={speed}
-            onChange={(event) => chooseSpeed(Number(event.target.value))}
-          >
-            {SPEEDS.map((value) => (
-              <option key={value} value={value}>
-                {value}×
-              </option>
-            ))}
-          </select>
-          {qualities.length > 0 && (
-            <select
-              aria-label="Quality"
-              className="player-select"
-              value={quality}
-              onChange={(event) => chooseQuality(Number(event.target.value))}
-            >
-              <option value={-1}>Auto</option>
-              {qualities.map((q) => (
-                <option key={q.index} value={q.index}>
-                  {q.label}
-                </option>
-              ))}
-            </select>
-          )}
-          <button type="button" className="player-btn" onClick={toggleFullscreen} aria-label="Fullscreen">
-            <FullscreenIcon size={20} />
-          </button>
-        </div>
-      </div>
+      <PlayerControls
+        shown={controlsShown}
+        playing={playing}
+        ended={ended}
+        muted={muted}
+        volume={volume}
+        current={current}
+        duration={duration}
+        buffered={buffered}
+        speed={speed}
+        qualities={player.qualities}
+        quality={player.quality}
+        onTogglePlay={togglePlay}
+        onToggleMute={toggleMute}
+        onVolume={(value) => {
+          const video = videoRef.current;
+          if (!video) return;
+          video.volume = value;
+          video.muted = value === 0;
+        }}
+        onSeekTo={(ratio) => {
+          const video = videoRef.current;
+          if (!video?.duration) return;
+          video.currentTime = ratio * video.duration;
+          setCurrent(video.currentTime);
+        }}
+        onSpeed={chooseSpeed}
+        onQuality={player.chooseQuality}
+        onFullscreen={toggleFullscreen}
+      />
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { type Lecture, useDeleteLecture, useLectures, useUpdateCachedLecture } f
 import { errorMessage } from '../api/query-client';
 import { Comments } from '../components/Comments';
 import { CourseNotes } from '../components/CourseNotes';
+import { DeleteTopicDialog } from '../components/DeleteTopicDialog';
 import { ShareIcon } from '../components/icons';
 import { LectureStage } from '../components/LectureStage';
 import { Playlist } from '../components/Playlist';
@@ -14,7 +15,7 @@ import { LoadError } from '../components/QueryState';
 import { SharePanel } from '../components/SharePanel';
 import { FullPageLoader } from '../components/Spinner';
 import { TeacherProgress } from '../components/TeacherProgress';
-import { AddTopicModal, DeleteTopicDialog, EditTopicModal } from '../components/TopicModals';
+import { AddTopicModal, EditTopicModal } from '../components/TopicModals';
 import { useSession } from '../state/session';
 
 export function CoursePage() {
@@ -30,8 +31,9 @@ export function CoursePage() {
   const [sharing, setSharing] = useState(false);
   const [selectedId, setSelectedId] = useState<string | null>(params.get('lecture'));
   const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<Lecture | null>(null);
-  const [deleting, setDeleting] = useState<Lecture | null>(null);
+  // Which topic a dialog is open for; the lecture itself always comes from the cached list.
+  const [editingId, setEditing] = useState<string | null>(null);
+  const [deletingId, setDeleting] = useState<string | null>(null);
 
   // A card's notes button links to #notes: scroll there once the page has loaded.
   const loaded = course !== undefined && lectures !== undefined;
@@ -48,17 +50,12 @@ export function CoursePage() {
 
   if (!course && courseQuery.isError) return <CourseLoadError query={courseQuery} />;
   if (!lectures && lecturesQuery.isError) {
-    return (
-      <LoadError
-        label="this class's lectures"
-        error={lecturesQuery.error}
-        onRetry={() => lecturesQuery.refetch()}
-        busy={lecturesQuery.isFetching}
-      />
-    );
+    return <LoadError label="this class's lectures" query={lecturesQuery} />;
   }
   if (!course || !lectures) return <FullPageLoader />;
   const isTeacher = user?._id === teacherIdOf(course);
+  const editing = lectures.find((lecture) => lecture._id === editingId) ?? null;
+  const deleting = lectures.find((lecture) => lecture._id === deletingId) ?? null;
 
   const select = (lecture: Lecture) => {
     setSelectedId(lecture._id);
@@ -110,8 +107,8 @@ export function CoursePage() {
             isTeacher={isTeacher}
             onSelect={select}
             onAdd={() => setAdding(true)}
-            onEdit={setEditing}
-            onDelete={setDeleting}
+            onEdit={(lecture) => setEditing(lecture._id)}
+            onDelete={(lecture) => setDeleting(lecture._id)}
           />
           <CourseNotes courseId={course._id} />
         </div>
@@ -138,7 +135,7 @@ export function CourseLoadError({ query }: { query: UseQueryResult<unknown> }) {
   if (query.error instanceof ApiError && query.error.status === 404) {
     return <CourseError message={errorMessage(query.error)} />;
   }
-  return <LoadError label="this class" error={query.error} onRetry={() => query.refetch()} busy={query.isFetching} />;
+  return <LoadError label="this class" query={query} />;
 }
 
 function CourseError({ message }: { message: string }) {

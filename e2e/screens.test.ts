@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { makeClip } from '../src/test/fixtures';
+import { seriousA11yFindings } from './browser';
+import { e2eEnvironment } from './environment';
+import { createAccount, screenshot, signedInContext } from './server';
+
+/**
+ * The screens the data layer touched, at phone, tablet, laptop and desktop widths, in their loaded, empty
+ * and failed states: each fits without horizontal scrolling and has no critical or serious axe finding.
+ */
+const env = e2eEnvironment();
+const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-screens-'));
+const WIDTHS = [375, 768, 1024, 1280];
+let teacher: Awaited<ReturnType<typeof createAccount>>;
+let student: Awaited<ReturnType<typeof createAccount>>;
+let newcomer: Awaited<ReturnType<typeof createAccount>>;
+let courseId: string;
+
+beforeAll(async () => {
+  teacher = await createAccount(env.server, env.mail, 'Grace Hopper', 'teacher');
+  student = await createAccount(env.server, env.mail, 'Ada Student', 'student');
+  newcomer = await createAccount(env.server, env.mail, 'Nina Newcomer', 'student');
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Compilers', semester: 3 });
+  courseId = course._id;
+  await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
+  const form = new FormData();
+  form.append('uploadedFile', Bun.file(await makeClip(clips, { width: 640, height: 360, seconds: 4 })), 'a.mp4');
+  const uploaded = await teacher.api('POST', '/api/upload', form);
+  await teacher.api('POST', '/api/lectures', { courseId, nameOfTopic: 'Parsing', videoLink: uploaded.masterPlaylist });
+  await student.api('PATCH', `/api/enrollments/${courseId}/notes`, { notes: 'LL(1) vs LR(1)' });
+});
+afterAll(() => rmSync(clips, { recursive: true, force: true }));
+
+async function check(page: Page, name: string, width: number) {
+  expect({
+    name,
+    width,
+    fits: await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+  }).toEqual({
+    name,
+    width,
+    fits: true,
+  });
+  expect({ name, width, findings: await seriousA11yFindings(page) }).toEqual({ name, width, findings: [] });
+  await screenshot(page, `${name}-${width}`);
+}
+
+const failing = (page: Page, pattern: RegExp) =>
+  page.route(pattern, (route) =>
+    route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"Down for a moment."}' }),
+  );
+
+test('class list, course page and history: loaded, empty and failed, at every width', async () => {
+  for (const width of WIDTHS) {
+    const viewport = { width, height: 900 };
+    const asStudent = await signedInContext(env.browser, env.server, student.token, viewport);
+    const page = await asStudent.newPage();
+    await page.goto(`${env.server.baseUrl}/classroom`);
+    await page
+      .getByRole('link', { name: /Compilers/ })
+      .first()
+      .waitFor();
+    await check(page, 'classroom-student', width);
+    await page.goto(`${env.server.baseUrl}/classroom/${courseId}`);
+    await page.getByRole('textbox', { name: 'Course notes' }).waitFor();
+    await page.getByRole('heading', { name: 'Parsing' }).waitFor();
+    await check(page, 'course-student', width);
+    await asStudent.close();
+
+    const asTeacher = await signedInContext(env.browser, env.server, teacher.token, viewport);
+    const teacherPage = await asTeacher.newPage();
+    await teacherPage.goto(`${env.server.baseUrl}/classroom/${courseId}`);
+    await teacherPage.getByRole('heading', { name: 'Student progress' }).waitFor();
+    await check(teacherPage, 'course-teacher', width);
+    await asTeacher.close();
+
+    const asNewcomer = await signedInContext(env.browser, env.server, newcomer.token, viewport);
+    const newPage = await asNewcomer.newPage();
+    await newPage.goto(`${env.server.baseUrl}/classroom`);
+    await newPage.getByText('No classes yet').waitFor();
+    await check(newPage, 'classroom-empty', width);
+    await newPage.goto(`${env.server.baseUrl}/history`);
+    await newPage.getByText('Nothing here yet').waitFor();
+    await check(newPage, 'history-empty', width);
+    await failing(newPage, /\/api\/(courses|history)$/);
+    await newPage.goto(`${env.server.baseUrl}/classroom`);
+    await newPage.getByText('Could not load your classes.').waitFor();
+    await check(newPage, 'classroom-failed', width);
+    await asNewcomer.close();
+
+    const failed = await signedInContext(env.browser, env.server, student.token, viewport);
+    const failedPage = await failed.newPage();
+    await failing(failedPage, /\/api\/(enrollments\/[^/]+\/notes|lectures\/[^/]+\/comments)$/);
+    await failedPage.goto(`${env.server.baseUrl}/classroom/${courseId}`);
+    await failedPage.getByText('Could not load your notes.').waitFor();
+    await failedPage.getByText('Could not load comments.').waitFor();
+    await check(failedPage, 'course-notes-failed', width);
+    await failed.close();
+  }
+}, 180_000);

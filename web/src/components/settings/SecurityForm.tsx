@@ -1,0 +1,67 @@
+import { type FormEvent, useState } from 'react';
+import { toast } from 'sonner';
+import { LIMITS } from '../../../../src/contract/limits';
+import { ApiError } from '../../api/client';
+import { type User, useChangePassword } from '../../api/users';
+import { PasswordInput } from '../PasswordInput';
+
+export function SecurityForm({ user }: { user: User }) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const change = useChangePassword();
+  const busy = change.isPending;
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (next !== confirm) {
+      toast.error("New passwords don't match");
+      return;
+    }
+    change.mutate(
+      { id: user._id, current, next },
+      {
+        onSuccess: () => {
+          toast.success('Password updated successfully');
+          setCurrent('');
+          setNext('');
+          setConfirm('');
+        },
+        onError: (error) =>
+          toast.error('Failed to update password. Please try again.', {
+            description: error instanceof ApiError && error.status ? error.message : undefined,
+          }),
+      },
+    );
+  }
+  return (
+    <form onSubmit={onSubmit} className="flex flex-col gap-4">
+      <PasswordInput
+        label="Current password"
+        name="currentPassword"
+        value={current}
+        onChange={setCurrent}
+        autoComplete="current-password"
+      />
+      <PasswordInput
+        label="New password"
+        name="newPassword"
+        value={next}
+        onChange={setNext}
+        autoComplete="new-password"
+        minLength={LIMITS.passwordMin}
+      />
+      <PasswordInput
+        label="Confirm new password"
+        name="confirmPassword"
+        value={confirm}
+        onChange={setConfirm}
+        autoComplete="new-password"
+        minLength={LIMITS.passwordMin}
+      />
+      <p className="text-xs text-slate-500">At least 8 characters. Other devices will be signed out.</p>
+      <button type="submit" className="btn btn-primary self-start" disabled={busy}>
+        {busy ? 'Updating...' : 'Update Password'}
+      </button>
+    </form>
+  );
+}
