@@ -1,6 +1,7 @@
 import { and, eq, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client';
+import { preparedPerDatabase } from '../db/prepared';
 import { type Course, courses, enrollments, type Lecture, lectures, type User, type Video, videos } from '../db/schema';
 import { forbidden, notFound } from '../errors';
 
@@ -29,8 +30,8 @@ export function isMemberOf(courseId: SQL | SQLiteColumn, userId: string | Placeh
   ) as SQL;
 }
 
-/** These lookups run on nearly every request (each HLS segment too): prepared once per database. */
-function prepare(db: Db) {
+/** These lookups run on nearly every request (each HLS segment too). */
+const queries = preparedPerDatabase((db: Db) => {
   const id = sql.placeholder('id');
   return {
     course: db.select().from(courses).where(eq(courses.id, id)).prepare(),
@@ -53,16 +54,7 @@ function prepare(db: Db) {
       .prepare(),
     lecture: db.select().from(lectures).where(eq(lectures.id, id)).prepare(),
   };
-}
-const preparedByDb = new WeakMap<Db, ReturnType<typeof prepare>>();
-function queries(db: Db) {
-  let prepared = preparedByDb.get(db);
-  if (!prepared) {
-    prepared = prepare(db);
-    preparedByDb.set(db, prepared);
-  }
-  return prepared;
-}
+});
 
 /** The user's membership of a class, or undefined when they have none. */
 export async function membershipOf(db: Db, user: Pick<User, 'id' | 'role'>, course: Course) {

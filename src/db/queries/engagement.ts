@@ -4,6 +4,7 @@ import { type CommentRow, type HistoryRow, toCourseProgressJson } from '../../co
 import { posterPath } from '../../contract/videos';
 import { newId } from '../../lib/ids';
 import type { Db } from '../client';
+import { preparedPerDatabase } from '../prepared';
 import { comments, courses, enrollments, lectures, users, videos, watchProgress } from '../schema';
 
 const COMMENTS_PAGE = 500;
@@ -21,25 +22,19 @@ const commentColumns = {
   avatarVersion: users.avatarVersion,
 };
 
-/** The newest comments of a lecture, with their authors: prepared once per database (a hot path). */
-const preparedByDb = new WeakMap<Db, ReturnType<typeof prepareComments>>();
-function prepareComments(db: Db) {
-  return db
+/** The newest comments of a lecture, with their authors (a hot path). */
+const newestComments = preparedPerDatabase((db: Db) =>
+  db
     .select(commentColumns)
     .from(comments)
     .innerJoin(users, eq(users.id, comments.userId))
     .where(eq(comments.lectureId, sql.placeholder('lectureId')))
     .orderBy(desc(comments.createdAt), desc(comments.id))
     .limit(COMMENTS_PAGE)
-    .prepare();
-}
+    .prepare(),
+);
 export async function commentsOf(db: Db, lectureId: string): Promise<CommentRow[]> {
-  let prepared = preparedByDb.get(db);
-  if (!prepared) {
-    prepared = prepareComments(db);
-    preparedByDb.set(db, prepared);
-  }
-  return prepared.all({ lectureId });
+  return newestComments(db).all({ lectureId });
 }
 
 export async function addComment(db: Db, values: { lectureId: string; userId: string; text: string }) {

@@ -77,10 +77,11 @@ export function LectureStage({ lecture }: { lecture: Lecture | null }) {
           disabled={toggleLike.isPending}
         >
           <HeartIcon size={18} fill={lecture.likedByMe ? 'currentColor' : 'none'} />
-          {/* The name is the visible count inside words for screen readers: "Like (3 likes)". */}
-          <span className="sr-only">{lecture.likedByMe ? 'Unlike' : 'Like'} (</span>
-          {lecture.noOfLikes}
-          <span className="sr-only"> likes)</span>
+          {/* Screen readers hear the action with the count ("Like (3 likes)"); the eye sees the count. */}
+          <span aria-hidden="true">{lecture.noOfLikes}</span>
+          <span className="sr-only">
+            {lecture.likedByMe ? 'Unlike' : 'Like'} ({lecture.noOfLikes} likes)
+          </span>
         </button>
       </div>
     </div>
