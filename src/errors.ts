@@ -19,7 +19,6 @@ export const badRequest = (code: string, message: string, extra?: Record<string,
 export const unauthorized = (message = 'Please log in to continue.') => new ApiError(401, 'unauthorized', message);
 export const forbidden = (message = 'You are not allowed to do that.') => new ApiError(403, 'forbidden', message);
 export const notFound = (code: string, message: string) => new ApiError(404, code, message);
-export const conflict = (code: string, message: string) => new ApiError(409, code, message);
 export const tooMany = (message: string, retryAfterSeconds?: number) =>
   new ApiError(429, 'too_many_requests', message, retryAfterSeconds ? { retryAfter: retryAfterSeconds } : {});
 

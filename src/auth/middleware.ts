@@ -24,7 +24,7 @@ export function requireUser(deps: Pick<AppDeps, 'db' | 'config'>) {
     if (!token) throw unauthorized();
     const claims = await readToken(deps.config.jwtSecret, token);
     if (!claims) throw unauthorized('Your session has expired. Please log in again.');
-    const user = userById.get({ id: claims.userId });
+    const user = await userById.get({ id: claims.userId });
     if (!user || user.tokenVersion !== claims.tokenVersion) {
       throw unauthorized('Your session has expired. Please log in again.');
     }
