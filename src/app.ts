@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
+import { createAccountLimits } from './auth/limits';
 import type { Config } from './config';
 import type { AppDeps } from './deps';
 import { errorBody, handleError } from './errors';
@@ -23,7 +24,9 @@ export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 export const maxRequestBodySize = (config: Pick<Config, 'maxUploadBytes'>) => config.maxUploadBytes + 16 * 1024 * 1024;
 
 /** Composes the whole HTTP app from its dependencies; no port, no process state. */
-export function createApp(deps: AppDeps) {
+export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
+  // The account limits live as long as the app: one set per process (tests pass theirs to age them).
+  const deps = { ...appDeps, limits };
   const app = new Hono();
   app.use(
     secureHeaders({

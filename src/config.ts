@@ -39,6 +39,7 @@ const envSchema = z.object({
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
   WEB_DIR: z.string().min(1).optional(),
+  TRUST_PROXY: booleanText.default(false),
 });
 
 export type Config = Readonly<{
@@ -60,6 +61,8 @@ export type Config = Readonly<{
   ffmpegPath: string;
   ffprobePath: string;
   webDir: string;
+  /** Read the client's address from X-Forwarded-For (set only behind a reverse proxy you run). */
+  trustProxy: boolean;
 }>;
 
 export class ConfigError extends Error {}
@@ -93,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ffmpegPath: values.FFMPEG_PATH,
     ffprobePath: values.FFPROBE_PATH,
     webDir: resolve(values.WEB_DIR ?? join(import.meta.dir, '..', 'dist', 'web')),
+    trustProxy: values.TRUST_PROXY,
   });
 }
 

@@ -15,4 +15,4 @@ export type AppDeps = {
 };
 
 /** Hono environment of authenticated routes. */
-export type AppEnv = { Variables: { user: User } };
+export type AppEnv = { Variables: { user: User; sessionId: string } };

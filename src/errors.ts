@@ -27,6 +27,7 @@ export function errorBody(code: string, message: string, extra: Record<string, u
 }
 
 export function errorResponse(c: Context, error: ApiError) {
+  if (typeof error.extra.retryAfter === 'number') c.header('Retry-After', String(error.extra.retryAfter));
   return c.json(errorBody(error.code, error.message, error.extra), error.status);
 }
 

@@ -5,8 +5,8 @@ import { emailCodes } from '../db/schema';
 
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
-export const RESEND_INTERVAL_MS = 60 * 1000;
 
+/** Password-reset codes (sign-up codes live with their sign-up, in signups.ts). */
 const hashCode = (userId: string, code: string) => createHash('sha256').update(`${userId}:${code}`).digest('hex');
 
 /** Makes a fresh 6-digit code for the user, replacing any earlier one, and returns it for the mail. */
@@ -21,22 +21,6 @@ export async function issueCode(db: Db, userId: string, now = Date.now()): Promi
   };
   await db.insert(emailCodes).values(row).onConflictDoUpdate({ target: emailCodes.userId, set: row });
   return code;
-}
-
-/** A code whose mail could not be sent frees the resend wait, so the user can ask again at once. */
-export async function forgetSent(db: Db, userId: string): Promise<void> {
-  await db.update(emailCodes).set({ sentAt: 0 }).where(eq(emailCodes.userId, userId));
-}
-
-/** Milliseconds until a new code may be sent to this user (0 when it may be sent now). */
-export async function resendWait(db: Db, userId: string, now = Date.now()): Promise<number> {
-  const row = await db
-    .select({ sentAt: emailCodes.sentAt })
-    .from(emailCodes)
-    .where(eq(emailCodes.userId, userId))
-    .get();
-  if (!row) return 0;
-  return Math.max(0, row.sentAt + RESEND_INTERVAL_MS - now);
 }
 
 export type CodeCheck = 'ok' | 'missing' | 'expired' | 'used_up' | { wrong: number };

@@ -1,9 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { users } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
-import { ApiError, forbidden, unauthorized } from '../errors';
+import { forbidden, unauthorized } from '../errors';
+import { sessionUser } from './sessions';
 import { readToken } from './tokens';
 
 /** The bearer header, or the `token` cookie when there is no header (the spec's client omits it on two calls). */
@@ -12,26 +11,40 @@ export function tokenFrom(authorization: string | undefined, cookieToken: string
   return match?.[1] ?? cookieToken;
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A write authenticated by the cookie alone must come from our own pages: a browser sends the cookie with a
+ * form another site posts, but then the Origin (or Sec-Fetch-Site) names that other site.
+ */
+function crossSiteWrite(request: Request): boolean {
+  if (SAFE_METHODS.has(request.method)) return false;
+  if (request.headers.get('sec-fetch-site') === 'cross-site') return true;
+  const origin = request.headers.get('origin');
+  if (origin === null) return false;
+  if (origin === 'null') return true;
+  try {
+    // A reverse proxy must pass the Host header on (Caddy does; nginx: proxy_set_header Host $host).
+    return new URL(origin).host !== (request.headers.get('host') ?? new URL(request.url).host);
+  } catch {
+    return true;
+  }
+}
+
+/** The signed-in user of a live session, or 401; sets `user` and `sessionId`. */
 export function requireUser(deps: Pick<AppDeps, 'db' | 'config'>) {
-  // Every authenticated request runs this lookup: prepared once.
-  const userById = deps.db
-    .select()
-    .from(users)
-    .where(eq(users.id, sql.placeholder('id')))
-    .prepare();
   return createMiddleware<AppEnv>(async (c, next) => {
-    const token = tokenFrom(c.req.header('authorization'), getCookie(c, 'token'));
+    const bearer = c.req.header('authorization');
+    const token = tokenFrom(bearer, getCookie(c, 'token'));
     if (!token) throw unauthorized();
+    if (!bearer && crossSiteWrite(c.req.raw)) throw forbidden('This request came from another site.');
     const claims = await readToken(deps.config.jwtSecret, token);
-    if (!claims) throw unauthorized('Your session has expired. Please log in again.');
-    const user = await userById.get({ id: claims.userId });
-    if (!user || user.tokenVersion !== claims.tokenVersion) {
-      throw unauthorized('Your session has expired. Please log in again.');
-    }
-    if (!user.emailVerifiedAt) {
-      throw new ApiError(403, 'email_not_verified', 'Please verify your email', { requiresVerification: true });
-    }
-    c.set('user', user);
+    const row = claims
+      ? await sessionUser(deps.db).get({ sessionId: claims.sessionId, userId: claims.userId, now: Date.now() })
+      : undefined;
+    if (!claims || !row) throw unauthorized('Your session has expired. Please log in again.');
+    c.set('user', row.user);
+    c.set('sessionId', claims.sessionId);
     await next();
   });
 }

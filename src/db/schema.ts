@@ -11,9 +11,8 @@ export const users = sqliteTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     role: text('role', { enum: ['teacher', 'student'] }).notNull(),
+    /** Set when the account is made: an account exists only once its address was proven (see signups). */
     emailVerifiedAt: integer('email_verified_at'),
-    /** Bumped on password change; tokens carry it, so older tokens stop working. */
-    tokenVersion: integer('token_version').notNull().default(0),
     /** 0 = no picture; otherwise bumped on each upload so the picture URL changes. */
     avatarVersion: integer('avatar_version').notNull().default(0),
     createdAt: integer('created_at').notNull().default(now),
@@ -21,7 +20,62 @@ export const users = sqliteTable(
   (table) => [uniqueIndex('users_email_unique').on(table.email)],
 );
 
-/** The one live email code of a user; a new code replaces the old row. */
+/**
+ * A sign-up waiting for its address to be proven. Each registration is its own row with its own password and
+ * code, so a second sign-up for the same address can never change the password of the first (docs/accounts.md).
+ */
+export const signups = sqliteTable(
+  'signups',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    username: text('username').notNull(),
+    role: text('role', { enum: ['teacher', 'student'] }).notNull(),
+    passwordHash: text('password_hash').notNull(),
+    codeHash: text('code_hash').notNull(),
+    codeExpiresAt: integer('code_expires_at').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    sentAt: integer('sent_at').notNull(),
+    /** SHA-256 of the random key in the registering browser's `signup` cookie; null for sign-ups made before it. */
+    clientKeyHash: text('client_key_hash'),
+    /** The sign-up is forgotten after this. */
+    expiresAt: integer('expires_at').notNull(),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (table) => [index('signups_email').on(table.email, table.createdAt)],
+);
+
+export type Signup = typeof signups.$inferSelect;
+
+/** A signed-in device: the token names it, logging out deletes it, a password reset deletes them all. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull().default(now),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (table) => [index('sessions_user').on(table.userId)],
+);
+
+/** Browsers that signed in to an account before: the lock for wrong passwords does not apply to them. */
+export const knownDevices = sqliteTable(
+  'known_devices',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the random key in the browser's `device` cookie. */
+    deviceHash: text('device_hash').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.deviceHash] })],
+);
+
+/** The one live password-reset code of a user; a new code replaces the old row. */
 export const emailCodes = sqliteTable(
   'email_codes',
   {

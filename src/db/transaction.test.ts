@@ -24,18 +24,18 @@ const user = (id: string) => ({
   role: 'student' as const,
 });
 const versionOf = async (id: string) =>
-  (await db.select({ v: users.tokenVersion }).from(users).where(eq(users.id, id)).get())?.v;
+  (await db.select({ v: users.avatarVersion }).from(users).where(eq(users.id, id)).get())?.v;
 
 test('two concurrent read-then-write transactions take turns: no update is lost', async () => {
   await db.insert(users).values(user('counter'));
   // Each reads the value, yields (as an await on real I/O would), then writes value + 1.
   const bump = () =>
     transaction(db, async (tx) => {
-      const before = (await tx.select({ v: users.tokenVersion }).from(users).where(eq(users.id, 'counter')).get())!.v;
+      const before = (await tx.select({ v: users.avatarVersion }).from(users).where(eq(users.id, 'counter')).get())!.v;
       await Bun.sleep(5);
       await tx
         .update(users)
-        .set({ tokenVersion: before + 1 })
+        .set({ avatarVersion: before + 1 })
         .where(eq(users.id, 'counter'));
     });
   await Promise.all(Array.from({ length: 20 }, bump));

@@ -4,22 +4,54 @@ export const PRODUCT_NAME = 'Classroom';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-export function verificationCodeMail(to: string, username: string, code: string): Mail {
-  const subject = `${code} is your ${PRODUCT_NAME} verification code`;
-  const text = [
-    `Hello ${username},`,
-    '',
-    `Your ${PRODUCT_NAME} verification code is: ${code}`,
-    '',
-    'It is valid for 10 minutes. If you did not ask for it, you can ignore this email.',
-  ].join('\n');
+function layout(username: string, lines: string[], code?: string) {
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2937;background:#f8fafc;padding:24px">
 <div style="max-width:480px;margin:auto;background:#fff;border-radius:12px;padding:24px;border:1px solid #e2e8f0">
 <h1 style="font-size:20px;margin:0 0 16px;color:#4f46e5">${PRODUCT_NAME}</h1>
 <p>Hello ${escapeHtml(username)},</p>
-<p>Your verification code is:</p>
-<p style="font-size:32px;letter-spacing:8px;font-weight:700;margin:16px 0">${code}</p>
-<p style="color:#64748b;font-size:14px">It is valid for 10 minutes. If you did not ask for it, you can ignore this email.</p>
+${lines
+  .map((line, i) =>
+    i === 0 && code
+      ? `<p>${escapeHtml(line)}</p><p style="font-size:32px;letter-spacing:8px;font-weight:700;margin:16px 0">${code}</p>`
+      : `<p style="color:#64748b;font-size:14px">${escapeHtml(line)}</p>`,
+  )
+  .join('\n')}
 </div></body></html>`;
-  return { to, subject, text, html };
+  return html;
+}
+
+export function verificationCodeMail(to: string, username: string, code: string, otherSignups = false): Mail {
+  const subject = `${code} is your ${PRODUCT_NAME} verification code`;
+  const notes = [
+    'It is valid for 10 minutes. If you did not ask for it, you can ignore this email.',
+    ...(otherSignups
+      ? ['Someone else has also started a sign-up with this address. Enter the code in the browser you signed up in.']
+      : []),
+  ];
+  const text = [`Hello ${username},`, '', `Your ${PRODUCT_NAME} verification code is: ${code}`, '', ...notes].join(
+    '\n',
+  );
+  return { to, subject, text, html: layout(username, ['Your verification code is:', ...notes], code) };
+}
+
+export function passwordResetMail(to: string, username: string, code: string): Mail {
+  const subject = `${code} is your ${PRODUCT_NAME} password reset code`;
+  const note =
+    'It is valid for 10 minutes. If you did not ask to reset your password, ignore this email: your password stays as it is.';
+  const text = [`Hello ${username},`, '', `Your ${PRODUCT_NAME} password reset code is: ${code}`, '', note].join('\n');
+  return { to, subject, text, html: layout(username, ['Your password reset code is:', note], code) };
+}
+
+/** Sent instead of a code when someone signs up with an address that already has an account. */
+export function accountExistsMail(to: string, username: string): Mail {
+  const lines = [
+    `Someone tried to create a ${PRODUCT_NAME} account with this email address, which already has one.`,
+    'If it was you, log in instead, or use "Forgot password?" on the login screen. If not, you can ignore this email.',
+  ];
+  return {
+    to,
+    subject: `Your ${PRODUCT_NAME} account`,
+    text: [`Hello ${username},`, '', ...lines].join('\n'),
+    html: layout(username, lines),
+  };
 }

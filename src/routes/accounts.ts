@@ -1,18 +1,39 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { checkCode, forgetSent, issueCode, resendWait } from '../auth/email-codes';
+import { checkCode, issueCode } from '../auth/email-codes';
+import { type AccountLimits, countCodeMail, countOrRefuse, inWords, refuseWhileLimited } from '../auth/limits';
 import { requireUser } from '../auth/middleware';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../auth/password';
-import { signToken } from '../auth/tokens';
+import {
+  clearTokenCookie,
+  endSession,
+  endSessions,
+  hashKey,
+  isKnownDevice,
+  newKey,
+  rememberDevice,
+  startSession,
+} from '../auth/sessions';
+import {
+  accountFromSignup,
+  checkSignupCode,
+  createSignup,
+  deleteSignup,
+  pendingSignups,
+  renewSignupCode,
+} from '../auth/signups';
 import { LIMITS, OTP_PATTERN } from '../contract/limits';
 import { toPrivateUser } from '../contract/users';
-import { deleteUser, findUserByEmail, updateUser, upsertUnverifiedUser } from '../db/queries/users';
+import { findUserByEmail, updateUser } from '../db/queries/users';
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, tooMany, unauthorized } from '../errors';
-import { createRateLimiter } from '../http/rate-limit';
+import { clientAddress } from '../http/client-address';
+import { plainText } from '../http/text-fields';
 import { validate } from '../http/validation';
-import { verificationCodeMail } from '../mail/templates';
+import type { Mail } from '../mail/mailer';
+import { accountExistsMail, passwordResetMail, verificationCodeMail } from '../mail/templates';
 
 export const emailField = z
   .string({ error: 'Email is required.' })
@@ -24,11 +45,14 @@ export const newPasswordField = z
   .string({ error: 'Password is required.' })
   .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters.`)
   .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters.`);
-export const usernameField = z
-  .string({ error: 'Name is required.' })
-  .trim()
-  .min(LIMITS.usernameMin, `Name must be at least ${LIMITS.usernameMin} characters.`)
-  .max(LIMITS.usernameMax, `Name must be at most ${LIMITS.usernameMax} characters.`);
+export const usernameField = plainText({
+  required: 'Name is required.',
+  tooShort: `Name must be at least ${LIMITS.usernameMin} characters.`,
+  tooLong: `Name must be at most ${LIMITS.usernameMax} characters.`,
+  min: LIMITS.usernameMin,
+  max: LIMITS.usernameMax,
+  hidden: 'The name contains hidden characters. Please type it again.',
+});
 
 const registerBody = z.object({
   username: usernameField,
@@ -40,59 +64,80 @@ const loginBody = z.object({
   email: emailField,
   password: z.string({ error: 'Password is required.' }).min(1, 'Password is required.').max(LIMITS.passwordMax),
 });
-const verifyBody = z.object({
-  email: emailField,
-  otp: z
-    .string({ error: 'Please enter the OTP sent to your email' })
-    .trim()
-    .regex(OTP_PATTERN, 'The code is the 6 digits from the email.'),
-});
-const resendBody = z.object({ email: emailField });
+const otpField = z
+  .string({ error: 'Please enter the OTP sent to your email' })
+  .trim()
+  .regex(OTP_PATTERN, 'The code is the 6 digits from the email.');
+const verifyBody = z.object({ email: emailField, otp: otpField });
+const emailBody = z.object({ email: emailField });
+const resetBody = z.object({ email: emailField, otp: otpField, newPassword: newPasswordField });
 
-/** Sign-up, email codes, login and the current user. */
-export function accountsRoutes(deps: AppDeps) {
-  const { db, config, mailer } = deps;
-  const failedLogins = createRateLimiter(10, 15 * 60 * 1000);
-  const tokenFor = (user: User) => signToken(config.jwtSecret, { userId: user.id, tokenVersion: user.tokenVersion });
+const SIGNUP_COOKIE = 'signup';
+const DEVICE_COOKIE = 'device';
+const INVALID_CODE = 'This code is not valid. Please ask for a new one.';
 
-  /** Issues a fresh code and mails it; a failed send frees the resend wait so the user can try again. */
-  async function sendCode(user: User) {
-    const code = await issueCode(db, user.id);
+/** Sign-up, email codes, login and logout, password recovery, and the current user (docs/accounts.md). */
+export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
+  const { db, config, mailer, limits } = deps;
+  const client = (c: Context) => clientAddress(c, config.trustProxy);
+
+  async function send(mail: Mail) {
     try {
-      await mailer.send(verificationCodeMail(user.email, user.username, code));
+      await mailer.send(mail);
     } catch (error) {
-      console.error(`[mail] could not send the verification code to ${user.email}:`, (error as Error).message);
-      await forgetSent(db, user.id);
+      console.error(
+        `[mail] could not send "${mail.subject.replace(/\d{6}/, '······')}" to ${mail.to}:`,
+        (error as Error).message,
+      );
       throw new ApiError(503, 'mail_failed', 'We could not send the verification email. Please try again in a minute.');
     }
   }
 
+  /** The browser's key for its sign-up: a new one is made and set as an HttpOnly cookie. */
+  function newSignupKey(c: Context) {
+    const key = newKey();
+    setCookie(c, SIGNUP_COOKIE, key, { path: '/api/users', httpOnly: true, sameSite: 'Lax', maxAge: 24 * 60 * 60 });
+    return key;
+  }
+
+  async function signIn(c: Context, user: User) {
+    const { token } = await startSession(c, db, config.jwtSecret, user.id);
+    await rememberDevice(c, db, user.id, getCookie(c, DEVICE_COOKIE));
+    return token;
+  }
+
+  const requiresVerification = (email: string, message = 'Please verify your email. We sent a code to your inbox.') =>
+    new ApiError(403, 'email_not_verified', message, { requiresVerification: true, email });
+
   return new Hono<AppEnv>()
     .post('/register', validate('json', registerBody), async (c) => {
       const body = c.req.valid('json');
-      const existing = await findUserByEmail(db, body.email);
-      if (existing?.emailVerifiedAt) {
-        throw new ApiError(409, 'email_taken', 'An account with this email already exists. Please log in.');
-      }
+      countOrRefuse(limits.perClient.signups, client(c), 'sign-ups from this network');
+      // The same work and the same answer whether or not the address has an account.
       const passwordHash = await hashPassword(body.password);
-      // An unverified account may be claimed again: only the owner of the address can finish verifying it.
-      const user = await upsertUnverifiedUser(db, existing, {
-        username: body.username,
-        email: body.email,
-        passwordHash,
-        role: body.role,
-      });
-      try {
-        await sendCode(user);
-      } catch (error) {
-        // A new account whose code could not be sent is removed, so signing up again starts clean.
-        if (!existing) await deleteUser(db, user.id);
-        throw error;
+      countCodeMail(limits, body.email);
+      const existing = await findUserByEmail(db, body.email);
+      if (existing) {
+        await send(accountExistsMail(existing.email, existing.username)).catch(() => {});
+      } else {
+        const others = (await pendingSignups(db, body.email)).length > 0;
+        const { signup, code } = await createSignup(
+          db,
+          { email: body.email, username: body.username, role: body.role, passwordHash },
+          newSignupKey(c),
+        );
+        try {
+          await send(verificationCodeMail(body.email, body.username, code, others));
+        } catch (error) {
+          // A sign-up whose code could not be sent is removed, so signing up again starts clean.
+          await deleteSignup(db, signup.id);
+          throw error;
+        }
       }
       return c.json(
         {
           requiresVerification: true,
-          email: user.email,
+          email: body.email,
           message: 'Registration successful! Please verify your email with the OTP sent.',
         },
         201,
@@ -101,71 +146,133 @@ export function accountsRoutes(deps: AppDeps) {
 
     .post('/login', validate('json', loginBody), async (c) => {
       const body = c.req.valid('json');
-      const blockedFor = failedLogins.waitFor(body.email);
-      if (blockedFor > 0) {
-        throw tooMany(
-          `Too many failed attempts. Please try again in ${Math.ceil(blockedFor / 60)} minutes.`,
-          blockedFor,
-        );
-      }
+      const address = client(c);
+      refuseWhileLimited(limits.perClient.failedLogins, address, 'failed logins from this network');
       const user = await findUserByEmail(db, body.email);
-      const ok = user
-        ? await verifyPassword(body.password, user.passwordHash)
-        : await verifyAgainstDummy(body.password);
-      if (!user || !ok) {
-        failedLogins.hit(body.email);
+      const deviceKey = getCookie(c, DEVICE_COOKIE);
+      const known = user ? await isKnownDevice(db, user.id, deviceKey) : false;
+      // A browser that signed in to this account before has its own count, so a sprayer cannot lock it out.
+      const [lock, lockKey] = known
+        ? [limits.failedLoginsPerDevice, `${body.email}|${hashKey(deviceKey ?? '')}`]
+        : [limits.failedLoginsPerAccount, body.email];
+      const lockedFor = lock.waitFor(lockKey);
+      if (lockedFor > 0) {
+        throw tooMany(`Too many failed attempts. Please try again in ${inWords(lockedFor)}.`, lockedFor);
+      }
+      const signup = user ? undefined : (await pendingSignups(db, body.email)).at(-1);
+      const hash = user?.passwordHash ?? signup?.passwordHash;
+      const ok = hash ? await verifyPassword(body.password, hash) : await verifyAgainstDummy(body.password);
+      if (!ok || (!user && !signup)) {
+        lock.hit(lockKey);
+        limits.perClient.failedLogins.hit(address);
+        console.warn(`[auth] failed login for ${body.email} from ${address}`);
         // The same answer for an unknown email and a wrong password, so nobody can probe for accounts.
         throw unauthorized('Invalid email or password');
       }
-      failedLogins.reset(body.email);
-      if (!user.emailVerifiedAt) {
-        if ((await resendWait(db, user.id)) === 0) await sendCode(user);
-        throw new ApiError(403, 'email_not_verified', 'Please verify your email. We sent a code to your inbox.', {
-          requiresVerification: true,
-          email: user.email,
-        });
+      lock.reset(lockKey);
+      if (!user && signup) {
+        // Whoever knows this sign-up's password is its owner: a fresh code, bound to this browser.
+        if (limits.codeMailMinute.waitFor(body.email) === 0) {
+          countCodeMail(limits, body.email);
+          const code = await renewSignupCode(db, signup.id, newSignupKey(c));
+          await send(verificationCodeMail(signup.email, signup.username, code));
+        }
+        throw requiresVerification(signup.email);
       }
-      return c.json({ token: await tokenFor(user), user: toPrivateUser(user), message: 'Login successful!' });
+      const account = user as User;
+      return c.json({ token: await signIn(c, account), user: toPrivateUser(account), message: 'Login successful!' });
     })
 
     .post('/verify-otp', validate('json', verifyBody), async (c) => {
       const body = c.req.valid('json');
-      const user = await findUserByEmail(db, body.email);
-      const invalid = 'This code is not valid. Please ask for a new one.';
-      if (!user) throw badRequest('invalid_code', invalid);
-      if (user.emailVerifiedAt) throw badRequest('already_verified', 'This email is already verified. Please log in.');
-      const result = await checkCode(db, user.id, body.otp);
-      if (result === 'missing') throw badRequest('invalid_code', invalid);
-      if (result === 'expired') throw badRequest('code_expired', 'This code has expired. Please ask for a new one.');
-      if (result === 'used_up') {
+      countOrRefuse(limits.perClient.codeChecks, client(c), 'code checks from this network');
+      refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrong codes for this address');
+      const result = await checkSignupCode(db, body.email, body.otp, getCookie(c, SIGNUP_COOKIE));
+      // Every failed guess counts towards the address's hourly cap, whichever code it was tried against.
+      if (result.kind !== 'ok' && result.kind !== 'other_browser') limits.wrongCodesPerAddress.hit(body.email);
+      if (result.kind === 'none') throw badRequest('invalid_code', INVALID_CODE);
+      if (result.kind === 'expired')
+        throw badRequest('code_expired', 'This code has expired. Please ask for a new one.');
+      if (result.kind === 'used_up')
         throw badRequest('code_used_up', 'Too many wrong codes. Please ask for a new one.');
+      if (result.kind === 'other_browser') {
+        throw badRequest(
+          'code_of_other_signup',
+          'This code belongs to another sign-up with this address. Enter it in the browser where you signed up, or sign up again here.',
+        );
       }
-      if (result !== 'ok') {
-        const tries = result.wrong === 1 ? '1 try' : `${result.wrong} tries`;
+      if (result.kind === 'wrong') {
+        const tries = result.left === 1 ? '1 try' : `${result.left} tries`;
         throw badRequest('wrong_code', `That code is not right. ${tries} left.`);
       }
-      const verified = await updateUser(db, user.id, { emailVerifiedAt: Date.now() });
+      const user = await accountFromSignup(db, result.signup);
+      if (!user) throw badRequest('invalid_code', INVALID_CODE);
+      deleteCookie(c, SIGNUP_COOKIE, { path: '/api/users' });
       return c.json({
-        token: await tokenFor(verified),
-        user: toPrivateUser(verified),
+        token: await signIn(c, user),
+        user: toPrivateUser(user),
         message: 'Email verified successfully!',
       });
     })
 
-    .post('/resend-otp', validate('json', resendBody), async (c) => {
-      const body = c.req.valid('json');
-      const user = await findUserByEmail(db, body.email);
-      if (user && !user.emailVerifiedAt) {
-        const wait = await resendWait(db, user.id);
-        if (wait > 0) {
-          const seconds = Math.ceil(wait / 1000);
-          throw tooMany(`Please wait ${seconds} seconds before asking for a new code.`, seconds);
-        }
-        await sendCode(user);
+    .post('/resend-otp', validate('json', emailBody), async (c) => {
+      const { email } = c.req.valid('json');
+      countCodeMail(limits, email);
+      const waiting = await pendingSignups(db, email);
+      const key = getCookie(c, SIGNUP_COOKIE);
+      const signup = waiting.find((row) => key && row.clientKeyHash === hashKey(key)) ?? waiting.at(-1);
+      if (signup) {
+        const code = await renewSignupCode(db, signup.id);
+        await send(verificationCodeMail(signup.email, signup.username, code, waiting.length > 1));
       }
-      // Unknown and already verified addresses get the same answer, so it reveals no account.
+      // Unknown, verified and waiting addresses get the same answer, so it reveals no account.
       return c.json({ message: 'A new OTP has been sent to your email' });
     })
 
-    .get('/', requireUser(deps), (c) => c.json(toPrivateUser(c.get('user'))));
+    .post('/forgot-password', validate('json', emailBody), async (c) => {
+      const { email } = c.req.valid('json');
+      countOrRefuse(limits.perClient.recovery, client(c), 'password resets from this network');
+      countCodeMail(limits, email);
+      const user = await findUserByEmail(db, email);
+      if (user) {
+        const code = await issueCode(db, user.id);
+        // Not awaited: the answer must not take longer when the address has an account.
+        send(passwordResetMail(user.email, user.username, code)).then(
+          () => console.log(`[auth] password reset code sent for user ${user.id}`),
+          () => {},
+        );
+      }
+      return c.json({ message: 'If an account uses this address, we sent it a code to reset the password.' });
+    })
+
+    .post('/reset-password', validate('json', resetBody), async (c) => {
+      const body = c.req.valid('json');
+      countOrRefuse(limits.perClient.codeChecks, client(c), 'code checks from this network');
+      refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrong codes for this address');
+      const user = await findUserByEmail(db, body.email);
+      const result = user ? await checkCode(db, user.id, body.otp) : 'missing';
+      if (!user || result !== 'ok') {
+        limits.wrongCodesPerAddress.hit(body.email);
+        // One answer for every failure, so it reveals neither the account nor how many tries are left.
+        throw badRequest('invalid_code', 'That code is not right, or it has expired. Please ask for a new one.');
+      }
+      const updated = await updateUser(db, user.id, { passwordHash: await hashPassword(body.newPassword) });
+      await endSessions(db, user.id);
+      console.log(`[auth] password reset for user ${user.id}; every session ended`);
+      return c.json({ token: await signIn(c, updated), user: toPrivateUser(updated), message: 'Password reset.' });
+    })
+
+    .get('/', requireUser(deps), (c) => c.json(toPrivateUser(c.get('user'))))
+
+    .post('/logout', requireUser(deps), async (c) => {
+      await endSession(db, c.get('sessionId'));
+      clearTokenCookie(c);
+      return c.json({ message: 'Logged out' });
+    })
+
+    .post('/logout-all', requireUser(deps), async (c) => {
+      await endSessions(db, c.get('user').id);
+      clearTokenCookie(c);
+      return c.json({ message: 'Logged out of all devices' });
+    });
 }

@@ -6,14 +6,19 @@ import { LIMITS } from '../contract/limits';
 import { addComment, commentOfLecture, commentsOf, deleteComment } from '../db/queries/engagement';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden, notFound } from '../errors';
+import { plainText } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 
 const commentBody = z.object({
-  text: z
-    .string({ error: 'Comment text is required.' })
-    .trim()
-    .min(1, 'A comment cannot be blank.')
-    .max(LIMITS.commentMax, `A comment can be at most ${LIMITS.commentMax.toLocaleString('en')} characters.`),
+  text: plainText({
+    required: 'Comment text is required.',
+    tooShort: 'A comment cannot be blank.',
+    tooLong: `A comment can be at most ${LIMITS.commentMax.toLocaleString('en')} characters.`,
+    min: 1,
+    max: LIMITS.commentMax,
+    hidden: 'The comment contains hidden characters. Please type it again.',
+    multiline: true,
+  }),
 });
 const commentParam = z.object({ id: idSchema, commentId: idSchema });
 

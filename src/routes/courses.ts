@@ -14,20 +14,39 @@ import {
 } from '../db/queries/courses';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden } from '../errors';
+import { plainText } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
 
-const courseName = z
-  .string({ error: 'Class name is required.' })
-  .trim()
-  .min(1, 'Class name is required.')
-  .max(LIMITS.courseNameMax, `Class name must be at most ${LIMITS.courseNameMax} characters.`);
+const courseName = plainText({
+  required: 'Class name is required.',
+  tooShort: 'Class name is required.',
+  tooLong: `Class name must be at most ${LIMITS.courseNameMax} characters.`,
+  min: 1,
+  max: LIMITS.courseNameMax,
+  hidden: 'The class name contains hidden characters. Please type it again.',
+});
 const semesterRange = `Semester must be from ${LIMITS.semesterMin} to ${LIMITS.semesterMax}.`;
-const semester = z.coerce
-  .number({ error: 'Semester must be a number.' })
-  .int('Semester must be a whole number.')
-  .min(LIMITS.semesterMin, semesterRange)
-  .max(LIMITS.semesterMax, semesterRange);
+// A number, or digits in a string (an HTML form sends text); never a list or true, which coercion would accept.
+const semester = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,3}(\.\d+)?$/)
+        .transform(Number),
+    ],
+    { error: 'Semester must be a number.' },
+  )
+  .pipe(
+    z
+      .number()
+      .int('Semester must be a whole number.')
+      .min(LIMITS.semesterMin, semesterRange)
+      .max(LIMITS.semesterMax, semesterRange),
+  );
 const optionalSemester = z.preprocess((value) => (value === '' ? null : value), semester.nullish());
 
 const createBody = z.object({ courseName, teacherId: idSchema.optional(), semester: optionalSemester });

@@ -1,6 +1,7 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { readableCourse } from '../auth/access';
+import { type AccountLimits, refuseWhileLimited } from '../auth/limits';
 import { requireUser } from '../auth/middleware';
 import { toCourseJson, toEnrollmentJson, toNotesJson } from '../contract/courses';
 import { LIMITS, normalizeInviteCode } from '../contract/limits';
@@ -8,6 +9,7 @@ import { courseByInviteCode, enroll, notesOf, saveNotes, teacherRef } from '../d
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden, notFound } from '../errors';
+import { clientAddress } from '../http/client-address';
 import { idSchema, validate } from '../http/validation';
 
 const codeText = (what: string) =>
@@ -27,13 +29,19 @@ const notesBody = z.object({
     .max(LIMITS.notesMax, `Notes can be at most ${LIMITS.notesMax.toLocaleString('en')} characters.`),
 });
 
-export function enrollmentsRoutes(deps: AppDeps) {
-  const { db } = deps;
+export function enrollmentsRoutes(deps: AppDeps & { limits: AccountLimits }) {
+  const { db, config, limits } = deps;
 
   /** Enrolls the student in the class with this code; joining twice answers the same enrollment. */
-  async function join(user: User, code: string) {
+  async function join(c: Context, user: User, code: string) {
+    // Wrong codes are counted per network address, so nobody can walk through the codes of every class.
+    const address = clientAddress(c, config.trustProxy);
+    refuseWhileLimited(limits.perClient.failedJoins, address, 'wrong class codes from this network');
     const course = await courseByInviteCode(db, code);
-    if (!course) throw notFound('class_code_not_found', 'No class has this code. Please check it and try again.');
+    if (!course) {
+      limits.perClient.failedJoins.hit(address);
+      throw notFound('class_code_not_found', 'No class has this code. Please check it and try again.');
+    }
     const courseJson = toCourseJson(course, await teacherRef(db, course.teacherId));
     if (course.teacherId === user.id) {
       // The teacher scanning their own code lands in their class rather than on an error.
@@ -51,12 +59,12 @@ export function enrollmentsRoutes(deps: AppDeps) {
       const user = c.get('user');
       const body = c.req.valid('json');
       if (body.studentId !== user.id) throw forbidden('You can only enroll yourself.');
-      const result = await join(user, body.classCode);
+      const result = await join(c, user, body.classCode);
       return c.json(result.body, result.created ? 201 : 200);
     })
 
     .post('/join', validate('json', joinBody), async (c) => {
-      const result = await join(c.get('user'), c.req.valid('json').inviteCode);
+      const result = await join(c, c.get('user'), c.req.valid('json').inviteCode);
       return c.json(result.body, result.created ? 201 : 200);
     })
 

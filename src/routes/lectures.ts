@@ -16,17 +16,21 @@ import {
 import type { Lecture, User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
+import { plainText } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
 import { commentsRoutes } from './comments';
 import { progressRoutes } from './progress';
 import { reactionsRoutes } from './reactions';
 
-const nameOfTopic = z
-  .string({ error: 'Topic name is required.' })
-  .trim()
-  .min(1, 'Please provide a topic name.')
-  .max(LIMITS.topicNameMax, `Topic name must be at most ${LIMITS.topicNameMax} characters.`);
+const nameOfTopic = plainText({
+  required: 'Topic name is required.',
+  tooShort: 'Please provide a topic name.',
+  tooLong: `Topic name must be at most ${LIMITS.topicNameMax} characters.`,
+  min: 1,
+  max: LIMITS.topicNameMax,
+  hidden: 'The topic name contains hidden characters. Please type it again.',
+});
 const videoLink = z.string().max(LIMITS.videoLinkMax, 'Video link is too long.').nullable();
 
 const createBody = z.object({ courseId: idSchema, nameOfTopic, videoLink: videoLink.optional() });

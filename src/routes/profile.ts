@@ -3,10 +3,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { requireUser } from '../auth/middleware';
 import { hashPassword, verifyPassword } from '../auth/password';
+import { endSessions, setTokenCookie } from '../auth/sessions';
 import { signToken } from '../auth/tokens';
 import { LIMITS } from '../contract/limits';
 import { toPrivateUser } from '../contract/users';
-import { avatarVersionOf, bumpAvatarVersion, setPassword, updateUser } from '../db/queries/users';
+import { avatarVersionOf, bumpAvatarVersion, updateUser } from '../db/queries/users';
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
@@ -82,9 +83,12 @@ export function profileRoutes(deps: AppDeps) {
           fields: { currentPassword: 'Your current password is not correct.' },
         });
       }
-      const updated = await setPassword(db, caller.id, await hashPassword(body.newPassword));
-      // Older tokens stop working; this session continues with the new one.
-      const token = await signToken(config.jwtSecret, { userId: updated.id, tokenVersion: updated.tokenVersion });
+      await updateUser(db, caller.id, { passwordHash: await hashPassword(body.newPassword) });
+      // Every other device is signed out; this one goes on, with a fresh token in the answer and the cookie.
+      await endSessions(db, caller.id, c.get('sessionId'));
+      const token = await signToken(config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
+      setTokenCookie(c, token);
+      console.log(`[auth] password changed for user ${caller.id}; other sessions ended`);
       return c.json({ message: 'Password updated successfully', token });
     })
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
-import { emailCodes, users } from '../db/schema';
+import { signups, users } from '../db/schema';
 import { imageInfo, makePng } from '../test/fixtures';
 import { type Harness, startHarness } from '../test/harness';
 import { expectRefused } from '../test/tables';
@@ -54,11 +54,15 @@ describe('registration and verification', () => {
     const again = await h.api('POST', '/api/users/verify-otp', { body: { email, otp } });
     expect(again.status).toBe(400);
 
+    // Signing up again answers exactly like a new sign-up (no account is revealed); the owner gets a notice.
+    h.limits.codeMailMinute.reset('ada.teacher@example.test');
     const duplicate = await h.api('POST', '/api/users/register', {
       body: { username: 'Other', email, password, role: 'student' },
     });
-    expect(duplicate.status).toBe(409);
-    expect(duplicate.json.error).toContain('already exists');
+    expect(duplicate.status).toBe(201);
+    expect(duplicate.json).toEqual(registered.json);
+    await h.mail.waitFor('ada.teacher@example.test', 2);
+    expect(h.mail.mailsTo('ada.teacher@example.test')[1].subject).toBe('Your Classroom account');
   });
 
   test('the role defaults to student', async () => {
@@ -97,8 +101,8 @@ describe('registration and verification', () => {
     expect(tooSoon.json.error).toMatch(/wait \d+ seconds/);
 
     // Ten minutes and a resend interval later.
-    const { id } = (await h.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get())!;
-    await h.db.update(emailCodes).set({ expiresAt: 0, sentAt: 0 }).where(eq(emailCodes.userId, id));
+    await h.db.update(signups).set({ codeExpiresAt: 0 }).where(eq(signups.email, email));
+    h.limits.codeMailMinute.reset(email);
     const expired = await h.api('POST', '/api/users/verify-otp', { body: { email, otp } });
     expect(expired.status).toBe(400);
     expect(expired.json.code).toBe('code_expired');
@@ -121,8 +125,11 @@ describe('registration and verification', () => {
     const email = 'hashed@example.test';
     await h.api('POST', '/api/users/register', { body: { username: 'Hash', email, password } });
     const otp = await h.mail.codeFor(email);
-    const rows = await h.db.select({ codeHash: emailCodes.codeHash }).from(emailCodes);
+    const rows = await h.db.select({ codeHash: signups.codeHash, passwordHash: signups.passwordHash }).from(signups);
+    expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => !row.codeHash.includes(otp))).toBe(true);
+    expect(rows.every((row) => row.passwordHash.startsWith('$argon2id$'))).toBe(true);
+    await h.api('POST', '/api/users/verify-otp', { body: { email, otp } });
     const userRow = await h.db
       .select({ passwordHash: users.passwordHash })
       .from(users)
@@ -265,6 +272,8 @@ describe('profile', () => {
 
   test('a password change needs the current password and ends older sessions', async () => {
     const me = await h.signUp('teacher', 'Pat Password');
+    const otherDevice = await h.api('POST', '/api/users/login', { body: { email: me.email, password } });
+    expect(otherDevice.status).toBe(200);
     const other = await h.signUp('teacher', 'Pia Other');
     const wrong = await h.api('PATCH', `/api/users/${me.user._id}/password`, {
       as: me.token,
@@ -287,8 +296,11 @@ describe('profile', () => {
       body: { currentPassword: password, newPassword: 'a brand new secret' },
     });
     expect(changed.status).toBe(200);
-    expect((await h.api('GET', '/api/users', { as: me.token })).status).toBe(401);
+    // This device stays signed in (its token and the cookie the answer sets); other devices are signed out.
+    expect((await h.api('GET', '/api/users', { as: me.token })).status).toBe(200);
     expect((await h.api('GET', '/api/users', { as: changed.json.token })).status).toBe(200);
+    expect(changed.headers.get('set-cookie')).toContain(`token=${changed.json.token}`);
+    expect((await h.api('GET', '/api/users', { as: otherDevice.json.token })).status).toBe(401);
     expect((await h.api('POST', '/api/users/login', { body: { email: me.email, password } })).status).toBe(401);
     expect(
       (await h.api('POST', '/api/users/login', { body: { email: me.email, password: 'a brand new secret' } })).status,

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, maxRequestBodySize } from '../app';
+import { createAccountLimits } from '../auth/limits';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
@@ -94,13 +95,11 @@ export async function startHarness(
   const storage = createLocalStorage(config.dataDir);
   const worker = createWorker({ config, db, storage, log: () => {} });
   const jobs = createJobsClient(db, worker);
-  const app = createApp({
-    config,
-    db,
-    mailer: createSmtpMailer(options.smtpUrl ?? mail.url, config.mailFrom),
-    storage,
-    jobs,
-  });
+  const limits = createAccountLimits();
+  const app = createApp(
+    { config, db, mailer: createSmtpMailer(options.smtpUrl ?? mail.url, config.mailFrom), storage, jobs },
+    limits,
+  );
   if (options.worker !== false) worker.start();
   const server = Bun.serve({
     port: 0,
@@ -131,6 +130,8 @@ export async function startHarness(
     dataDir,
     storage,
     worker,
+    /** The app's rate limits, so a test can let a minute pass for one of them. */
+    limits,
     close,
   };
 }

@@ -44,8 +44,31 @@ export async function startMailCapture() {
     }
   }
 
+  /** Waits until `to` has received at least `count` mails. */
+  async function waitFor(to: string, count: number, timeoutMs = 10_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (mailsTo(to).length < count) {
+      if (Date.now() > deadline) throw new Error(`Only ${mailsTo(to).length} of ${count} mails reached ${to}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+    return mailsTo(to);
+  }
+
+  /** Waits for the `n`th mail (1-based) to `to` and returns its 6-digit code (verification or reset). */
+  async function nthCode(to: string, n: number) {
+    const mail = (await waitFor(to, n))[n - 1];
+    const code = /(?:verification|password reset) code is: (\d{6})/.exec(mail.text)?.[1];
+    if (!code) throw new Error(`Mail ${n} to ${to} carries no code: ${mail.subject}`);
+    return code;
+  }
+
   return {
     url: `smtp://127.0.0.1:${port}`,
+    waitFor,
+    nthCode,
     mails,
     codeFor,
     mailsTo,

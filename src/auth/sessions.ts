@@ -1,0 +1,92 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { setCookie } from 'hono/cookie';
+import type { Db } from '../db/client';
+import { preparedPerDatabase } from '../db/prepared';
+import { knownDevices, sessions, users } from '../db/schema';
+import { newId } from '../lib/ids';
+import { signToken, TOKEN_LIFETIME_SECONDS } from './tokens';
+
+/** SHA-256 of a secret sent in a cookie: the database never holds the cookie's value. */
+export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+export const newKey = () => randomBytes(24).toString('base64url');
+
+/** Starts a session for the user and answers its token (also set as the spec's `token` cookie). */
+export async function startSession(c: Context, db: Db, secret: Uint8Array, userId: string) {
+  const id = newId();
+  await db.insert(sessions).values({ id, userId, expiresAt: Date.now() + TOKEN_LIFETIME_SECONDS * 1000 });
+  const token = await signToken(secret, { userId, sessionId: id });
+  setTokenCookie(c, token);
+  return { id, token };
+}
+
+/**
+ * The spec's client reads the token from a cookie named `token` that it can read itself (so not HttpOnly),
+ * path `/`, 7 days. Setting it from the server too keeps a client that only reads the cookie signed in.
+ */
+export function setTokenCookie(c: Context, token: string) {
+  setCookie(c, 'token', token, {
+    path: '/',
+    maxAge: TOKEN_LIFETIME_SECONDS,
+    sameSite: 'Lax',
+    secure: new URL(c.req.url).protocol === 'https:',
+  });
+}
+
+export function clearTokenCookie(c: Context) {
+  setCookie(c, 'token', '', { path: '/', maxAge: 0, sameSite: 'Lax' });
+}
+
+/** The user of a live session, in one indexed lookup (runs on every authenticated request). */
+export const sessionUser = preparedPerDatabase((db: Db) =>
+  db
+    .select({ user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(sessions.userId, sql.placeholder('userId')),
+        sql`${sessions.expiresAt} > ${sql.placeholder('now')}`,
+      ),
+    )
+    .prepare(),
+);
+
+export async function endSession(db: Db, sessionId: string) {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+/** Ends every session of the user, or every one but `keep`. */
+export async function endSessions(db: Db, userId: string, keep?: string) {
+  await db
+    .delete(sessions)
+    .where(keep ? and(eq(sessions.userId, userId), ne(sessions.id, keep)) : eq(sessions.userId, userId));
+}
+
+/** Remembers this browser (its `device` cookie) as one that signed in to the account. */
+export async function rememberDevice(c: Context, db: Db, userId: string, deviceKey: string | undefined) {
+  const key = deviceKey ?? newKey();
+  if (!deviceKey) {
+    setCookie(c, 'device', key, { path: '/api/users', httpOnly: true, sameSite: 'Lax', maxAge: 365 * 24 * 60 * 60 });
+  }
+  const row = { userId, deviceHash: hashKey(key), lastSeenAt: Date.now() };
+  await db
+    .insert(knownDevices)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [knownDevices.userId, knownDevices.deviceHash],
+      set: { lastSeenAt: row.lastSeenAt },
+    });
+}
+
+export async function isKnownDevice(db: Db, userId: string, deviceKey: string | undefined) {
+  if (!deviceKey) return false;
+  const row = await db
+    .select({ userId: knownDevices.userId })
+    .from(knownDevices)
+    .where(and(eq(knownDevices.userId, userId), eq(knownDevices.deviceHash, hashKey(deviceKey))))
+    .get();
+  return row !== undefined;
+}
