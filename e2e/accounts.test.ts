@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test';
+import { seriousA11yFindings } from './browser';
 import { e2eEnvironment } from './environment';
-import { screenshot } from './server';
+import { createAccount, screenshot } from './server';
 
 const env = e2eEnvironment();
 
@@ -64,8 +65,8 @@ test('a teacher signs up, verifies by emailed code, renames in settings, logs ou
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log In' }).click();
   await page.getByText('Login successful!').waitFor();
-  await page.waitForURL('**/classroom');
-  await page.getByRole('link', { name: 'Open settings' }).click();
+  // Back to the page asked for while signed out.
+  await page.waitForURL('**/settings');
   await page.getByText('Grace Hopper', { exact: true }).first().waitFor();
   await page.close();
 });
@@ -107,4 +108,58 @@ test('an unverified account logging in is sent to the code screen, and the code 
   await page.waitForURL('**/classroom');
   await screenshot(page, 'classroom-phone');
   await page.close();
+});
+
+test('forgot password: the emailed code sets a new one and signs in; logout ends the session on the server', async () => {
+  const account = await createAccount(env.server, env.mail, 'Fergus Forgetful', 'student');
+  const page = await env.browser.newPage({ viewport: { width: 375, height: 812 } });
+  await page.goto(`${env.server.baseUrl}/login`);
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+  const code = await env.mail.nthCode(account.email, 2);
+  await page.getByLabel('Code from the email').fill(code);
+  await page.getByLabel('New password', { exact: true }).fill('a fresh password');
+  await page.getByLabel('Confirm new password').fill('a fresh password');
+  expect(await seriousA11yFindings(page)).toEqual([]);
+  await screenshot(page, 'reset-password-phone');
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await page.waitForURL('**/classroom');
+  // The old password and the old session are gone.
+  expect((await account.api('GET', '/api/users')).error).toBeString();
+
+  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'token')?.value as string;
+  await page.goto(`${env.server.baseUrl}/settings`);
+  await page.getByRole('button', { name: 'Logout', exact: true }).click();
+  await page.waitForURL('**/login');
+  const after = await fetch(`${env.server.baseUrl}/api/users`, { headers: { authorization: `Bearer ${token}` } });
+  expect(after.status).toBe(401);
+  await page.close();
+});
+
+test('signed out, a deep link comes back after login; a 502 at start-up keeps the login', async () => {
+  const account = await createAccount(env.server, env.mail, 'Dora Deeplink', 'student');
+  const context = await env.browser.newContext({ viewport: { width: 1024, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${env.server.baseUrl}/history`);
+  await page.waitForURL('**/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL('**/history');
+  await page.getByRole('heading', { name: 'History' }).waitFor();
+
+  let failing = true;
+  await page.route('**/api/users', (route) =>
+    failing ? route.fulfill({ status: 502, body: 'Bad gateway' }) : route.continue(),
+  );
+  await page.goto(`${env.server.baseUrl}/classroom`);
+  await page.getByRole('heading', { name: 'Cannot reach the server' }).waitFor();
+  expect((await context.cookies()).some((cookie) => cookie.name === 'token' && cookie.value !== '')).toBe(true);
+  failing = false;
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await page.getByRole('heading', { name: 'Your classes' }).waitFor();
+  await context.close();
 });

@@ -13,7 +13,7 @@ const HOUR = 60 * MINUTE;
  */
 export function createAccountLimits() {
   return {
-    /** A code mail (sign-up, resend, login of an unverified sign-up, password reset) per address: 1 a minute… */
+    /** A code mail per kind and address (`signup:a@b`, `reset:a@b`): 1 a minute… */
     codeMailMinute: createRateLimiter(1, MINUTE),
     /** …and 10 an hour. */
     codeMailHour: createRateLimiter(10, HOUR),
@@ -48,12 +48,15 @@ export function countOrRefuse(limiter: Limiter, key: string, what = 'attempts') 
   if (seconds > 0) throw tooMany(`Too many ${what}. Please try again in ${inWords(seconds)}.`, seconds);
 }
 
-/** Both mail caps for one address: a new code goes out at most once a minute and ten times an hour. */
-export function countCodeMail(limits: AccountLimits, address: string) {
-  const minute = limits.codeMailMinute.waitFor(address);
+/**
+ * Both mail caps for one address: a new code of one kind (sign-up or password reset) goes out at most once a
+ * minute, and codes of both kinds ten times an hour.
+ */
+export function countCodeMail(limits: AccountLimits, kind: 'signup' | 'reset', address: string) {
+  const minute = limits.codeMailMinute.waitFor(`${kind}:${address}`);
   if (minute > 0) throw tooMany(`Please wait ${minute} seconds before asking for a new code.`, minute);
   refuseWhileLimited(limits.codeMailHour, address, 'codes asked for this address');
-  limits.codeMailMinute.hit(address);
+  limits.codeMailMinute.hit(`${kind}:${address}`);
   limits.codeMailHour.hit(address);
 }
 

@@ -115,7 +115,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       countOrRefuse(limits.perClient.signups, client(c), 'sign-ups from this network');
       // The same work and the same answer whether or not the address has an account.
       const passwordHash = await hashPassword(body.password);
-      countCodeMail(limits, body.email);
+      countCodeMail(limits, 'signup', body.email);
       const existing = await findUserByEmail(db, body.email);
       if (existing) {
         await send(accountExistsMail(existing.email, existing.username)).catch(() => {});
@@ -172,8 +172,8 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       lock.reset(lockKey);
       if (!user && signup) {
         // Whoever knows this sign-up's password is its owner: a fresh code, bound to this browser.
-        if (limits.codeMailMinute.waitFor(body.email) === 0) {
-          countCodeMail(limits, body.email);
+        if (limits.codeMailMinute.waitFor(`signup:${body.email}`) === 0) {
+          countCodeMail(limits, 'signup', body.email);
           const code = await renewSignupCode(db, signup.id, newSignupKey(c));
           await send(verificationCodeMail(signup.email, signup.username, code));
         }
@@ -217,7 +217,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
 
     .post('/resend-otp', validate('json', emailBody), async (c) => {
       const { email } = c.req.valid('json');
-      countCodeMail(limits, email);
+      countCodeMail(limits, 'signup', email);
       const waiting = await pendingSignups(db, email);
       const key = getCookie(c, SIGNUP_COOKIE);
       const signup = waiting.find((row) => key && row.clientKeyHash === hashKey(key)) ?? waiting.at(-1);
@@ -232,7 +232,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
     .post('/forgot-password', validate('json', emailBody), async (c) => {
       const { email } = c.req.valid('json');
       countOrRefuse(limits.perClient.recovery, client(c), 'password resets from this network');
-      countCodeMail(limits, email);
+      countCodeMail(limits, 'reset', email);
       const user = await findUserByEmail(db, email);
       if (user) {
         const code = await issueCode(db, user.id);

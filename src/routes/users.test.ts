@@ -55,7 +55,7 @@ describe('registration and verification', () => {
     expect(again.status).toBe(400);
 
     // Signing up again answers exactly like a new sign-up (no account is revealed); the owner gets a notice.
-    h.limits.codeMailMinute.reset('ada.teacher@example.test');
+    h.limits.codeMailMinute.reset('signup:ada.teacher@example.test');
     const duplicate = await h.api('POST', '/api/users/register', {
       body: { username: 'Other', email, password, role: 'student' },
     });
@@ -102,7 +102,7 @@ describe('registration and verification', () => {
 
     // Ten minutes and a resend interval later.
     await h.db.update(signups).set({ codeExpiresAt: 0 }).where(eq(signups.email, email));
-    h.limits.codeMailMinute.reset(email);
+    h.limits.codeMailMinute.reset(`signup:${email}`);
     const expired = await h.api('POST', '/api/users/verify-otp', { body: { email, otp } });
     expect(expired.status).toBe(400);
     expect(expired.json.code).toBe('code_expired');

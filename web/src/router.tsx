@@ -12,6 +12,10 @@ export const router = createBrowserRouter([
     path: '/verify-email',
     lazy: () => import('./routes/VerifyEmailPage').then((m) => ({ Component: m.VerifyEmailPage })),
   },
+  {
+    path: '/forgot-password',
+    lazy: () => import('./routes/ForgotPasswordPage').then((m) => ({ Component: m.ForgotPasswordPage })),
+  },
   { path: '/join/:inviteCode', lazy: () => import('./routes/JoinPage').then((m) => ({ Component: m.JoinPage })) },
   {
     Component: ProtectedRoute,

@@ -30,6 +30,18 @@ export const changePassword = (userId: string, currentPassword: string, newPassw
     body: { currentPassword, newPassword },
   });
 
+export const forgotPassword = (email: string) =>
+  request<{ message: string }>('POST', '/users/forgot-password', { body: { email } });
+
+export const resetPassword = (email: string, otp: string, newPassword: string) =>
+  request<SignInJson>('POST', '/users/reset-password', { body: { email, otp, newPassword } });
+
+/** Ends this device's session on the server. */
+export const logout = () => request<{ message: string }>('POST', '/users/logout');
+
+/** Ends every session of the account, this one included. */
+export const logoutEverywhere = () => request<{ message: string }>('POST', '/users/logout-all');
+
 export const changeName = (userId: string, username: string) =>
   request<PrivateUserJson>('PATCH', `/users/${userId}`, { body: { username } });
 

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { LIMITS } from '../../../src/contract/limits';
 import { ApiError } from '../api/client';
 import { login, type Role, register } from '../api/users';
 import { AuthLayout } from '../components/AuthLayout';
@@ -105,8 +106,8 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
               onChange={(event) => setUsername(event.target.value)}
               autoComplete="name"
               required
-              minLength={2}
-              maxLength={40}
+              minLength={LIMITS.usernameMin}
+              maxLength={LIMITS.usernameMax}
             />
           </div>
         )}
@@ -129,8 +130,13 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
           value={password}
           onChange={setPassword}
           autoComplete={isSignup ? 'new-password' : 'current-password'}
-          minLength={isSignup ? 8 : undefined}
+          minLength={isSignup ? LIMITS.passwordMin : undefined}
         />
+        {!isSignup && (
+          <Link to="/forgot-password" className="link -mt-2 self-end text-sm">
+            Forgot password?
+          </Link>
+        )}
         {isSignup && (
           <fieldset className="field">
             <legend className="mb-1.5 text-sm font-medium text-slate-700">I am a</legend>

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { logout, logoutEverywhere } from '../api/users';
 import { Avatar } from '../components/Avatar';
 import { LogOutIcon } from '../components/icons';
 import { PictureForm } from '../components/settings/PictureForm';
@@ -18,14 +19,17 @@ export function SettingsPage() {
   const baseId = useId();
   if (!user) return null;
 
-  const onLogout = () => {
-    try {
-      signOut();
-      toast.success('Logged out successfully');
-      navigate('/login');
-    } catch {
-      toast.error('Error logging out');
-    }
+  // The server ends the session; this device forgets it either way (offline, the token just stays unused).
+  const leave = async (everywhere: boolean) => {
+    const ended = await (everywhere ? logoutEverywhere() : logout()).then(
+      () => true,
+      () => false,
+    );
+    // Off the protected page first, so it is not remembered as the page to come back to.
+    navigate('/login');
+    signOut();
+    if (everywhere && !ended) toast.error('Could not reach the server: other devices are still signed in.');
+    else toast.success(everywhere ? 'Logged out of all devices' : 'Logged out successfully');
   };
 
   return (
@@ -40,9 +44,14 @@ export function SettingsPage() {
             {user.role}
           </span>
         </div>
-        <button type="button" className="btn btn-secondary" onClick={onLogout}>
-          <LogOutIcon size={18} /> Logout
-        </button>
+        <div className="flex flex-col gap-2">
+          <button type="button" className="btn btn-secondary" onClick={() => leave(false)}>
+            <LogOutIcon size={18} /> Logout
+          </button>
+          <button type="button" className="btn btn-secondary text-sm" onClick={() => leave(true)}>
+            Log out of all devices
+          </button>
+        </div>
       </div>
 
       <div className="card mt-6">

@@ -4,7 +4,8 @@ import { ApiError, setUnauthorizedHandler } from '../api/client';
 import { getCurrentUser, type User } from '../api/users';
 import { clearToken, readToken, storeToken } from '../lib/token-cookie';
 
-export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated' | 'needs-verification';
+/** `unreachable`: the server could not be asked (network, 502); the login is kept and the user can retry. */
+export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated' | 'needs-verification' | 'unreachable';
 export type Session = { status: SessionStatus; user: User | null };
 
 export const sessionAtom = atom<Session>({ status: 'loading', user: null });
@@ -16,8 +17,12 @@ export async function loadSession(): Promise<Session> {
     return { status: 'authenticated', user: await getCurrentUser() };
   } catch (error) {
     if (error instanceof ApiError && error.requiresVerification) return { status: 'needs-verification', user: null };
-    clearToken();
-    return { status: 'unauthenticated', user: null };
+    // Only the server saying the session is over ends it; a flaky network at start-up must not (docs/accounts.md).
+    if (error instanceof ApiError && error.status === 401) {
+      clearToken();
+      return { status: 'unauthenticated', user: null };
+    }
+    return { status: 'unreachable', user: null };
   }
 }
 
