@@ -11,11 +11,11 @@ export type E2eEnvironment = {
 };
 
 /** Per test file: a real SMTP capture, the real server as a child process on a fresh DATA_DIR, and Chromium. */
-export function e2eEnvironment(): E2eEnvironment {
+export function e2eEnvironment(serverEnv: Record<string, string> = { TEACHER_SIGNUP: 'open' }): E2eEnvironment {
   const env = {} as E2eEnvironment;
   beforeAll(async () => {
     env.mail = await startMailCapture();
-    env.server = await startServer({ env: { SMTP_URL: env.mail.url } });
+    env.server = await startServer({ env: { SMTP_URL: env.mail.url, ...serverEnv } });
     env.browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -7,6 +7,7 @@ import type { AppDeps } from './deps';
 import { errorBody, handleError } from './errors';
 import { createWebHandler } from './http/web-assets';
 import { accountsRoutes } from './routes/accounts';
+import { adminRoutes } from './routes/admin';
 import { coursesRoutes } from './routes/courses';
 import { enrollmentsRoutes } from './routes/enrollments';
 import { healthRoutes } from './routes/health';
@@ -59,6 +60,7 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
   app.route('/api/upload', uploadRoutes(deps));
   app.route('/api/videos', videosRoutes(deps));
   app.route('/api/history', historyRoutes(deps));
+  app.route('/api/admin', adminRoutes(deps));
   app.route('/media', mediaRoutes(deps));
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', 'There is no such API route.'), 404));

@@ -40,6 +40,23 @@ const envSchema = z.object({
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
   WEB_DIR: z.string().min(1).optional(),
   TRUST_PROXY: booleanText.default(false),
+  ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).optional(),
+  TEACHER_SIGNUP: z.enum(['approval', 'open', 'closed']).default('approval'),
+  TEACHER_EMAIL_DOMAINS: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((domain) => domain.trim().toLowerCase().replace(/^@/, ''))
+        .filter(Boolean),
+    )
+    .default([]),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_EVERY: z
+    .string()
+    .regex(/^\d+[mhd]$/, 'must be a number with m, h or d (e.g. 6h, 1d)')
+    .default('1d'),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
 });
 
 export type Config = Readonly<{
@@ -63,6 +80,15 @@ export type Config = Readonly<{
   webDir: string;
   /** Read the client's address from X-Forwarded-For (set only behind a reverse proxy you run). */
   trustProxy: boolean;
+  /** This address is the administrator; unset, the first account verified on a fresh install is. */
+  adminEmail: string | undefined;
+  /** Who may teach: `approval` (the administrator approves), `open`, or `closed` (no teacher sign-ups). */
+  teacherSignup: 'approval' | 'open' | 'closed';
+  /** Teachers with an address in these domains are approved at once. */
+  teacherEmailDomains: readonly string[];
+  backupDir: string | undefined;
+  backupEveryMs: number;
+  backupKeep: number;
 }>;
 
 export class ConfigError extends Error {}
@@ -97,8 +123,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ffprobePath: values.FFPROBE_PATH,
     webDir: resolve(values.WEB_DIR ?? join(import.meta.dir, '..', 'dist', 'web')),
     trustProxy: values.TRUST_PROXY,
+    adminEmail: values.ADMIN_EMAIL,
+    teacherSignup: values.TEACHER_SIGNUP,
+    teacherEmailDomains: values.TEACHER_EMAIL_DOMAINS,
+    backupDir: values.BACKUP_DIR ? resolve(values.BACKUP_DIR) : undefined,
+    backupEveryMs: durationMs(values.BACKUP_EVERY),
+    backupKeep: values.BACKUP_KEEP,
   });
 }
+
+const durationMs = (text: string) =>
+  Number(text.slice(0, -1)) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[text.slice(-1) as 'm' | 'h' | 'd'];
 
 /** The signing secret lives in DATA_DIR so tokens survive restarts without any setup. */
 function readOrCreateSecret(dataDir: string): string {

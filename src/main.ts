@@ -1,5 +1,7 @@
 import { rmSync } from 'node:fs';
 import { createApp, maxRequestBodySize } from './app';
+import { ensureConfiguredAdmin } from './auth/standing';
+import { runBackupCommand } from './backup/cli';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
@@ -15,6 +17,14 @@ async function start() {
   const { sqlite, db } = openDatabase(config.databaseFile);
   const applied = migrate(sqlite);
   if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+  const adminId = await ensureConfiguredAdmin(db, config);
+  if (config.adminEmail) {
+    console.log(
+      adminId
+        ? `ADMIN_EMAIL: ${config.adminEmail} is the administrator.`
+        : `ADMIN_EMAIL: ${config.adminEmail} becomes the administrator when it signs up.`,
+    );
+  }
   const mailer = createMailer(config);
   if (mailer.kind === 'log') console.log('No SMTP_URL set: emails (with their codes) are printed to this log.');
 
@@ -51,6 +61,9 @@ async function start() {
 }
 
 try {
+  // The compiled binary's subcommands: `classroom backup <dir>`, `classroom restore <snapshot> [<dir>]`.
+  const command = process.argv[2];
+  if (command === 'backup' || command === 'restore') process.exit(await runBackupCommand(process.argv.slice(2)));
   await start();
 } catch (error) {
   if (error instanceof ConfigError) {

@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden, unauthorized } from '../errors';
 import { sessionUser } from './sessions';
+import { accountDisabled, assertApprovedTeacher } from './standing';
 import { readToken } from './tokens';
 
 /** The bearer header, or the `token` cookie when there is no header (the spec's client omits it on two calls). */
@@ -43,15 +44,21 @@ export function requireUser(deps: Pick<AppDeps, 'db' | 'config'>) {
       ? await sessionUser(deps.db).get({ sessionId: claims.sessionId, userId: claims.userId, now: Date.now() })
       : undefined;
     if (!claims || !row) throw unauthorized('Your session has expired. Please log in again.');
+    if (row.user.disabledAt) throw accountDisabled();
     c.set('user', row.user);
     c.set('sessionId', claims.sessionId);
     await next();
   });
 }
 
-export function requireRole(role: 'teacher' | 'student') {
-  return createMiddleware<AppEnv>(async (c, next) => {
-    if (c.get('user').role !== role) throw forbidden(`Only ${role}s can do that.`);
-    await next();
-  });
-}
+/** Creating classes and uploading: a teacher the administrator approved. */
+export const requireApprovedTeacher = createMiddleware<AppEnv>(async (c, next) => {
+  assertApprovedTeacher(c.get('user'));
+  await next();
+});
+
+/** Everything under /api/admin. */
+export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  if (!c.get('user').isAdmin) throw forbidden('Only the administrator can do that.');
+  await next();
+});

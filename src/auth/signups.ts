@@ -126,12 +126,21 @@ export async function checkSignupCode(
   return left <= 0 ? { kind: 'used_up' } : { kind: 'wrong', left };
 }
 
-/** The verified sign-up becomes the account; every sign-up for the address goes. Undefined if it was taken meanwhile. */
-export async function accountFromSignup(db: Db, signup: Signup, now = Date.now()): Promise<User | undefined> {
+/**
+ * The verified sign-up becomes the account, with the standing `standing` gives it (administrator, teacher
+ * approval); every sign-up for the address goes. Undefined if the address was taken meanwhile.
+ */
+export async function accountFromSignup(
+  db: Db,
+  signup: Signup,
+  standing: (isFirstAccount: boolean) => Pick<User, 'isAdmin' | 'teacherStatus'>,
+  now = Date.now(),
+): Promise<User | undefined> {
   return transaction(db, async (tx) => {
     const taken = await tx.select({ id: users.id }).from(users).where(eq(users.email, signup.email)).get();
     await tx.delete(signups).where(eq(signups.email, signup.email));
     if (taken) return undefined;
+    const isFirstAccount = (await tx.$count(users)) === 0;
     return (await tx
       .insert(users)
       .values({
@@ -140,6 +149,7 @@ export async function accountFromSignup(db: Db, signup: Signup, now = Date.now()
         email: signup.email,
         passwordHash: signup.passwordHash,
         role: signup.role,
+        ...standing(isFirstAccount),
         emailVerifiedAt: now,
       })
       .returning()

@@ -15,6 +15,10 @@ export function toPrivateUser(user: User) {
     role: user.role,
     profilePictureImageLink: avatarUrl(user),
     isVerified: user.emailVerifiedAt !== null,
+    /** Beyond the spec: the administrator of this server. */
+    isAdmin: user.isAdmin,
+    /** Beyond the spec: for teachers, whether the administrator approved them (`pending` can't create classes). */
+    teacherStatus: user.teacherStatus,
     createdAt: new Date(user.createdAt).toISOString(),
   };
 }

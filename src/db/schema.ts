@@ -11,6 +11,14 @@ export const users = sqliteTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     role: text('role', { enum: ['teacher', 'student'] }).notNull(),
+    /** The administrator of this server (there may be several); independent of the spec's role. */
+    isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
+    /** For teachers: whether the administrator let them teach (TEACHER_SIGNUP); null for students. */
+    teacherStatus: text('teacher_status', { enum: ['approved', 'pending', 'declined'] }),
+    /** A disabled account cannot sign in; its sessions were ended. */
+    disabledAt: integer('disabled_at'),
+    /** The last sign-in, for the administrator's list. */
+    lastLoginAt: integer('last_login_at'),
     /** Set when the account is made: an account exists only once its address was proven (see signups). */
     emailVerifiedAt: integer('email_verified_at'),
     /** 0 = no picture; otherwise bumped on each upload so the picture URL changes. */

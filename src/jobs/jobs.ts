@@ -9,7 +9,7 @@ export const DEFAULT_LEASE_MS = 30_000;
 /** A failed attempt waits this long times the attempt number before the next. */
 const RETRY_BACKOFF_MS = 2_000;
 
-export type JobType = 'transcode';
+export type JobType = 'transcode' | 'backup';
 export type EnqueueOptions = { subjectId?: string; maxAttempts?: number; runAfter?: number; attempts?: number };
 
 /** Adds a job; a worker in this process or another one takes it up. */

@@ -1,9 +1,12 @@
+import { backupIsDue } from '../backup/schedule';
+import { takeSnapshot } from '../backup/snapshots';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { sweepMedia } from '../media/sweep';
 import { transcodeHandler } from '../media/transcode-job';
 import type { Storage } from '../storage/storage';
 import { createJobsClient } from './client';
+import { enqueueJob } from './jobs';
 import { createJobRunner } from './runner';
 
 /** The job runner with every handler and the periodic cleanup: what `main.ts` runs in-process and `src/worker.ts` alone. */
@@ -12,13 +15,32 @@ export function createWorker(deps: { config: Config; db: Db; storage: Storage; l
   const log = deps.log ?? ((line: string) => console.log(line));
   const runner = createJobRunner({
     db,
-    handlers: { transcode: transcodeHandler({ config, db, storage }) },
+    handlers: {
+      transcode: transcodeHandler({ config, db, storage }),
+      backup: {
+        async run() {
+          if (!config.backupDir) return;
+          const manifest = await takeSnapshot({
+            db,
+            dataDir: config.dataDir,
+            backupDir: config.backupDir,
+            keep: config.backupKeep,
+          });
+          log(
+            `[backup] snapshot ${manifest.name}: ${manifest.mediaFiles} media files, ${(manifest.bytesAdded / 1024 ** 2).toFixed(1)} MB added`,
+          );
+        },
+      },
+    },
     concurrency: config.transcodeConcurrency,
     leaseMs: config.jobLeaseMs,
     log,
     chores: async () => {
       const removed = await sweepMedia({ config, db, storage, jobs: createJobsClient(db, runner) });
       if (removed) log(`[media] cleanup removed ${removed} leftover file(s) or video(s)`);
+      if (config.backupDir && (await backupIsDue(db, config.backupDir, config.backupEveryMs))) {
+        await enqueueJob(db, 'backup', {}, { maxAttempts: 1 });
+      }
     },
   });
   return runner;

@@ -42,6 +42,31 @@ export function passwordResetMail(to: string, username: string, code: string): M
   return { to, subject, text, html: layout(username, ['Your password reset code is:', note], code) };
 }
 
+/** The admin console's "send a test mail". */
+export function testMail(to: string, username: string, kind: string): Mail {
+  const lines = [`This is a test mail from ${PRODUCT_NAME}. Mail works (${kind}).`];
+  return {
+    to,
+    subject: `${PRODUCT_NAME} test mail`,
+    text: [`Hello ${username},`, '', ...lines].join('\n'),
+    html: layout(username, lines),
+  };
+}
+
+/** To the administrators, when a teacher account waits for approval. */
+export function teacherWaitsMail(to: string, adminName: string, teacher: { username: string; email: string }): Mail {
+  const lines = [
+    `${teacher.username} (${teacher.email}) signed up as a teacher and waits for your approval.`,
+    'Open the admin console (Admin in the menu) to approve or decline the request.',
+  ];
+  return {
+    to,
+    subject: `A teacher waits for approval on ${PRODUCT_NAME}`,
+    text: [`Hello ${adminName},`, '', ...lines].join('\n'),
+    html: layout(adminName, lines),
+  };
+}
+
 /** Sent instead of a code when someone signs up with an address that already has an account. */
 export function accountExistsMail(to: string, username: string): Mail {
   const lines = [

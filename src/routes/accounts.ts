@@ -23,17 +23,18 @@ import {
   pendingSignups,
   renewSignupCode,
 } from '../auth/signups';
+import { accountDisabled, newAccountStanding } from '../auth/standing';
 import { LIMITS, OTP_PATTERN } from '../contract/limits';
 import { toPrivateUser } from '../contract/users';
-import { findUserByEmail, updateUser } from '../db/queries/users';
+import { administrators, findUserByEmail, recordLogin, updateUser } from '../db/queries/users';
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
-import { ApiError, badRequest, tooMany, unauthorized } from '../errors';
+import { ApiError, badRequest, forbidden, tooMany, unauthorized } from '../errors';
 import { clientAddress } from '../http/client-address';
 import { plainText } from '../http/text-fields';
 import { validate } from '../http/validation';
 import type { Mail } from '../mail/mailer';
-import { accountExistsMail, passwordResetMail, verificationCodeMail } from '../mail/templates';
+import { accountExistsMail, passwordResetMail, teacherWaitsMail, verificationCodeMail } from '../mail/templates';
 
 export const emailField = z
   .string({ error: 'Email is required.' })
@@ -100,7 +101,19 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
     return key;
   }
 
+  /** The administrators hear of a teacher waiting for approval (when mail goes somewhere other than the log). */
+  async function tellAdminsATeacherWaits(teacher: User) {
+    if (mailer.kind !== 'smtp') return;
+    for (const admin of await administrators(db)) {
+      await mailer.send(teacherWaitsMail(admin.email, admin.username, teacher)).catch((error: Error) => {
+        console.error(`[mail] could not tell ${admin.email} about a waiting teacher: ${error.message}`);
+      });
+    }
+  }
+
   async function signIn(c: Context, user: User) {
+    if (user.disabledAt) throw accountDisabled();
+    await recordLogin(db, user.id);
     const { token } = await startSession(c, db, config.jwtSecret, user.id);
     await rememberDevice(c, db, user.id, getCookie(c, DEVICE_COOKIE));
     return token;
@@ -113,6 +126,9 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
     .post('/register', validate('json', registerBody), async (c) => {
       const body = c.req.valid('json');
       countOrRefuse(limits.perClient.signups, client(c), 'sign-ups from this network');
+      if (body.role === 'teacher' && config.teacherSignup === 'closed') {
+        throw forbidden('Teacher accounts are not open on this server. Please ask your administrator.');
+      }
       // The same work and the same answer whether or not the address has an account.
       const passwordHash = await hashPassword(body.password);
       countCodeMail(limits, 'signup', body.email);
@@ -205,8 +221,13 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
         const tries = result.left === 1 ? '1 try' : `${result.left} tries`;
         throw badRequest('wrong_code', `That code is not right. ${tries} left.`);
       }
-      const user = await accountFromSignup(db, result.signup);
+      const signup = result.signup;
+      const user = await accountFromSignup(db, signup, (isFirstAccount) =>
+        newAccountStanding(config, signup.email, signup.role, isFirstAccount),
+      );
       if (!user) throw badRequest('invalid_code', INVALID_CODE);
+      if (user.isAdmin) console.log(`[auth] ${user.email} is the administrator of this server`);
+      if (user.teacherStatus === 'pending') await tellAdminsATeacherWaits(user);
       deleteCookie(c, SIGNUP_COOKIE, { path: '/api/users' });
       return c.json({
         token: await signIn(c, user),

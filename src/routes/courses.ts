@@ -1,19 +1,22 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableCourse, taughtCourse } from '../auth/access';
-import { requireRole, requireUser } from '../auth/middleware';
+import { requireApprovedTeacher, requireUser } from '../auth/middleware';
 import { toCourseJson } from '../contract/courses';
 import { LIMITS } from '../contract/limits';
+import { toPublicUser } from '../contract/users';
 import {
   coursesOf,
   createCourse,
   deleteCourse,
+  removeStudent,
   replaceInviteCode,
+  rosterOf,
   teacherRef,
   updateCourse,
 } from '../db/queries/courses';
 import type { AppDeps, AppEnv } from '../deps';
-import { forbidden } from '../errors';
+import { forbidden, notFound } from '../errors';
 import { plainText } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
@@ -51,6 +54,7 @@ const optionalSemester = z.preprocess((value) => (value === '' ? null : value), 
 
 const createBody = z.object({ courseName, teacherId: idSchema.optional(), semester: optionalSemester });
 const updateBody = z.object({ courseName, semester: optionalSemester });
+const studentParam = z.object({ id: idSchema, userId: idSchema });
 
 export function coursesRoutes(deps: AppDeps) {
   const { db } = deps;
@@ -62,7 +66,7 @@ export function coursesRoutes(deps: AppDeps) {
       return c.json(rows.map(({ course, username }) => toCourseJson(course, { _id: course.teacherId, username })));
     })
 
-    .post('/', requireRole('teacher'), validate('json', createBody), async (c) => {
+    .post('/', requireApprovedTeacher, validate('json', createBody), async (c) => {
       const user = c.get('user');
       const body = c.req.valid('json');
       if (body.teacherId && body.teacherId !== user.id) throw forbidden('You can only create classes for yourself.');
@@ -95,6 +99,26 @@ export function coursesRoutes(deps: AppDeps) {
       // Then, with the delete committed, the videos and their files.
       await deleteUnreferencedVideos(deps, videoIds);
       return c.json({ message: 'Class deleted', _id: course.id });
+    })
+
+    .get('/:id/students', validate('param', idParam), async (c) => {
+      const course = await taughtCourse(db, c.get('user'), c.req.valid('param').id);
+      return c.json(
+        (await rosterOf(db, course.id)).map(({ user, joinedAt }) => ({
+          ...toPublicUser(user),
+          email: user.email,
+          joinedAt: new Date(joinedAt).toISOString(),
+        })),
+      );
+    })
+
+    .delete('/:id/students/:userId', validate('param', studentParam), async (c) => {
+      const { id, userId } = c.req.valid('param');
+      const course = await taughtCourse(db, c.get('user'), id);
+      if (!(await removeStudent(db, course.id, userId))) {
+        throw notFound('student_not_found', 'This student is not in the class.');
+      }
+      return c.json({ message: 'Student removed', _id: userId });
     })
 
     .post('/:id/invite-code', validate('param', idParam), async (c) => {

@@ -3,16 +3,18 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { requireUser } from '../auth/middleware';
 import { hashPassword, verifyPassword } from '../auth/password';
-import { endSessions, setTokenCookie } from '../auth/sessions';
+import { clearTokenCookie, endSessions, setTokenCookie } from '../auth/sessions';
 import { signToken } from '../auth/tokens';
 import { LIMITS } from '../contract/limits';
 import { toPrivateUser } from '../contract/users';
+import { deleteAccount } from '../db/queries/admin';
 import { avatarVersionOf, bumpAvatarVersion, updateUser } from '../db/queries/users';
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
 import { idParam, validate } from '../http/validation';
 import { toAvatar } from '../images/avatar';
+import { removeVideoFiles } from '../media/videos';
 import { avatarKey, tempDir } from '../storage/keys';
 import { newPasswordField, usernameField } from './accounts';
 
@@ -21,6 +23,7 @@ const passwordBody = z.object({
   newPassword: newPasswordField,
 });
 const profileBody = z.object({ username: usernameField });
+const deleteBody = z.object({ password: z.string({ error: 'Password is required.' }).min(1).max(LIMITS.passwordMax) });
 const tooLarge = () => new ApiError(413, 'too_large', 'The picture is too large. The limit is 5 MB.');
 
 /** The signed-in user's own name, password and picture, and everyone's pictures. */
@@ -90,6 +93,22 @@ export function profileRoutes(deps: AppDeps) {
       setTokenCookie(c, token);
       console.log(`[auth] password changed for user ${caller.id}; other sessions ended`);
       return c.json({ message: 'Password updated successfully', token });
+    })
+
+    .delete('/:id', auth, validate('param', idParam), validate('json', deleteBody), async (c) => {
+      const caller = c.get('user');
+      ensureSelf(caller, c.req.valid('param').id);
+      if (!(await verifyPassword(c.req.valid('json').password, caller.passwordHash))) {
+        throw badRequest('wrong_password', 'Your password is not correct.', {
+          fields: { password: 'Your password is not correct.' },
+        });
+      }
+      const videoIds = await deleteAccount(db, caller.id);
+      for (const id of videoIds) await removeVideoFiles(deps, id);
+      await storage.delete(avatarKey(caller.id));
+      clearTokenCookie(c);
+      console.log(`[auth] user ${caller.id} deleted their own account`);
+      return c.json({ message: 'Account deleted' });
     })
 
     .patch('/:id', auth, validate('param', idParam), validate('json', profileBody), async (c) => {

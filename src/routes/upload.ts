@@ -1,6 +1,6 @@
 import { rmSync, statfsSync } from 'node:fs';
 import { Hono } from 'hono';
-import { requireRole, requireUser } from '../auth/middleware';
+import { requireApprovedTeacher, requireUser } from '../auth/middleware';
 import { toVideoJson } from '../contract/videos';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest } from '../errors';
@@ -25,7 +25,7 @@ function formatBytes(bytes: number) {
 
 export function uploadRoutes(deps: AppDeps) {
   const { config, db, storage, jobs } = deps;
-  return new Hono<AppEnv>().post('/', requireUser(deps), requireRole('teacher'), async (c) => {
+  return new Hono<AppEnv>().post('/', requireUser(deps), requireApprovedTeacher, async (c) => {
     const declared = Number(c.req.header('content-length'));
     if (Number.isFinite(declared) && declared > config.maxUploadBytes + MULTIPART_OVERHEAD) {
       throw tooLarge(config.maxUploadBytes);

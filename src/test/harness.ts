@@ -89,7 +89,8 @@ export async function startHarness(
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), 'classroom-test-'));
   const mail = await startMailCapture();
-  const config = loadConfig({ DATA_DIR: dataDir, SMTP_URL: mail.url, ...env });
+  // Teachers teach at once here; the approval tests ask for TEACHER_SIGNUP=approval themselves.
+  const config = loadConfig({ DATA_DIR: dataDir, SMTP_URL: mail.url, TEACHER_SIGNUP: 'open', ...env });
   const { sqlite, db } = openDatabase(config.databaseFile);
   migrate(sqlite);
   const storage = createLocalStorage(config.dataDir);

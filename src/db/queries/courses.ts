@@ -91,6 +91,26 @@ export async function enroll(db: Db, courseId: string, studentId: string) {
   return { enrollment: existing, created: false };
 }
 
+/** The students of a class, by name, with when they joined. */
+export async function rosterOf(db: Db, courseId: string) {
+  return db
+    .select({ user: users, joinedAt: enrollments.joinedAt })
+    .from(enrollments)
+    .innerJoin(users, eq(users.id, enrollments.studentId))
+    .where(eq(enrollments.courseId, courseId))
+    .orderBy(users.username);
+}
+
+/** Takes a student out of a class (their notes for it go too); answers whether they were in it. */
+export async function removeStudent(db: Db, courseId: string, studentId: string) {
+  const removed = await db
+    .delete(enrollments)
+    .where(and(eq(enrollments.courseId, courseId), eq(enrollments.studentId, studentId)))
+    .returning({ id: enrollments.id });
+  await db.delete(notes).where(and(eq(notes.courseId, courseId), eq(notes.userId, studentId)));
+  return removed.length > 0;
+}
+
 export const notesOf = async (db: Db, courseId: string, userId: string) =>
   db
     .select()

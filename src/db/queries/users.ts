@@ -9,6 +9,12 @@ export async function updateUser(db: Db, id: string, values: Partial<Pick<User, 
   return (await db.update(users).set(values).where(eq(users.id, id)).returning().get()) as User;
 }
 
+export const administrators = async (db: Db) => db.select().from(users).where(eq(users.isAdmin, true));
+
+export async function recordLogin(db: Db, id: string, now = Date.now()) {
+  await db.update(users).set({ lastLoginAt: now }).where(eq(users.id, id));
+}
+
 export async function bumpAvatarVersion(db: Db, id: string) {
   return (await db
     .update(users)

@@ -1,0 +1,53 @@
+/**
+ * `bun run backup -- <dir>` takes a snapshot of DATA_DIR into <dir> (safe while the server runs);
+ * `bun run restore -- <snapshot> [<data dir>]` restores one into an empty data folder (default DATA_DIR).
+ * The compiled binary answers the same as `classroom backup <dir>` and `classroom restore <snapshot> [<dir>]`.
+ */
+import { resolve } from 'node:path';
+import { loadConfig } from '../config';
+import { openDatabase } from '../db/client';
+import { migrate } from '../db/migrate';
+import { restoreSnapshot, takeSnapshot } from './snapshots';
+
+const megabytes = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+
+export async function runBackupCommand(args: string[]): Promise<number> {
+  const [command, first, second] = args;
+  if (command === 'backup') {
+    const config = loadConfig(process.env);
+    const backupDir = resolve(first ?? config.backupDir ?? '');
+    if (!first && !config.backupDir) {
+      console.error('Usage: backup <folder> (or set BACKUP_DIR)');
+      return 2;
+    }
+    const { sqlite, db } = openDatabase(config.databaseFile);
+    migrate(sqlite);
+    const manifest = await takeSnapshot({ db, dataDir: config.dataDir, backupDir, keep: config.backupKeep });
+    sqlite.close();
+    console.log(
+      `Snapshot ${manifest.name} in ${backupDir}: ${manifest.mediaFiles} media files; added ${megabytes(manifest.bytesAdded)} on disk, shared ${megabytes(manifest.bytesLinked)} with the previous snapshot.`,
+    );
+    return 0;
+  }
+  if (command === 'restore') {
+    if (!first) {
+      console.error('Usage: restore <snapshot folder> [<empty data folder>]');
+      return 2;
+    }
+    const dataDir = resolve(second ?? process.env.DATA_DIR ?? './data');
+    restoreSnapshot(resolve(first), dataDir);
+    console.log(`Restored ${first} into ${dataDir}. Start the server with DATA_DIR=${dataDir}.`);
+    return 0;
+  }
+  console.error('Usage: backup <folder> | restore <snapshot> [<data folder>]');
+  return 2;
+}
+
+if (import.meta.main) {
+  try {
+    process.exit(await runBackupCommand(process.argv.slice(2)));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+}

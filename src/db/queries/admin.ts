@@ -1,0 +1,105 @@
+import { desc, eq, inArray, or, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { courses, enrollments, jobs, lectures, likes, type User, users, videos } from '../schema';
+import { transaction } from '../transaction';
+
+const SEARCH_LIMIT = 100;
+
+/** Users matching `q` in name or address, newest first, with how many classes they teach or attend. */
+export async function searchUsers(db: Db, q: string) {
+  const pattern = `%${q.replace(/[%_\\]/g, (char) => `\\${char}`)}%`;
+  const rows = await db
+    .select()
+    .from(users)
+    .where(
+      q
+        ? or(sql`${users.username} like ${pattern} escape '\\'`, sql`${users.email} like ${pattern} escape '\\'`)
+        : undefined,
+    )
+    .orderBy(desc(users.createdAt))
+    .limit(SEARCH_LIMIT);
+  const ids = rows.map((row) => row.id);
+  const taught = ids.length
+    ? await db
+        .select({ id: courses.teacherId, n: sql<number>`count(*)` })
+        .from(courses)
+        .where(inArray(courses.teacherId, ids))
+        .groupBy(courses.teacherId)
+    : [];
+  const attended = ids.length
+    ? await db
+        .select({ id: enrollments.studentId, n: sql<number>`count(*)` })
+        .from(enrollments)
+        .where(inArray(enrollments.studentId, ids))
+        .groupBy(enrollments.studentId)
+    : [];
+  const count = new Map([...taught, ...attended].map((row) => [row.id, row.n]));
+  return rows.map((user) => ({ user, classes: count.get(user.id) ?? 0 }));
+}
+
+export const userById = async (db: Db, id: string) => db.select().from(users).where(eq(users.id, id)).get();
+
+export async function setStanding(
+  db: Db,
+  id: string,
+  values: Partial<Pick<User, 'teacherStatus' | 'disabledAt' | 'isAdmin'>>,
+) {
+  return (await db.update(users).set(values).where(eq(users.id, id)).returning().get()) as User;
+}
+
+/**
+ * Deletes an account and everything that is only theirs: the classes they teach (with lectures, enrollments,
+ * notes), their uploads, comments, likes (the counts they added are taken back) and progress. Answers the ids
+ * of the videos that went, so their files can be removed once this has committed.
+ */
+export async function deleteAccount(db: Db, userId: string): Promise<string[]> {
+  return transaction(db, async (tx) => {
+    const owned = await tx.select({ id: videos.id }).from(videos).where(eq(videos.ownerId, userId));
+    const inTheirClasses = await tx
+      .select({ id: lectures.videoId })
+      .from(lectures)
+      .innerJoin(courses, eq(courses.id, lectures.courseId))
+      .where(eq(courses.teacherId, userId));
+    await tx
+      .update(lectures)
+      .set({ noOfLikes: sql`max(0, ${lectures.noOfLikes} - 1)` })
+      .where(inArray(lectures.id, tx.select({ id: likes.lectureId }).from(likes).where(eq(likes.userId, userId))));
+    await tx.delete(users).where(eq(users.id, userId));
+    const ids = [...owned, ...inTheirClasses].map((row) => row.id).filter((id): id is string => id !== null);
+    // A video another teacher's lecture still shows stays (its owner was deleted with the account, so check rows).
+    const left = ids.length
+      ? new Set((await tx.select({ id: videos.id }).from(videos).where(inArray(videos.id, ids))).map((row) => row.id))
+      : new Set<string>();
+    return [...new Set(ids)].filter((id) => !left.has(id));
+  });
+}
+
+/** Every class with its teacher, students and lectures, for the administrator. */
+export async function allCourses(db: Db) {
+  const rows = await db
+    .select({
+      course: courses,
+      teacher: users.username,
+      students: sql<number>`(select count(*) from ${enrollments} where ${enrollments.courseId} = ${courses.id})`,
+      lectures: sql<number>`(select count(*) from ${lectures} where ${lectures.courseId} = ${courses.id})`,
+    })
+    .from(courses)
+    .innerJoin(users, eq(users.id, courses.teacherId))
+    .orderBy(desc(courses.createdAt));
+  const videoRows = await db
+    .select({ courseId: lectures.courseId, videoId: lectures.videoId })
+    .from(lectures)
+    .where(sql`${lectures.videoId} is not null`);
+  return { rows, videoRows };
+}
+
+/** The transcoding queue: what waits, runs, or failed, newest first, with the video's file name. */
+export async function jobQueue(db: Db) {
+  return db
+    .select({ job: jobs, fileName: videos.sourceName, videoStatus: videos.status })
+    .from(jobs)
+    .leftJoin(videos, eq(videos.id, jobs.subjectId))
+    .where(inArray(jobs.state, ['queued', 'running', 'failed']))
+    .orderBy(desc(jobs.createdAt))
+    .limit(50);
+}

@@ -1,0 +1,199 @@
+import { existsSync, readdirSync, statfsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import packageJson from '../../package.json';
+import { issueCode } from '../auth/email-codes';
+import { requireAdmin, requireUser } from '../auth/middleware';
+import { endSessions } from '../auth/sessions';
+import { listSnapshots } from '../backup/snapshots';
+import { toCourseJson } from '../contract/courses';
+import { toPrivateUser } from '../contract/users';
+import { allCourses, deleteAccount, jobQueue, searchUsers, setStanding, userById } from '../db/queries/admin';
+import { deleteCourse } from '../db/queries/courses';
+import type { AppDeps, AppEnv } from '../deps';
+import { ApiError, badRequest, notFound } from '../errors';
+import { idParam, validate } from '../http/validation';
+import { passwordResetMail, testMail } from '../mail/templates';
+import { retryFailed } from '../media/state';
+import { deleteUnreferencedVideos, removeVideoFiles } from '../media/videos';
+import { avatarKey, UPLOADS_PREFIX, VIDEOS_PREFIX, videoPrefix } from '../storage/keys';
+
+const listQuery = z.object({ q: z.string().trim().max(100).default('') });
+const patchBody = z
+  .object({
+    teacherApproved: z.boolean().optional(),
+    disabled: z.boolean().optional(),
+    isAdmin: z.boolean().optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'Say what to change.');
+
+/** Bytes under a folder (media is a few thousand files at most on a school's server). */
+function folderBytes(path: string): number {
+  if (!existsSync(path)) return 0;
+  let total = 0;
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    total += entry.isDirectory() ? folderBytes(child) : statSync(child).size;
+  }
+  return total;
+}
+
+/** The administrator's console: users, classes, the server, backups. Admins only. */
+export function adminRoutes(deps: AppDeps) {
+  const { db, config, mailer, storage, jobs } = deps;
+  const adminUser = (row: Awaited<ReturnType<typeof searchUsers>>[number]) => ({
+    ...toPrivateUser(row.user),
+    disabled: row.user.disabledAt !== null,
+    lastLoginAt: row.user.lastLoginAt ? new Date(row.user.lastLoginAt).toISOString() : null,
+    classes: row.classes,
+  });
+  const target = async (id: string) => {
+    const user = await userById(db, id);
+    if (!user) throw notFound('user_not_found', 'User not found.');
+    return user;
+  };
+  const notYourself = (caller: string, id: string, what: string) => {
+    if (caller === id) throw badRequest('not_yourself', `You cannot ${what} your own account here.`);
+  };
+
+  return new Hono<AppEnv>()
+    .use(requireUser(deps), requireAdmin)
+
+    .get('/users', validate('query', listQuery), async (c) => {
+      return c.json((await searchUsers(db, c.req.valid('query').q)).map(adminUser));
+    })
+
+    .patch('/users/:id', validate('param', idParam), validate('json', patchBody), async (c) => {
+      const caller = c.get('user');
+      const user = await target(c.req.valid('param').id);
+      const body = c.req.valid('json');
+      if (body.disabled !== undefined || body.isAdmin === false) notYourself(caller.id, user.id, 'disable or demote');
+      if (body.teacherApproved !== undefined && user.role !== 'teacher') {
+        throw badRequest('not_a_teacher', 'Only a teacher account can be approved or declined.');
+      }
+      const updated = await setStanding(db, user.id, {
+        ...(body.teacherApproved !== undefined
+          ? { teacherStatus: body.teacherApproved ? 'approved' : 'declined' }
+          : {}),
+        ...(body.disabled !== undefined ? { disabledAt: body.disabled ? Date.now() : null } : {}),
+        ...(body.isAdmin !== undefined ? { isAdmin: body.isAdmin } : {}),
+      });
+      if (body.disabled) await endSessions(db, user.id);
+      console.log(`[admin] ${caller.email} changed ${user.email}: ${JSON.stringify(body)}`);
+      return c.json(adminUser({ user: updated, classes: 0 }));
+    })
+
+    .delete('/users/:id', validate('param', idParam), async (c) => {
+      const caller = c.get('user');
+      const user = await target(c.req.valid('param').id);
+      notYourself(caller.id, user.id, 'delete');
+      const videoIds = await deleteAccount(db, user.id);
+      for (const id of videoIds) await removeVideoFiles(deps, id);
+      await storage.delete(avatarKey(user.id));
+      console.log(`[admin] ${caller.email} deleted the account of ${user.email}`);
+      return c.json({ message: 'Account deleted', _id: user.id });
+    })
+
+    .post('/users/:id/password-reset', validate('param', idParam), async (c) => {
+      const user = await target(c.req.valid('param').id);
+      const code = await issueCode(db, user.id);
+      await mailer.send(passwordResetMail(user.email, user.username, code)).catch(() => {
+        throw new ApiError(503, 'mail_failed', 'The mail could not be sent. Check the mail settings.');
+      });
+      console.log(`[admin] ${c.get('user').email} sent a password reset code to ${user.email}`);
+      return c.json({ message: `A password reset code was sent to ${user.email}.` });
+    })
+
+    .get('/courses', async (c) => {
+      const { rows, videoRows } = await allCourses(db);
+      const bytesOfCourse = new Map<string, number>();
+      for (const row of videoRows) {
+        const bytes = folderBytes(join(config.dataDir, videoPrefix(row.videoId as string)));
+        bytesOfCourse.set(row.courseId, (bytesOfCourse.get(row.courseId) ?? 0) + bytes);
+      }
+      return c.json(
+        rows.map((row) => ({
+          ...toCourseJson(row.course, { _id: row.course.teacherId, username: row.teacher }),
+          students: row.students,
+          lectures: row.lectures,
+          storageBytes: bytesOfCourse.get(row.course.id) ?? 0,
+        })),
+      );
+    })
+
+    .delete('/courses/:id', validate('param', idParam), async (c) => {
+      const id = c.req.valid('param').id;
+      const videoIds = await deleteCourse(db, id);
+      await deleteUnreferencedVideos(deps, videoIds);
+      console.log(`[admin] ${c.get('user').email} deleted class ${id}`);
+      return c.json({ message: 'Class deleted', _id: id });
+    })
+
+    .get('/overview', async (c) => {
+      const disk = statfsSync(config.dataDir);
+      const queue = await jobQueue(db);
+      return c.json({
+        version: packageJson.version,
+        disk: {
+          freeBytes: disk.bavail * disk.bsize,
+          totalBytes: disk.blocks * disk.bsize,
+          mediaBytes:
+            folderBytes(join(config.dataDir, VIDEOS_PREFIX)) +
+            folderBytes(join(config.dataDir, UPLOADS_PREFIX)) +
+            folderBytes(join(config.dataDir, 'avatars')),
+          minFreeBytes: config.minFreeDiskBytes,
+        },
+        queue: queue.map(({ job, fileName, videoStatus }) => ({
+          _id: job.id,
+          type: job.type,
+          state: job.state,
+          attempts: job.attempts,
+          lastError: job.lastError,
+          videoId: job.subjectId,
+          fileName,
+          videoStatus,
+          createdAt: new Date(job.createdAt).toISOString(),
+        })),
+        mail: { kind: mailer.kind, from: config.mailFrom },
+        backups: {
+          dir: config.backupDir ?? null,
+          everyHours: config.backupDir ? config.backupEveryMs / 3_600_000 : null,
+          keep: config.backupKeep,
+          snapshots: config.backupDir
+            ? listSnapshots(config.backupDir).map(({ files: _files, ...snapshot }) => snapshot)
+            : [],
+        },
+      });
+    })
+
+    .post('/videos/:id/retry', validate('param', idParam), async (c) => {
+      if (!(await retryFailed(db, c.req.valid('param').id))) {
+        throw new ApiError(409, 'not_failed', 'Only a video that failed can be retried.');
+      }
+      jobs.wake();
+      return c.json({ message: 'Queued again' });
+    })
+
+    .post('/videos/:id/cancel', validate('param', idParam), async (c) => {
+      await jobs.cancel(c.req.valid('param').id);
+      return c.json({ message: 'Cancelled' });
+    })
+
+    .post('/test-mail', async (c) => {
+      const admin = c.get('user');
+      await mailer.send(testMail(admin.email, admin.username, mailer.kind)).catch((error: Error) => {
+        throw new ApiError(503, 'mail_failed', `The test mail could not be sent: ${error.message}`);
+      });
+      return c.json({ message: mailer.kind === 'smtp' ? `Sent to ${admin.email}.` : 'Written to the server log.' });
+    })
+
+    .post('/backups', async (c) => {
+      if (!config.backupDir) {
+        throw badRequest('no_backup_dir', 'Set BACKUP_DIR on the server to take backups from here.');
+      }
+      await jobs.enqueue('backup', {}, { maxAttempts: 1 });
+      return c.json({ message: 'A backup has started.' }, 202);
+    });
+}
