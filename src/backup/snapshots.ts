@@ -29,6 +29,8 @@ export type SnapshotManifest = {
   databaseBytes: number;
   /** Bytes this snapshot really added on disk (the database, and media files it had to copy). */
   bytesAdded: number;
+  /** Of those, media bytes: 0 when the media did not change since the previous snapshot. */
+  mediaBytesAdded: number;
   /** Bytes it shares with the previous snapshot through hard links. */
   bytesLinked: number;
   mediaFiles: number;
@@ -75,7 +77,7 @@ export async function takeSnapshot(options: { db: Db; dataDir: string; backupDir
 
     const previous = listSnapshots(backupDir)[0];
     const files: SnapshotManifest['files'] = {};
-    let bytesAdded = statSync(databaseCopy).size;
+    let mediaBytesAdded = 0;
     let bytesLinked = 0;
     for (const folder of MEDIA_FOLDERS) {
       walk(dataDir, folder, (rel, path) => {
@@ -94,7 +96,7 @@ export async function takeSnapshot(options: { db: Db; dataDir: string; backupDir
           }
         }
         copyFileSync(path, destination);
-        bytesAdded += stats.size;
+        mediaBytesAdded += stats.size;
       });
     }
     const manifest: SnapshotManifest = {
@@ -102,7 +104,8 @@ export async function takeSnapshot(options: { db: Db; dataDir: string; backupDir
       createdAt: (options.now ?? new Date()).toISOString(),
       files,
       databaseBytes: statSync(databaseCopy).size,
-      bytesAdded,
+      bytesAdded: statSync(databaseCopy).size + mediaBytesAdded,
+      mediaBytesAdded,
       bytesLinked,
       mediaFiles: Object.keys(files).length,
     };

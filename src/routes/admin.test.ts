@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { videoPrefix } from '../storage/keys';
+import { makeClip, readBytes, uploadForm } from '../test/fixtures';
+import { type Account, type Harness, startHarness, TEST_PASSWORD } from '../test/harness';
+import { expectPermissions, expectRefused } from '../test/tables';
+
+/** A fresh install with the default TEACHER_SIGNUP=approval. */
+let h: Harness;
+let admin: Account;
+let teacher: Account;
+let student: Account;
+let clips: string;
+beforeAll(async () => {
+  h = await startHarness({ TEACHER_SIGNUP: 'approval' });
+  clips = mkdtempSync(join(tmpdir(), 'classroom-admin-'));
+  admin = await h.signUp('teacher', 'Ada Admin');
+  teacher = await h.signUp('teacher', 'Tom Teacher');
+  student = await h.signUp('student', 'Sue Student');
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(clips, { recursive: true, force: true });
+});
+
+describe('who may teach', () => {
+  test('the first verified account is the administrator; a later teacher waits for approval', async () => {
+    expect(admin.user).toMatchObject({ isAdmin: true, teacherStatus: 'approved' });
+    expect(teacher.user).toMatchObject({ isAdmin: false, teacherStatus: 'pending' });
+    expect(student.user).toMatchObject({ isAdmin: false, teacherStatus: null });
+    // The administrator heard of it.
+    const notice = h.mail.mailsTo(admin.email).find((mail) => mail.subject.includes('waits for approval'));
+    expect(notice?.text).toContain('Tom Teacher');
+
+    const refused = await expectRefused(h, {
+      name: 'a waiting teacher creates a class',
+      as: teacher.token,
+      method: 'POST',
+      path: '/api/courses',
+      body: { courseName: 'Too early' },
+      status: 403,
+    });
+    expect(refused.json.error).toBe("Your teacher account is waiting for the administrator's approval.");
+    await expectRefused(h, {
+      name: 'a waiting teacher uploads',
+      as: teacher.token,
+      method: 'POST',
+      path: '/api/upload',
+      body: uploadForm(new Uint8Array(10), 'x.mp4'),
+      status: 403,
+    });
+
+    const approved = await h.api('PATCH', `/api/admin/users/${teacher.user._id}`, {
+      as: admin.token,
+      body: { teacherApproved: true },
+    });
+    expect(approved.json.teacherStatus).toBe('approved');
+    expect((await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Now' } })).status).toBe(201);
+  });
+
+  test('TEACHER_SIGNUP=closed refuses teacher sign-ups; TEACHER_EMAIL_DOMAINS approves at once; ADMIN_EMAIL names the admin', async () => {
+    const closed = await startHarness({ TEACHER_SIGNUP: 'closed' }, { worker: false });
+    try {
+      await expectRefused(closed, {
+        name: 'teacher sign-up when closed',
+        method: 'POST',
+        path: '/api/users/register',
+        body: { username: 'No Teacher', email: 'no@example.test', password: TEST_PASSWORD, role: 'teacher' },
+        status: 403,
+      });
+    } finally {
+      await closed.close();
+    }
+    const domains = await startHarness(
+      { TEACHER_SIGNUP: 'approval', TEACHER_EMAIL_DOMAINS: 'school.example', ADMIN_EMAIL: 'boss@example.test' },
+      { worker: false },
+    );
+    try {
+      const first = await domains.signUp('student', 'First Comer');
+      expect(first.user.isAdmin).toBe(false);
+      const staff = await domains.signUp('teacher', 'Staff Member');
+      expect(staff.user.teacherStatus).toBe('pending');
+      const email = 'walt@school.example';
+      await domains.api('POST', '/api/users/register', {
+        body: { username: 'Walt', email, password: TEST_PASSWORD, role: 'teacher' },
+      });
+      const verified = await domains.api('POST', '/api/users/verify-otp', {
+        body: { email, otp: await domains.mail.codeFor(email) },
+      });
+      expect(verified.json.user.teacherStatus).toBe('approved');
+      const bossEmail = 'boss@example.test';
+      await domains.api('POST', '/api/users/register', {
+        body: { username: 'The Boss', email: bossEmail, password: TEST_PASSWORD },
+      });
+      const bossVerified = await domains.api('POST', '/api/users/verify-otp', {
+        body: { email: bossEmail, otp: await domains.mail.codeFor(bossEmail) },
+      });
+      expect(bossVerified.json.user.isAdmin).toBe(true);
+    } finally {
+      await domains.close();
+    }
+  });
+});
+
+describe('the admin API', () => {
+  test('only administrators, and a refused call changes nothing', async () => {
+    const who = { anonymous: undefined, admin: admin.token, teacher: teacher.token, student: student.token };
+    await expectPermissions<keyof typeof who>(
+      h,
+      who,
+      [
+        { name: 'list users', method: 'GET', path: '/api/admin/users?q=', allowed: ['admin'] },
+        { name: 'overview', method: 'GET', path: '/api/admin/overview', allowed: ['admin'] },
+        { name: 'classes', method: 'GET', path: '/api/admin/courses', allowed: ['admin'] },
+        {
+          name: 'approve',
+          method: 'PATCH',
+          path: `/api/admin/users/${teacher.user._id}`,
+          body: { teacherApproved: true },
+          allowed: ['admin'],
+        },
+        { name: 'test mail', method: 'POST', path: '/api/admin/test-mail', allowed: ['admin'] },
+      ],
+      { teacher: 403, student: 403 },
+    );
+  });
+
+  test('search, disable and enable, reset a password by mail', async () => {
+    const found = await h.api('GET', '/api/admin/users?q=sue', { as: admin.token });
+    expect(found.json.map((u: { username: string }) => u.username)).toEqual(['Sue Student']);
+    expect(found.json[0]).toMatchObject({ role: 'student', disabled: false, classes: 0 });
+    expect(found.json[0].lastLoginAt).toBeString();
+
+    await h.api('PATCH', `/api/admin/users/${student.user._id}`, { as: admin.token, body: { disabled: true } });
+    expect((await h.api('GET', '/api/users', { as: student.token })).status).toBe(401);
+    const blocked = await h.api('POST', '/api/users/login', {
+      body: { email: student.email, password: TEST_PASSWORD },
+    });
+    expect(blocked.status).toBe(403);
+    expect(blocked.json.code).toBe('account_disabled');
+    await h.api('PATCH', `/api/admin/users/${student.user._id}`, { as: admin.token, body: { disabled: false } });
+    const back = await h.api('POST', '/api/users/login', { body: { email: student.email, password: TEST_PASSWORD } });
+    expect(back.status).toBe(200);
+    student = { ...student, token: back.json.token };
+
+    await expectRefused(h, {
+      name: 'the admin disables themself',
+      as: admin.token,
+      method: 'PATCH',
+      path: `/api/admin/users/${admin.user._id}`,
+      body: { disabled: true },
+      status: 400,
+    });
+
+    const before = h.mail.mailsTo(student.email).length;
+    const sent = await h.api('POST', `/api/admin/users/${student.user._id}/password-reset`, { as: admin.token });
+    expect(sent.status).toBe(200);
+    const code = await h.mail.nthCode(student.email, before + 1);
+    const reset = await h.api('POST', '/api/users/reset-password', {
+      body: { email: student.email, otp: code, newPassword: 'set by a reset' },
+    });
+    expect(reset.status).toBe(200);
+    student = { ...student, token: reset.json.token, password: 'set by a reset' };
+  });
+
+  test('rosters: the teacher removes a student, who loses access at once and may rejoin with the code', async () => {
+    const course = (await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Roster' } })).json;
+    await h.api('POST', '/api/enrollments/join', { as: student.token, body: { inviteCode: course.inviteCode } });
+    const roster = await h.api('GET', `/api/courses/${course._id}/students`, { as: teacher.token });
+    expect(roster.json.map((s: { _id: string }) => s._id)).toEqual([student.user._id]);
+    await expectRefused(h, {
+      name: 'a student reads the roster',
+      as: student.token,
+      method: 'GET',
+      path: `/api/courses/${course._id}/students`,
+      status: 403,
+    });
+    const removed = await h.api('DELETE', `/api/courses/${course._id}/students/${student.user._id}`, {
+      as: teacher.token,
+    });
+    expect(removed.status).toBe(200);
+    expect((await h.api('GET', `/api/courses/${course._id}`, { as: student.token })).status).toBe(404);
+    const rejoined = await h.api('POST', '/api/enrollments/join', {
+      as: student.token,
+      body: { inviteCode: course.inviteCode },
+    });
+    expect(rejoined.status).toBe(201);
+  });
+
+  test('deleting a teacher takes their classes and video files; a user deletes their own account with the password', async () => {
+    const doomed = await h.signUp('teacher', 'Dora Doomed');
+    await h.api('PATCH', `/api/admin/users/${doomed.user._id}`, { as: admin.token, body: { teacherApproved: true } });
+    const course = (await h.api('POST', '/api/courses', { as: doomed.token, body: { courseName: 'Doomed' } })).json;
+    const clip = await makeClip(clips, { width: 320, height: 240, seconds: 2 });
+    const uploaded = await h.api('POST', '/api/upload', {
+      as: doomed.token,
+      body: uploadForm(readBytes(clip), 'd.mp4'),
+    });
+    await h.api('POST', '/api/lectures', {
+      as: doomed.token,
+      body: { courseId: course._id, nameOfTopic: 'Gone soon', videoLink: uploaded.json.masterPlaylist },
+    });
+    const deadline = Date.now() + 30_000;
+    while ((await h.api('GET', `/api/videos/${uploaded.json.videoId}`, { as: doomed.token })).json.status !== 'ready') {
+      if (Date.now() > deadline) throw new Error('not ready');
+      await Bun.sleep(100);
+    }
+    expect(existsSync(join(h.dataDir, videoPrefix(uploaded.json.videoId)))).toBe(true);
+    const deleted = await h.api('DELETE', `/api/admin/users/${doomed.user._id}`, { as: admin.token });
+    expect(deleted.status).toBe(200);
+    expect(existsSync(join(h.dataDir, videoPrefix(uploaded.json.videoId)))).toBe(false);
+    expect((await h.api('GET', `/api/courses/${course._id}`, { as: admin.token })).status).toBe(404);
+    expect((await h.api('GET', '/api/users', { as: doomed.token })).status).toBe(401);
+
+    const leaver = await h.signUp('student', 'Leo Leaver');
+    await expectRefused(h, {
+      name: 'self-delete with a wrong password',
+      as: leaver.token,
+      method: 'DELETE',
+      path: `/api/users/${leaver.user._id}`,
+      body: { password: 'not it' },
+      status: 400,
+      field: 'password',
+    });
+    expect(
+      (await h.api('DELETE', `/api/users/${leaver.user._id}`, { as: leaver.token, body: { password: TEST_PASSWORD } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await h.api('POST', '/api/users/login', { body: { email: leaver.email, password: TEST_PASSWORD } })).status,
+    ).toBe(401);
+  }, 60_000);
+});
