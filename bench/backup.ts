@@ -17,7 +17,8 @@ const VIDEOS = 30;
 const SEGMENTS = 10;
 const SEGMENT_BYTES = 1024 ** 2;
 try {
-  const { sqlite, db } = openDatabase(join((mkdirSync(dataDir, { recursive: true }), dataDir), 'classroom.sqlite'));
+  mkdirSync(dataDir, { recursive: true });
+  const { sqlite, db } = openDatabase(join(dataDir, 'classroom.sqlite'));
   migrate(sqlite);
   for (let v = 0; v < VIDEOS; v++) {
     const dir = join(dataDir, 'videos', `video${v}`, '0');

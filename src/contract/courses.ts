@@ -1,4 +1,5 @@
-import type { Course, Enrollment } from '../db/schema';
+import type { Course, Enrollment, User } from '../db/schema';
+import { toPublicUser } from './users';
 
 export type TeacherRef = { _id: string; username: string };
 
@@ -36,7 +37,13 @@ export function toNotesJson(row: { text: string; updatedAt: number } | undefined
   return { notes: row?.text ?? '', updatedAt: row ? new Date(row.updatedAt).toISOString() : null };
 }
 
+/** A student as the teacher's roster shows them. */
+export function toRosterEntryJson(user: User, joinedAt: number) {
+  return { ...toPublicUser(user), email: user.email, joinedAt: new Date(joinedAt).toISOString() };
+}
+
 export type CourseJson = ReturnType<typeof toCourseJson>;
+export type RosterEntryJson = ReturnType<typeof toRosterEntryJson>;
 export type EnrollmentJson = ReturnType<typeof toEnrollmentJson>;
 export type NotesJson = ReturnType<typeof toNotesJson>;
 

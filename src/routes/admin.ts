@@ -7,8 +7,13 @@ import { issueCode } from '../auth/email-codes';
 import { requireAdmin, requireUser } from '../auth/middleware';
 import { endSessions } from '../auth/sessions';
 import { listSnapshots } from '../backup/snapshots';
-import { toCourseJson } from '../contract/courses';
-import { toPrivateUser } from '../contract/users';
+import {
+  type OverviewJson,
+  toAdminCourseJson,
+  toAdminUserJson,
+  toQueueEntryJson,
+  toSnapshotJson,
+} from '../contract/admin';
 import { allCourses, deleteAccount, jobQueue, searchUsers, setStanding, userById } from '../db/queries/admin';
 import { deleteCourse } from '../db/queries/courses';
 import type { AppDeps, AppEnv } from '../deps';
@@ -43,12 +48,6 @@ function folderBytes(path: string): number {
 /** The administrator's console: users, classes, the server, backups. Admins only. */
 export function adminRoutes(deps: AppDeps) {
   const { db, config, mailer, storage, jobs } = deps;
-  const adminUser = (row: Awaited<ReturnType<typeof searchUsers>>[number]) => ({
-    ...toPrivateUser(row.user),
-    disabled: row.user.disabledAt !== null,
-    lastLoginAt: row.user.lastLoginAt ? new Date(row.user.lastLoginAt).toISOString() : null,
-    classes: row.classes,
-  });
   const target = async (id: string) => {
     const user = await userById(db, id);
     if (!user) throw notFound('user_not_found', 'User not found.');
@@ -62,7 +61,9 @@ export function adminRoutes(deps: AppDeps) {
     .use(requireUser(deps), requireAdmin)
 
     .get('/users', validate('query', listQuery), async (c) => {
-      return c.json((await searchUsers(db, c.req.valid('query').q)).map(adminUser));
+      return c.json(
+        (await searchUsers(db, c.req.valid('query').q)).map((row) => toAdminUserJson(row.user, row.classes)),
+      );
     })
 
     .patch('/users/:id', validate('param', idParam), validate('json', patchBody), async (c) => {
@@ -82,7 +83,7 @@ export function adminRoutes(deps: AppDeps) {
       });
       if (body.disabled) await endSessions(db, user.id);
       console.log(`[admin] ${caller.email} changed ${user.email}: ${JSON.stringify(body)}`);
-      return c.json(adminUser({ user: updated, classes: 0 }));
+      return c.json(toAdminUserJson(updated, 0));
     })
 
     .delete('/users/:id', validate('param', idParam), async (c) => {
@@ -114,12 +115,13 @@ export function adminRoutes(deps: AppDeps) {
         bytesOfCourse.set(row.courseId, (bytesOfCourse.get(row.courseId) ?? 0) + bytes);
       }
       return c.json(
-        rows.map((row) => ({
-          ...toCourseJson(row.course, { _id: row.course.teacherId, username: row.teacher }),
-          students: row.students,
-          lectures: row.lectures,
-          storageBytes: bytesOfCourse.get(row.course.id) ?? 0,
-        })),
+        rows.map((row) =>
+          toAdminCourseJson(row.course, row.teacher, {
+            students: row.students,
+            lectures: row.lectures,
+            storageBytes: bytesOfCourse.get(row.course.id) ?? 0,
+          }),
+        ),
       );
     })
 
@@ -134,7 +136,7 @@ export function adminRoutes(deps: AppDeps) {
     .get('/overview', async (c) => {
       const disk = statfsSync(config.dataDir);
       const queue = await jobQueue(db);
-      return c.json({
+      const overview: OverviewJson = {
         version: packageJson.version,
         disk: {
           freeBytes: disk.bavail * disk.bsize,
@@ -145,27 +147,16 @@ export function adminRoutes(deps: AppDeps) {
             folderBytes(join(config.dataDir, 'avatars')),
           minFreeBytes: config.minFreeDiskBytes,
         },
-        queue: queue.map(({ job, fileName, videoStatus }) => ({
-          _id: job.id,
-          type: job.type,
-          state: job.state,
-          attempts: job.attempts,
-          lastError: job.lastError,
-          videoId: job.subjectId,
-          fileName,
-          videoStatus,
-          createdAt: new Date(job.createdAt).toISOString(),
-        })),
+        queue: queue.map(({ job, fileName, videoStatus }) => toQueueEntryJson(job, fileName, videoStatus)),
         mail: { kind: mailer.kind, from: config.mailFrom },
         backups: {
           dir: config.backupDir ?? null,
           everyHours: config.backupDir ? config.backupEveryMs / 3_600_000 : null,
           keep: config.backupKeep,
-          snapshots: config.backupDir
-            ? listSnapshots(config.backupDir).map(({ files: _files, ...snapshot }) => snapshot)
-            : [],
+          snapshots: config.backupDir ? listSnapshots(config.backupDir).map(toSnapshotJson) : [],
         },
-      });
+      };
+      return c.json(overview);
     })
 
     .post('/videos/:id/retry', validate('param', idParam), async (c) => {

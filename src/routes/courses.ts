@@ -2,9 +2,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableCourse, taughtCourse } from '../auth/access';
 import { requireApprovedTeacher, requireUser } from '../auth/middleware';
-import { toCourseJson } from '../contract/courses';
+import { toCourseJson, toRosterEntryJson } from '../contract/courses';
 import { LIMITS } from '../contract/limits';
-import { toPublicUser } from '../contract/users';
 import {
   coursesOf,
   createCourse,
@@ -103,13 +102,7 @@ export function coursesRoutes(deps: AppDeps) {
 
     .get('/:id/students', validate('param', idParam), async (c) => {
       const course = await taughtCourse(db, c.get('user'), c.req.valid('param').id);
-      return c.json(
-        (await rosterOf(db, course.id)).map(({ user, joinedAt }) => ({
-          ...toPublicUser(user),
-          email: user.email,
-          joinedAt: new Date(joinedAt).toISOString(),
-        })),
-      );
+      return c.json((await rosterOf(db, course.id)).map(({ user, joinedAt }) => toRosterEntryJson(user, joinedAt)));
     })
 
     .delete('/:id/students/:userId', validate('param', studentParam), async (c) => {

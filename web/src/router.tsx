@@ -36,6 +36,7 @@ export const router = createBrowserRouter([
             path: '/settings',
             lazy: () => import('./routes/SettingsPage').then((m) => ({ Component: m.SettingsPage })),
           },
+          { path: '/admin', lazy: () => import('./routes/AdminPage').then((m) => ({ Component: m.AdminPage })) },
           { path: '/share/:id', lazy: () => import('./routes/SharePage').then((m) => ({ Component: m.SharePage })) },
         ],
       },

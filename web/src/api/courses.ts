@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CourseJson, EnrollmentJson, NotesJson } from '../../../src/contract/courses';
+import type { CourseJson, EnrollmentJson, NotesJson, RosterEntryJson } from '../../../src/contract/courses';
 import { request } from './client';
 
 export type { CourseJson as Course, EnrollmentJson as Enrollment } from '../../../src/contract/courses';
@@ -11,6 +11,7 @@ export const courseKeys = {
   list: () => [...courseKeys.all, 'list'] as const,
   detail: (id: string) => [...courseKeys.all, id] as const,
   notes: (id: string) => [...courseKeys.all, id, 'notes'] as const,
+  roster: (id: string) => [...courseKeys.all, id, 'students'] as const,
 };
 
 export const listCourses = () => request<CourseJson[]>('GET', '/courses');
@@ -26,6 +27,23 @@ export const notesQuery = (courseId: string) =>
 export const useCourses = () => useQuery(coursesQuery());
 export const useCourse = (id: string) => useQuery(courseQuery(id));
 export const useNotes = (courseId: string) => useQuery(notesQuery(courseId));
+
+export const rosterQuery = (courseId: string) =>
+  queryOptions({
+    queryKey: courseKeys.roster(courseId),
+    queryFn: () => request<RosterEntryJson[]>('GET', `/courses/${courseId}/students`),
+  });
+export const useRoster = (courseId: string) => useQuery(rosterQuery(courseId));
+
+/** Takes a student out of the class; the roster and the teacher's progress table follow. */
+export function useRemoveStudent(courseId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (studentId: string) =>
+      request<{ message: string }>('DELETE', `/courses/${courseId}/students/${studentId}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: courseKeys.detail(courseId) }),
+  });
+}
 
 export function useCreateCourse() {
   const client = useQueryClient();

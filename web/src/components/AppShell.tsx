@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../state/session';
 import { Avatar } from './Avatar';
-import { CapIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon } from './icons';
+import { CapIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from './icons';
 
 const NARROW_BREAKPOINT = 768;
 const isNarrow = () => window.innerWidth < NARROW_BREAKPOINT;
@@ -12,6 +12,8 @@ const navItems = [
   { to: '/history', label: 'History', Icon: HistoryIcon },
   { to: '/settings', label: 'Settings', Icon: SettingsIcon },
 ];
+/** Only administrators see it. */
+const adminItem = { to: '/admin', label: 'Admin', Icon: ShieldIcon };
 
 /** Header with brand and avatar, a collapsible side navigation, and the page. */
 export function AppShell() {
@@ -72,7 +74,7 @@ export function AppShell() {
           }`}
         >
           <ul className="flex flex-col gap-1 p-2">
-            {navItems.map(({ to, label, Icon }) => (
+            {[...navItems, ...(user?.isAdmin ? [adminItem] : [])].map(({ to, label, Icon }) => (
               <li key={to}>
                 <NavLink
                   to={to}

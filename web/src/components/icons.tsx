@@ -136,3 +136,4 @@ export const HeartIcon = icon(
 );
 export const ChevronIcon = icon(<path d="m6 9 6 6 6-6" />);
 export const TrashIcon = icon(<path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6" />);
+export const ShieldIcon = icon(<path d="M12 3 4 6v6c0 5 3.5 8 8 9 4.5-1 8-4 8-9V6z" />);

@@ -26,3 +26,10 @@ export function formatLongDate(iso: string): string {
     minute: '2-digit',
   });
 }
+
+/** "1.2 GB", "340 MB", "12 KB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+  if (bytes >= 1024 ** 2) return `${Math.round(bytes / 1024 ** 2)} MB`;
+  return `${Math.max(0, Math.round(bytes / 1024))} KB`;
+}

@@ -10,6 +10,7 @@ import { useSession } from '../state/session';
 export function ClassroomPage() {
   const { user } = useSession();
   const isTeacher = user?.role === 'teacher';
+  const mayTeach = isTeacher && user?.teacherStatus === 'approved';
   const query = useCourses();
   const rename = useRenameCourse();
   const remove = useDeleteCourse();
@@ -29,7 +30,7 @@ export function ClassroomPage() {
       <div className="flex items-center justify-between gap-4">
         <h1 className="page-title">Your classes</h1>
         {isTeacher ? (
-          <button type="button" className="btn btn-primary" onClick={() => setCreateOpen(true)}>
+          <button type="button" className="btn btn-primary" onClick={() => setCreateOpen(true)} disabled={!mayTeach}>
             <PlusIcon size={18} /> Create class
           </button>
         ) : (
@@ -39,6 +40,13 @@ export function ClassroomPage() {
         )}
       </div>
 
+      {isTeacher && !mayTeach && (
+        <p role="status" className="mt-4 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
+          {user?.teacherStatus === 'declined'
+            ? 'Your request to teach was declined. Please ask your administrator.'
+            : "Your teacher account is waiting for the administrator's approval. You can create classes once it is approved."}
+        </p>
+      )}
       <div className="mt-6">
         <QueryState
           query={query}
@@ -56,6 +64,7 @@ export function ClassroomPage() {
                 type="button"
                 className="btn btn-primary mt-5"
                 onClick={() => (isTeacher ? setCreateOpen(true) : setJoinOpen(true))}
+                disabled={isTeacher && !mayTeach}
               >
                 {isTeacher ? 'Create a class' : 'Join a class'}
               </button>

@@ -5,6 +5,7 @@ import { ApiError } from '../api/client';
 import { teacherIdOf, teacherName, useCourse } from '../api/courses';
 import { type Lecture, useDeleteLecture, useLectures, useUpdateCachedLecture } from '../api/lectures';
 import { errorMessage } from '../api/query-client';
+import { ClassRoster } from '../components/ClassRoster';
 import { Comments } from '../components/Comments';
 import { CourseNotes } from '../components/CourseNotes';
 import { DeleteTopicDialog } from '../components/DeleteTopicDialog';
@@ -113,6 +114,7 @@ export function CoursePage() {
           <CourseNotes courseId={course._id} />
         </div>
       </div>
+      {isTeacher && <ClassRoster courseId={course._id} />}
       {isTeacher && <TeacherProgress courseId={course._id} />}
       {isTeacher && (
         <>
