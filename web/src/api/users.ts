@@ -42,6 +42,9 @@ export const logout = () => request<{ message: string }>('POST', '/users/logout'
 /** Ends every session of the account, this one included. */
 export const logoutEverywhere = () => request<{ message: string }>('POST', '/users/logout-all');
 
+export const deleteAccount = (userId: string, password: string) =>
+  request<{ message: string }>('DELETE', `/users/${userId}`, { body: { password } });
+
 export const changeName = (userId: string, username: string) =>
   request<PrivateUserJson>('PATCH', `/users/${userId}`, { body: { username } });
 

@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import { logout, logoutEverywhere } from '../api/users';
 import { Avatar } from '../components/Avatar';
 import { LogOutIcon } from '../components/icons';
+import { DeleteAccountForm } from '../components/settings/DeleteAccountForm';
 import { PictureForm } from '../components/settings/PictureForm';
 import { ProfileInfoForm } from '../components/settings/ProfileInfoForm';
 import { SecurityForm } from '../components/settings/SecurityForm';
@@ -77,7 +78,12 @@ export function SettingsPage() {
         </div>
         <div role="tabpanel" id={`${baseId}-${tab}-panel`} aria-labelledby={`${baseId}-${tab}`} className="p-6">
           {tab === 'Profile Info' && <ProfileInfoForm user={user} onSaved={setUser} />}
-          {tab === 'Security' && <SecurityForm user={user} />}
+          {tab === 'Security' && (
+            <>
+              <SecurityForm user={user} />
+              <DeleteAccountForm user={user} />
+            </>
+          )}
           {tab === 'Profile Picture' && <PictureForm user={user} onSaved={setUser} />}
         </div>
       </div>

@@ -126,7 +126,7 @@ function UserRow({ user, onDelete }: { user: AdminUser; onDelete: () => void }) 
           className="btn btn-secondary h-9 px-3 text-sm"
           disabled={reset.isPending}
           onClick={() => reset.mutate(user._id, { onSuccess: (answer) => toast.success(answer.message) })}
-          aria-label={`Send ${user.username} a password reset code`}
+          aria-label={`Send reset code to ${user.username}`}
         >
           Send reset code
         </button>

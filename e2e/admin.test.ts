@@ -1,0 +1,103 @@
+import { afterAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { seriousA11yFindings } from './browser';
+import { e2eEnvironment } from './environment';
+import { createAccount, screenshot, signedInContext } from './server';
+
+/** A fresh install with the defaults (teachers wait for approval) and backups on. */
+const backups = mkdtempSync(join(tmpdir(), 'classroom-e2e-backups-'));
+const env = e2eEnvironment({ BACKUP_DIR: backups });
+afterAll(() => rmSync(backups, { recursive: true, force: true }));
+
+async function fits(page: Page, name: string) {
+  // Toasts stack half-transparent while they leave: check the page once they are gone.
+  await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  expect(await seriousA11yFindings(page)).toEqual([]);
+  await screenshot(page, name);
+}
+
+test('the administrator approves a teacher, sends a reset code and starts a backup; the teacher removes a student', async () => {
+  const admin = await createAccount(env.server, env.mail, 'Alma Admin', 'student');
+  const teacher = await createAccount(env.server, env.mail, 'Theo Teacher', 'teacher');
+  const student = await createAccount(env.server, env.mail, 'Stu Dent', 'student');
+  expect(admin.user).toMatchObject({ isAdmin: true });
+
+  // The waiting teacher sees why they cannot create a class yet.
+  const teacherContext = await signedInContext(env.browser, env.server, teacher.token, { width: 375, height: 812 });
+  const teacherPage = await teacherContext.newPage();
+  await teacherPage.goto(`${env.server.baseUrl}/classroom`);
+  await teacherPage
+    .getByText("Your teacher account is waiting for the administrator's approval.", { exact: false })
+    .waitFor();
+  expect(await teacherPage.getByRole('button', { name: 'Create class' }).isDisabled()).toBe(true);
+  await fits(teacherPage, 'teacher-waiting-phone');
+
+  // The administrator, on a phone: Admin in the menu, the users list.
+  const adminContext = await signedInContext(env.browser, env.server, admin.token, { width: 375, height: 812 });
+  const adminPage = await adminContext.newPage();
+  await adminPage.goto(`${env.server.baseUrl}/classroom`);
+  await adminPage.getByRole('button', { name: 'Expand navigation' }).click();
+  await adminPage.getByRole('link', { name: 'Admin' }).click();
+  await adminPage.getByRole('heading', { name: 'Administration' }).waitFor();
+  await adminPage.getByText('Waits for approval').waitFor();
+  await fits(adminPage, 'admin-users-phone');
+  await adminPage.getByRole('button', { name: 'Approve Theo Teacher as a teacher' }).click();
+  await adminPage.getByText('Waits for approval').waitFor({ state: 'detached' });
+
+  // Approved: the teacher creates a class; the student joins.
+  await teacherPage.reload();
+  await teacherPage.getByRole('button', { name: 'Create class' }).click();
+  await teacherPage.getByLabel('Class Name').fill('Approved 101');
+  await teacherPage.getByRole('dialog').getByRole('button', { name: 'Create Class' }).click();
+  await teacherPage
+    .getByRole('link', { name: /^Approved 101/ })
+    .first()
+    .waitFor();
+  const course = (await teacher.api('GET', '/api/courses'))[0];
+  await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
+
+  // A reset code for the student, by mail.
+  await adminPage.getByLabel('Search by name or email').fill('stu');
+  await adminPage.getByRole('button', { name: 'Send reset code to Stu Dent' }).click();
+  await adminPage.getByText(`A password reset code was sent to ${student.email}.`).waitFor();
+  expect(await env.mail.nthCode(student.email, 2)).toMatch(/^\d{6}$/);
+
+  // The teacher removes the student from the class; the student loses access at once.
+  await teacherPage.goto(`${env.server.baseUrl}/classroom/${course._id}`);
+  await teacherPage.getByRole('button', { name: 'Remove Stu Dent from the class' }).click();
+  await teacherPage.getByRole('button', { name: 'Remove', exact: true }).click();
+  await teacherPage.getByText('Stu Dent was removed from the class.').waitFor();
+  expect((await student.api('GET', `/api/courses/${course._id}`)).code).toBe('course_not_found');
+
+  // A backup from the console.
+  await adminPage.setViewportSize({ width: 1280, height: 900 });
+  await adminPage.getByRole('tab', { name: 'Server' }).click();
+  await adminPage.getByRole('button', { name: 'Start a backup now' }).click();
+  await adminPage.getByText('A backup has started.').waitFor();
+  await adminPage
+    .getByRole('list', { name: 'Snapshots' })
+    .getByText(/media files, added/)
+    .first()
+    .waitFor({ timeout: 20_000 });
+  await fits(adminPage, 'admin-server-desktop');
+  await adminPage.getByRole('tab', { name: 'Classes' }).click();
+  await adminPage.getByText('Approved 101').waitFor();
+  await fits(adminPage, 'admin-classes-desktop');
+  await adminContext.close();
+  await teacherContext.close();
+}, 120_000);
+
+test('a student is not shown the console, and its API refuses them', async () => {
+  const student = await createAccount(env.server, env.mail, 'Nosy Student', 'student');
+  const context = await signedInContext(env.browser, env.server, student.token);
+  const page = await context.newPage();
+  await page.goto(`${env.server.baseUrl}/admin`);
+  await page.getByRole('heading', { name: 'Oops! Page Not Found' }).waitFor();
+  expect(await page.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+  expect((await student.api('GET', '/api/admin/users')).code).toBe('forbidden');
+  await context.close();
+});
