@@ -76,6 +76,10 @@ test('class list, course page and history: loaded, empty and failed, at every wi
     await teacherPage.goto(`${env.server.baseUrl}/classroom/${courseId}`);
     await teacherPage.getByRole('heading', { name: 'Student progress' }).waitFor();
     await check(teacherPage, 'course-teacher', width);
+    await teacherPage.goto(`${env.server.baseUrl}/settings`);
+    await teacherPage.getByRole('tab', { name: 'Security' }).click();
+    await teacherPage.getByRole('heading', { name: 'Delete my account' }).waitFor();
+    await check(teacherPage, 'settings-security', width);
     await asTeacher.close();
 
     const asNewcomer = await signedInContext(env.browser, env.server, newcomer.token, viewport);
