@@ -7,6 +7,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  busyLabel = 'Working...',
   busy,
   danger = true,
   onConfirm,
@@ -16,6 +17,8 @@ export function ConfirmDialog({
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** What the confirm button says while it works (default 'Working...'). */
+  busyLabel?: string;
   busy: boolean;
   danger?: boolean;
   onConfirm: () => void;
@@ -34,7 +37,7 @@ export function ConfirmDialog({
           onClick={onConfirm}
           disabled={busy}
         >
-          {busy ? 'Working...' : confirmLabel}
+          {busy ? busyLabel : confirmLabel}
         </button>
       </div>
     </Modal>

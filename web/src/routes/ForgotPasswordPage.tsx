@@ -2,12 +2,11 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { LIMITS } from '../../../src/contract/limits';
 import { errorMessage } from '../api/query-client';
 import { forgotPassword, resetPassword } from '../api/users';
 import { AuthLayout } from '../components/AuthLayout';
 import { FormError } from '../components/FormError';
-import { PasswordInput } from '../components/PasswordInput';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 import { destinationAfterSignIn } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../lib/messages';
 import { useSession } from '../state/session';
@@ -106,22 +105,7 @@ function ResetForm({ email, onBack }: { email: string; onBack: () => void }) {
             required
           />
         </div>
-        <PasswordInput
-          label="New password"
-          name="newPassword"
-          value={password}
-          onChange={setPassword}
-          autoComplete="new-password"
-          minLength={LIMITS.passwordMin}
-        />
-        <PasswordInput
-          label="Confirm new password"
-          name="confirmPassword"
-          value={confirm}
-          onChange={setConfirm}
-          autoComplete="new-password"
-          minLength={LIMITS.passwordMin}
-        />
+        <NewPasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />
         <FormError message={mismatch ? "The passwords don't match." : reset.isError ? errorMessage(reset.error) : ''} />
         <button type="submit" className="btn btn-primary w-full" disabled={reset.isPending}>
           {reset.isPending ? 'Saving...' : 'Set new password'}

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { logout, logoutEverywhere } from '../api/users';
@@ -8,6 +8,7 @@ import { DeleteAccountForm } from '../components/settings/DeleteAccountForm';
 import { PictureForm } from '../components/settings/PictureForm';
 import { ProfileInfoForm } from '../components/settings/ProfileInfoForm';
 import { SecurityForm } from '../components/settings/SecurityForm';
+import { Tabs } from '../components/Tabs';
 import { useSession } from '../state/session';
 
 const tabs = ['Profile Info', 'Security', 'Profile Picture'] as const;
@@ -17,7 +18,6 @@ export function SettingsPage() {
   const { user, setUser, signOut } = useSession();
   const [tab, setTab] = useState<Tab>('Profile Picture');
   const navigate = useNavigate();
-  const baseId = useId();
   if (!user) return null;
 
   // The server ends the session; this device forgets it either way (offline, the token just stays unused).
@@ -56,27 +56,7 @@ export function SettingsPage() {
       </div>
 
       <div className="card mt-6">
-        <div role="tablist" aria-label="Settings" className="flex overflow-x-auto border-b border-slate-200">
-          {tabs.map((name) => (
-            <button
-              key={name}
-              type="button"
-              role="tab"
-              id={`${baseId}-${name}`}
-              aria-selected={tab === name}
-              aria-controls={`${baseId}-${name}-panel`}
-              onClick={() => setTab(name)}
-              className={`-mb-px shrink-0 border-b-2 px-4 py-3 text-sm font-medium whitespace-nowrap ${
-                tab === name
-                  ? 'border-indigo-600 text-indigo-700'
-                  : 'border-transparent text-slate-600 hover:text-slate-900'
-              }`}
-            >
-              {name}
-            </button>
-          ))}
-        </div>
-        <div role="tabpanel" id={`${baseId}-${tab}-panel`} aria-labelledby={`${baseId}-${tab}`} className="p-6">
+        <Tabs label="Settings" tabs={tabs} selected={tab} onSelect={setTab} panelClassName="p-6">
           {tab === 'Profile Info' && <ProfileInfoForm user={user} onSaved={setUser} />}
           {tab === 'Security' && (
             <>
@@ -85,7 +65,7 @@ export function SettingsPage() {
             </>
           )}
           {tab === 'Profile Picture' && <PictureForm user={user} onSaved={setUser} />}
-        </div>
+        </Tabs>
       </div>
     </section>
   );

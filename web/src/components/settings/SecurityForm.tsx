@@ -3,6 +3,7 @@ import { toast } from 'sonner';
 import { LIMITS } from '../../../../src/contract/limits';
 import { ApiError } from '../../api/client';
 import { type User, useChangePassword } from '../../api/users';
+import { NewPasswordFields } from '../NewPasswordFields';
 import { PasswordInput } from '../PasswordInput';
 
 export function SecurityForm({ user }: { user: User }) {
@@ -42,23 +43,10 @@ export function SecurityForm({ user }: { user: User }) {
         onChange={setCurrent}
         autoComplete="current-password"
       />
-      <PasswordInput
-        label="New password"
-        name="newPassword"
-        value={next}
-        onChange={setNext}
-        autoComplete="new-password"
-        minLength={LIMITS.passwordMin}
-      />
-      <PasswordInput
-        label="Confirm new password"
-        name="confirmPassword"
-        value={confirm}
-        onChange={setConfirm}
-        autoComplete="new-password"
-        minLength={LIMITS.passwordMin}
-      />
-      <p className="text-xs text-slate-500">At least 8 characters. Other devices will be signed out.</p>
+      <NewPasswordFields password={next} confirm={confirm} onPassword={setNext} onConfirm={setConfirm} />
+      <p className="text-xs text-slate-600">
+        At least {LIMITS.passwordMin} characters. Other devices will be signed out; this one stays signed in.
+      </p>
       <button type="submit" className="btn btn-primary self-start" disabled={busy}>
         {busy ? 'Updating...' : 'Update Password'}
       </button>
