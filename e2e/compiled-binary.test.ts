@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMailCapture } from '../src/test/mail-capture';
@@ -55,4 +55,25 @@ test('the compiled binary serves the app from an empty folder and signs a user u
   const me = await fetch(`${server.baseUrl}/api/users`, { headers: { authorization: `Bearer ${token}` } });
   expect(((await me.json()) as { username: string }).username).toBe('Binary User');
   expect(await Bun.file(join(emptyDir, 'data', 'classroom.sqlite')).exists()).toBe(true);
+});
+
+test('the compiled binary takes a backup beside the running server and restores it', async () => {
+  const run = (args: string[]) =>
+    Bun.spawnSync([join(root, 'dist', 'classroom'), ...args], {
+      cwd: emptyDir,
+      env: { ...process.env, DATA_DIR: join(emptyDir, 'data') },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+  const backup = run(['backup', join(emptyDir, 'backups')]);
+  expect({ code: backup.exitCode, err: backup.stderr.toString() }).toEqual({ code: 0, err: '' });
+  expect(backup.stdout.toString()).toContain('Snapshot');
+  const [snapshot] = readdirSync(join(emptyDir, 'backups'));
+  const restore = run(['restore', join(emptyDir, 'backups', snapshot), join(emptyDir, 'restored')]);
+  expect(restore.exitCode).toBe(0);
+  expect(await Bun.file(join(emptyDir, 'restored', 'classroom.sqlite')).exists()).toBe(true);
+  // A second restore into the now full folder is refused, and changes nothing.
+  const again = run(['restore', join(emptyDir, 'backups', snapshot), join(emptyDir, 'restored')]);
+  expect(again.exitCode).toBe(1);
+  expect(again.stderr.toString().trim()).toEndWith('then point DATA_DIR at it.');
 });

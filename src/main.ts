@@ -63,7 +63,13 @@ async function start() {
 try {
   // The compiled binary's subcommands: `classroom backup <dir>`, `classroom restore <snapshot> [<dir>]`.
   const command = process.argv[2];
-  if (command === 'backup' || command === 'restore') process.exit(await runBackupCommand(process.argv.slice(2)));
+  if (command === 'backup' || command === 'restore') {
+    const code = await runBackupCommand(process.argv.slice(2)).catch((error: Error) => {
+      console.error(error.message);
+      return 1;
+    });
+    process.exit(code);
+  }
   await start();
 } catch (error) {
   if (error instanceof ConfigError) {
