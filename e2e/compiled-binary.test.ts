@@ -65,6 +65,8 @@ test('the compiled binary takes a backup beside the running server and restores 
       stdout: 'pipe',
       stderr: 'pipe',
     });
+  expect(run(['--version']).stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  expect(run(['--help']).stdout.toString()).toContain('classroom backup <folder>');
   const backup = run(['backup', join(emptyDir, 'backups')]);
   expect({ code: backup.exitCode, err: backup.stderr.toString() }).toEqual({ code: 0, err: '' });
   expect(backup.stdout.toString()).toContain('Snapshot');

@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { createAccountLimits } from './auth/limits';
 import type { Config } from './config';
-import type { AppDeps } from './deps';
+import type { AppDeps, AppEnv } from './deps';
 import { errorBody, handleError } from './errors';
+import { logRequests } from './http/request-log';
 import { createWebHandler } from './http/web-assets';
 import { accountsRoutes } from './routes/accounts';
 import { adminRoutes } from './routes/admin';
@@ -28,7 +30,8 @@ export const maxRequestBodySize = (config: Pick<Config, 'maxUploadBytes'>) => co
 export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
   // The account limits live as long as the app: one set per process (tests pass theirs to age them).
   const deps = { ...appDeps, limits };
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
+  app.use(requestId(), logRequests(deps.log));
   app.use(
     secureHeaders({
       contentSecurityPolicy: {

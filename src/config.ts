@@ -40,6 +40,8 @@ const envSchema = z.object({
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
   WEB_DIR: z.string().min(1).optional(),
   TRUST_PROXY: booleanText.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).optional(),
   TEACHER_SIGNUP: z.enum(['approval', 'open', 'closed']).default('approval'),
   TEACHER_EMAIL_DOMAINS: z
@@ -80,6 +82,9 @@ export type Config = Readonly<{
   webDir: string;
   /** Read the client's address from X-Forwarded-For (set only behind a reverse proxy you run). */
   trustProxy: boolean;
+  logLevel: string;
+  /** `json`: one JSON line per event (for a machine); `pretty`: for a terminal. */
+  logFormat: 'json' | 'pretty';
   /** This address is the administrator; unset, the first account verified on a fresh install is. */
   adminEmail: string | undefined;
   /** Who may teach: `approval` (the administrator approves), `open`, or `closed` (no teacher sign-ups). */
@@ -123,6 +128,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ffprobePath: values.FFPROBE_PATH,
     webDir: resolve(values.WEB_DIR ?? join(import.meta.dir, '..', 'dist', 'web')),
     trustProxy: values.TRUST_PROXY,
+    logLevel: values.LOG_LEVEL,
+    logFormat: values.LOG_FORMAT,
     adminEmail: values.ADMIN_EMAIL,
     teacherSignup: values.TEACHER_SIGNUP,
     teacherEmailDomains: values.TEACHER_EMAIL_DOMAINS,

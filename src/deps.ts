@@ -2,6 +2,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { User } from './db/schema';
 import type { JobsClient } from './jobs/client';
+import type { Logger } from './lib/log';
 import type { Mailer } from './mail/mailer';
 import type { Storage } from './storage/storage';
 
@@ -12,7 +13,9 @@ export type AppDeps = {
   mailer: Mailer;
   storage: Storage;
   jobs: JobsClient;
+  log: Logger;
 };
 
 /** Hono environment of authenticated routes. */
-export type AppEnv = { Variables: { user: User; sessionId: string } };
+/** Hono environment: the request's own logger (with its request id) on every route, the user on authenticated ones. */
+export type AppEnv = { Variables: { user: User; sessionId: string; log: Logger; requestId: string } };

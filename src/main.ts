@@ -7,6 +7,8 @@ import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { createJobsClient } from './jobs/client';
 import { createWorker } from './jobs/worker';
+import { createLogger } from './lib/log';
+import { VERSION } from './lib/version';
 import { createMailer } from './mail/create-mailer';
 import { checkFfmpeg } from './media/ffmpeg';
 import { tempDir } from './storage/keys';
@@ -14,28 +16,30 @@ import { createLocalStorage } from './storage/storage';
 
 async function start() {
   const config = loadConfig(process.env);
+  const log = createLogger({ level: config.logLevel, format: config.logFormat });
+  log.info({ version: VERSION, dataDir: config.dataDir }, `Classroom ${VERSION} starting`);
   const { sqlite, db } = openDatabase(config.databaseFile);
   const applied = migrate(sqlite);
-  if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+  if (applied.length) log.info({ migrations: applied }, `Applied migrations: ${applied.join(', ')}`);
   const adminId = await ensureConfiguredAdmin(db, config);
   if (config.adminEmail) {
-    console.log(
+    log.info(
       adminId
         ? `ADMIN_EMAIL: ${config.adminEmail} is the administrator.`
         : `ADMIN_EMAIL: ${config.adminEmail} becomes the administrator when it signs up.`,
     );
   }
-  const mailer = createMailer(config);
-  if (mailer.kind === 'log') console.log('No SMTP_URL set: emails (with their codes) are printed to this log.');
+  const mailer = createMailer(config, log);
+  if (mailer.kind === 'log') log.warn('No SMTP_URL set: emails (with their codes) are printed to this log.');
 
   const ffmpegProblem = checkFfmpeg(config);
-  if (ffmpegProblem) console.warn(`Warning: ${ffmpegProblem} Video uploads will not be processed.`);
+  if (ffmpegProblem) log.warn(`${ffmpegProblem} Video uploads will not be processed.`);
   // Half-received uploads of an earlier run: no request of this process is writing them.
   rmSync(tempDir(config.dataDir), { recursive: true, force: true });
   const storage = createLocalStorage(config.dataDir);
-  const worker = config.jobsInProcess ? createWorker({ config, db, storage }) : undefined;
+  const worker = config.jobsInProcess ? createWorker({ config, db, storage, log }) : undefined;
   const jobs = createJobsClient(db, worker);
-  const app = createApp({ config, db, mailer, storage, jobs });
+  const app = createApp({ config, db, mailer, storage, jobs, log });
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -43,14 +47,18 @@ async function start() {
     maxRequestBodySize: maxRequestBodySize(config),
     idleTimeout: 120,
   });
-  console.log(`Classroom is listening on http://localhost:${server.port} (data in ${config.dataDir})`);
+  log.info(
+    { port: server.port },
+    `Classroom is listening on http://localhost:${server.port} (data in ${config.dataDir})`,
+  );
   if (worker) worker.start();
-  else console.log('JOBS_IN_PROCESS=false: run `bun src/worker.ts` beside the server to process videos.');
+  else log.info('JOBS_IN_PROCESS=false: run `bun src/worker.ts` beside the server to process videos.');
 
   const shutdown = async () => {
-    console.log('Shutting down...');
-    // Let requests in flight finish for a while; a long upload is cut after that (its temp file is swept at start).
-    await Promise.race([server.stop(), Bun.sleep(10_000)]);
+    log.info('Shutting down...');
+    // Let requests in flight finish for a while (shorter than a container's stop timeout); a long upload is cut
+    // after that (its temp file is swept at start).
+    await Promise.race([server.stop(), Bun.sleep(DRAIN_MS)]);
     await server.stop(true);
     await worker?.stop();
     sqlite.close();
@@ -60,7 +68,23 @@ async function start() {
   process.on('SIGINT', shutdown);
 }
 
+const DRAIN_MS = 8_000;
+const HELP = `Classroom ${VERSION}: a self-hosted online classroom with video lectures.
+
+  classroom                      start the server (settings from the environment: see the README)
+  classroom backup <folder>      take a snapshot of DATA_DIR (safe while the server runs)
+  classroom restore <snapshot> [<empty folder>]
+  classroom --version | --help`;
+
 try {
+  if (process.argv[2] === '--version') {
+    console.log(VERSION);
+    process.exit(0);
+  }
+  if (process.argv[2] === '--help') {
+    console.log(HELP);
+    process.exit(0);
+  }
   // The compiled binary's subcommands: `classroom backup <dir>`, `classroom restore <snapshot> [<dir>]`.
   const command = process.argv[2];
   if (command === 'backup' || command === 'restore') {

@@ -6,18 +6,20 @@ import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { createWorker } from './jobs/worker';
+import { createLogger } from './lib/log';
 import { checkFfmpeg } from './media/ffmpeg';
 import { createLocalStorage } from './storage/storage';
 
 try {
   const config = loadConfig(process.env);
+  const log = createLogger({ level: config.logLevel, format: config.logFormat });
   const { sqlite, db } = openDatabase(config.databaseFile);
   migrate(sqlite);
   const ffmpegProblem = checkFfmpeg(config);
-  if (ffmpegProblem) console.warn(`Warning: ${ffmpegProblem}`);
-  const worker = createWorker({ config, db, storage: createLocalStorage(config.dataDir) });
+  if (ffmpegProblem) log.warn(ffmpegProblem);
+  const worker = createWorker({ config, db, storage: createLocalStorage(config.dataDir), log });
   worker.start();
-  console.log(`Classroom worker ${worker.owner} is running (data in ${config.dataDir})`);
+  log.info(`Classroom worker ${worker.owner} is running (data in ${config.dataDir})`);
   const shutdown = async () => {
     await worker.stop();
     sqlite.close();

@@ -309,3 +309,9 @@ export const jobs = sqliteTable(
 );
 
 export type Job = typeof jobs.$inferSelect;
+
+/** Each job worker's last sign of life (its heartbeat), for the readiness check. */
+export const workers = sqliteTable('workers', {
+  owner: text('owner').primaryKey(),
+  beatAt: integer('beat_at').notNull(),
+});

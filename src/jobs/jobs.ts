@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { type Job, jobs } from '../db/schema';
+import { type Job, jobs, workers } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { newId } from '../lib/ids';
 
@@ -123,6 +123,27 @@ export async function finishJob(
     })
     .where(mine);
   return final ? ('failed' as const) : ('queued' as const);
+}
+
+/** Records that this worker is alive (each heartbeat), and forgets workers silent for a day. */
+export async function reportAlive(db: Db, owner: string, now = Date.now()) {
+  await db
+    .insert(workers)
+    .values({ owner, beatAt: now })
+    .onConflictDoUpdate({ target: workers.owner, set: { beatAt: now } });
+  await db.delete(workers).where(lt(workers.beatAt, now - 24 * 60 * 60 * 1000));
+}
+
+/** When any worker last reported alive, or undefined if none ever did. */
+export async function lastWorkerBeat(db: Db) {
+  return (
+    (
+      await db
+        .select({ at: sql<number | null>`max(${workers.beatAt})` })
+        .from(workers)
+        .get()
+    )?.at ?? undefined
+  );
 }
 
 /** How many jobs are in each state (for health and the admin queue view). */

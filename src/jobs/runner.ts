@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import type { Job } from '../db/schema';
 import { newId } from '../lib/ids';
-import { claimJob, DEFAULT_LEASE_MS, finishJob, heartbeat, type JobType } from './jobs';
+import { claimJob, DEFAULT_LEASE_MS, finishJob, heartbeat, type JobType, reportAlive } from './jobs';
 
 export type JobContext = {
   job: Job;
@@ -22,6 +22,9 @@ export type JobHandler = {
 
 export type JobRunner = ReturnType<typeof createJobRunner>;
 
+/** A worker renews its leases (and reports alive) every third of the lease. */
+export const heartbeatMs = (leaseMs: number) => Math.max(200, Math.floor(leaseMs / 3));
+
 /**
  * Claims due jobs from the database and runs them through `handlers`, `concurrency` at a time. Runs in
  * the server process or alone (`src/worker.ts`) against the same database; any number may run at once.
@@ -39,7 +42,7 @@ export function createJobRunner(options: {
 }) {
   const { db, handlers } = options;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? (() => {});
   const owner = `worker-${process.pid}-${newId().slice(0, 6)}`;
   const running = new Map<string, { controller: AbortController; done: Promise<void>; cancelled: boolean }>();
   let stopped = true;
@@ -95,6 +98,7 @@ export function createJobRunner(options: {
 
   /** Renews the leases; a job that was cancelled (or taken by another worker) is stopped. */
   async function beat() {
+    await reportAlive(db, owner);
     const lost = await heartbeat(db, owner, [...running.keys()], leaseMs);
     for (const id of lost) {
       const entry = running.get(id);
@@ -112,7 +116,8 @@ export function createJobRunner(options: {
     start() {
       stopped = false;
       timers.push(setInterval(safely('claim', wake), options.pollMs ?? 1000));
-      timers.push(setInterval(safely('heartbeat', beat), Math.max(200, Math.floor(leaseMs / 3))));
+      timers.push(setInterval(safely('heartbeat', beat), heartbeatMs(leaseMs)));
+      safely('heartbeat', beat)();
       if (options.chores) {
         const chores = options.chores;
         timers.push(setInterval(safely('cleanup', chores), options.choresEveryMs ?? 15 * 60 * 1000));

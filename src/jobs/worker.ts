@@ -2,6 +2,7 @@ import { backupIsDue } from '../backup/schedule';
 import { takeSnapshot } from '../backup/snapshots';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import type { Logger } from '../lib/log';
 import { sweepMedia } from '../media/sweep';
 import { transcodeHandler } from '../media/transcode-job';
 import type { Storage } from '../storage/storage';
@@ -10,9 +11,10 @@ import { enqueueJob } from './jobs';
 import { createJobRunner } from './runner';
 
 /** The job runner with every handler and the periodic cleanup: what `main.ts` runs in-process and `src/worker.ts` alone. */
-export function createWorker(deps: { config: Config; db: Db; storage: Storage; log?: (line: string) => void }) {
+export function createWorker(deps: { config: Config; db: Db; storage: Storage; log: Logger }) {
   const { config, db, storage } = deps;
-  const log = deps.log ?? ((line: string) => console.log(line));
+  const jobLog = deps.log.child({ component: 'jobs' });
+  const log = (line: string) => jobLog.info(line);
   const runner = createJobRunner({
     db,
     handlers: {

@@ -86,10 +86,8 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
     try {
       await mailer.send(mail);
     } catch (error) {
-      console.error(
-        `[mail] could not send "${mail.subject.replace(/\d{6}/, '······')}" to ${mail.to}:`,
-        (error as Error).message,
-      );
+      // The subject carries the code: never logged.
+      deps.log.error({ event: 'mail_failed', to: mail.to, error: (error as Error).message }, 'could not send a mail');
       throw new ApiError(503, 'mail_failed', 'We could not send the verification email. Please try again in a minute.');
     }
   }
@@ -106,7 +104,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
     if (mailer.kind !== 'smtp') return;
     for (const admin of await administrators(db)) {
       await mailer.send(teacherWaitsMail(admin.email, admin.username, teacher)).catch((error: Error) => {
-        console.error(`[mail] could not tell ${admin.email} about a waiting teacher: ${error.message}`);
+        deps.log.error({ event: 'mail_failed', to: admin.email, error: error.message }, 'could not tell an admin');
       });
     }
   }
@@ -173,6 +171,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
         : [limits.failedLoginsPerAccount, body.email];
       const lockedFor = lock.waitFor(lockKey);
       if (lockedFor > 0) {
+        c.get('log').warn({ event: 'login_locked', email: body.email, client: address }, 'login refused: locked');
         throw tooMany(`Too many failed attempts. Please try again in ${inWords(lockedFor)}.`, lockedFor);
       }
       const signup = user ? undefined : (await pendingSignups(db, body.email)).at(-1);
@@ -181,7 +180,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       if (!ok || (!user && !signup)) {
         lock.hit(lockKey);
         limits.perClient.failedLogins.hit(address);
-        console.warn(`[auth] failed login for ${body.email} from ${address}`);
+        c.get('log').warn({ event: 'login_failed', email: body.email, client: address }, 'failed login');
         // The same answer for an unknown email and a wrong password, so nobody can probe for accounts.
         throw unauthorized('Invalid email or password');
       }
@@ -226,7 +225,13 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
         newAccountStanding(config, signup.email, signup.role, isFirstAccount),
       );
       if (!user) throw badRequest('invalid_code', INVALID_CODE);
-      if (user.isAdmin) console.log(`[auth] ${user.email} is the administrator of this server`);
+      if (user.isAdmin)
+        c.get('log').info(
+          { event: 'admin_created', email: user.email },
+          `${user.email} is the administrator of this server`,
+        );
+      if (user.teacherStatus === 'pending')
+        c.get('log').info({ event: 'teacher_waits', userId: user.id }, 'a teacher waits for approval');
       if (user.teacherStatus === 'pending') await tellAdminsATeacherWaits(user);
       deleteCookie(c, SIGNUP_COOKIE, { path: '/api/users' });
       return c.json({
@@ -259,7 +264,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
         const code = await issueCode(db, user.id);
         // Not awaited: the answer must not take longer when the address has an account.
         send(passwordResetMail(user.email, user.username, code)).then(
-          () => console.log(`[auth] password reset code sent for user ${user.id}`),
+          () => c.get('log').info({ event: 'reset_code_sent', userId: user.id }, 'password reset code sent'),
           () => {},
         );
       }
@@ -279,7 +284,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       }
       const updated = await updateUser(db, user.id, { passwordHash: await hashPassword(body.newPassword) });
       await endSessions(db, user.id);
-      console.log(`[auth] password reset for user ${user.id}; every session ended`);
+      c.get('log').info({ event: 'password_reset', userId: user.id }, 'password reset; every session ended');
       return c.json({ token: await signIn(c, updated), user: toPrivateUser(updated), message: 'Password reset.' });
     })
 

@@ -2,7 +2,6 @@ import { existsSync, readdirSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import packageJson from '../../package.json';
 import { issueCode } from '../auth/email-codes';
 import { requireAdmin, requireUser } from '../auth/middleware';
 import { endSessions } from '../auth/sessions';
@@ -19,6 +18,7 @@ import { deleteCourse } from '../db/queries/courses';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, notFound } from '../errors';
 import { idParam, validate } from '../http/validation';
+import { VERSION } from '../lib/version';
 import { passwordResetMail, testMail } from '../mail/templates';
 import { retryFailed } from '../media/state';
 import { deleteUnreferencedVideos, removeVideoFiles } from '../media/videos';
@@ -82,7 +82,10 @@ export function adminRoutes(deps: AppDeps) {
         ...(body.isAdmin !== undefined ? { isAdmin: body.isAdmin } : {}),
       });
       if (body.disabled) await endSessions(db, user.id);
-      console.log(`[admin] ${caller.email} changed ${user.email}: ${JSON.stringify(body)}`);
+      c.get('log').info(
+        { event: 'admin_changed_user', by: caller.id, userId: user.id, change: body },
+        'account changed',
+      );
       return c.json(toAdminUserJson(updated, 0));
     })
 
@@ -93,7 +96,7 @@ export function adminRoutes(deps: AppDeps) {
       const videoIds = await deleteAccount(db, user.id);
       for (const id of videoIds) await removeVideoFiles(deps, id);
       await storage.delete(avatarKey(user.id));
-      console.log(`[admin] ${caller.email} deleted the account of ${user.email}`);
+      c.get('log').info({ event: 'admin_deleted_user', by: caller.id, userId: user.id }, 'account deleted');
       return c.json({ message: 'Account deleted', _id: user.id });
     })
 
@@ -103,7 +106,7 @@ export function adminRoutes(deps: AppDeps) {
       await mailer.send(passwordResetMail(user.email, user.username, code)).catch(() => {
         throw new ApiError(503, 'mail_failed', 'The mail could not be sent. Check the mail settings.');
       });
-      console.log(`[admin] ${c.get('user').email} sent a password reset code to ${user.email}`);
+      c.get('log').info({ event: 'admin_sent_reset', by: c.get('user').id, userId: user.id }, 'reset code sent');
       return c.json({ message: `A password reset code was sent to ${user.email}.` });
     })
 
@@ -129,7 +132,7 @@ export function adminRoutes(deps: AppDeps) {
       const id = c.req.valid('param').id;
       const videoIds = await deleteCourse(db, id);
       await deleteUnreferencedVideos(deps, videoIds);
-      console.log(`[admin] ${c.get('user').email} deleted class ${id}`);
+      c.get('log').info({ event: 'admin_deleted_class', by: c.get('user').id, courseId: id }, 'class deleted');
       return c.json({ message: 'Class deleted', _id: id });
     })
 
@@ -137,7 +140,7 @@ export function adminRoutes(deps: AppDeps) {
       const disk = statfsSync(config.dataDir);
       const queue = await jobQueue(db);
       const overview: OverviewJson = {
-        version: packageJson.version,
+        version: VERSION,
         disk: {
           freeBytes: disk.bavail * disk.bsize,
           totalBytes: disk.blocks * disk.bsize,

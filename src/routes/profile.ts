@@ -91,7 +91,7 @@ export function profileRoutes(deps: AppDeps) {
       await endSessions(db, caller.id, c.get('sessionId'));
       const token = await signToken(config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
       setTokenCookie(c, token);
-      console.log(`[auth] password changed for user ${caller.id}; other sessions ended`);
+      c.get('log').info({ event: 'password_changed', userId: caller.id }, 'password changed; other sessions ended');
       return c.json({ message: 'Password updated successfully', token });
     })
 
@@ -107,7 +107,7 @@ export function profileRoutes(deps: AppDeps) {
       for (const id of videoIds) await removeVideoFiles(deps, id);
       await storage.delete(avatarKey(caller.id));
       clearTokenCookie(c);
-      console.log(`[auth] user ${caller.id} deleted their own account`);
+      c.get('log').info({ event: 'account_deleted', userId: caller.id }, 'account deleted by its owner');
       return c.json({ message: 'Account deleted' });
     })
 

@@ -9,6 +9,7 @@ import { openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
 import { createJobsClient } from '../jobs/client';
 import { createWorker } from '../jobs/worker';
+import { createLogger } from '../lib/log';
 import { createSmtpMailer } from '../mail/mailer';
 import { createLocalStorage } from '../storage/storage';
 import { startMailCapture } from './mail-capture';
@@ -94,11 +95,17 @@ export async function startHarness(
   const { sqlite, db } = openDatabase(config.databaseFile);
   migrate(sqlite);
   const storage = createLocalStorage(config.dataDir);
-  const worker = createWorker({ config, db, storage, log: () => {} });
+  // Every log line the server writes, parsed, for tests that read the log.
+  const logLines: Record<string, unknown>[] = [];
+  const log = createLogger(
+    { level: 'info', format: 'json' },
+    { write: (line: string) => void logLines.push(JSON.parse(line)) },
+  );
+  const worker = createWorker({ config, db, storage, log });
   const jobs = createJobsClient(db, worker);
   const limits = createAccountLimits();
   const app = createApp(
-    { config, db, mailer: createSmtpMailer(options.smtpUrl ?? mail.url, config.mailFrom), storage, jobs },
+    { config, db, mailer: createSmtpMailer(options.smtpUrl ?? mail.url, config.mailFrom), storage, jobs, log },
     limits,
   );
   if (options.worker !== false) worker.start();
@@ -131,6 +138,7 @@ export async function startHarness(
     dataDir,
     storage,
     worker,
+    logLines,
     /** The app's rate limits, so a test can let a minute pass for one of them. */
     limits,
     close,

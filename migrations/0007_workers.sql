@@ -1,0 +1,4 @@
+CREATE TABLE `workers` (
+	`owner` text PRIMARY KEY NOT NULL,
+	`beat_at` integer NOT NULL
+);

@@ -1,0 +1,27 @@
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../deps';
+import type { Logger } from '../lib/log';
+
+/**
+ * One JSON line per request: request id (also sent back as X-Request-Id), method, path without its query
+ * (where secrets could sit), status, duration and user. Every line a request's code logs through `c.get('log')`
+ * carries the same request id.
+ */
+export function logRequests(log: Logger) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const started = performance.now();
+    const requestLog = log.child({ reqId: c.get('requestId') });
+    c.set('log', requestLog);
+    await next();
+    const status = c.res.status;
+    const line = {
+      method: c.req.method,
+      path: c.req.path,
+      status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      userId: c.get('user')?.id,
+    };
+    if (status >= 500) requestLog.error(line, 'request');
+    else requestLog.info(line, 'request');
+  });
+}

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { type Harness, startHarness, TEST_PASSWORD } from '../test/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe('health', () => {
+  test('live answers; ready checks the database, the data folder, ffmpeg and the worker', async () => {
+    expect((await h.api('GET', '/api/health/live')).json).toMatchObject({ ok: true, version: expect.any(String) });
+    expect((await h.api('GET', '/api/health')).json).toEqual({ ok: true });
+    const ready = await h.api('GET', '/api/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.json.checks.map((check: { name: string; ok: boolean }) => [check.name, check.ok])).toEqual([
+      ['database', true],
+      ['data_folder', true],
+      ['ffmpeg', true],
+      ['worker', true],
+    ]);
+  });
+
+  test('without ffmpeg, or with the disk nearly full, or with no worker, ready answers 503 naming the check', async () => {
+    const broken = await startHarness(
+      { FFMPEG_PATH: '/nonexistent/ffmpeg', MIN_FREE_DISK_BYTES: String(1024 ** 5) },
+      { worker: false },
+    );
+    try {
+      const ready = await broken.api('GET', '/api/health/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.json.code).toBe('not_ready');
+      expect(ready.json.error).toContain('ffmpeg (');
+      expect(ready.json.error).toContain('data_folder (only');
+      expect(ready.json.error).toContain('worker (no job worker has reported yet)');
+      expect(ready.json.error).not.toContain('database');
+      expect((await broken.api('GET', '/api/health/live')).status).toBe(200);
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
+describe('logs', () => {
+  test('one JSON line per request with its request id (also in X-Request-Id), status, duration and user', async () => {
+    const me = await h.signUp('student', 'Lou Logger');
+    const answer = await h.api('GET', '/api/courses', { as: me.token });
+    const id = answer.headers.get('x-request-id');
+    expect(id).toBeString();
+    const line = h.logLines.find((entry) => entry.reqId === id && entry.msg === 'request');
+    expect(line).toMatchObject({
+      level: 'info',
+      method: 'GET',
+      path: '/api/courses',
+      status: 200,
+      userId: me.user._id,
+    });
+    expect(line?.durationMs).toBeNumber();
+    expect(line?.time).toBeString();
+  });
+
+  test('a failed login is logged with the address and the request id, never the password', async () => {
+    const me = await h.signUp('student', 'Fay Failed');
+    const secret = 'my wrong but secret guess';
+    const answer = await h.api('POST', '/api/users/login', { body: { email: me.email, password: secret } });
+    expect(answer.status).toBe(401);
+    const id = answer.headers.get('x-request-id');
+    const failed = h.logLines.find((entry) => entry.reqId === id && entry.event === 'login_failed');
+    expect(failed).toMatchObject({ level: 'warn', email: me.email });
+    const everything = JSON.stringify(h.logLines);
+    expect(everything).not.toContain(secret);
+    expect(everything).not.toContain(TEST_PASSWORD);
+    expect(everything).not.toContain(me.token);
+  });
+});
