@@ -74,12 +74,20 @@ const HELP = `Classroom ${VERSION}: a self-hosted online classroom with video le
   classroom                      start the server (settings from the environment: see the README)
   classroom backup <folder>      take a snapshot of DATA_DIR (safe while the server runs)
   classroom restore <snapshot> [<empty folder>]
+  classroom healthcheck          exit 0 when the server on $PORT is ready (the container's HEALTHCHECK)
   classroom --version | --help`;
 
 try {
   if (process.argv[2] === '--version') {
     console.log(VERSION);
     process.exit(0);
+  }
+  if (process.argv[2] === 'healthcheck') {
+    // The container's HEALTHCHECK: the image has no curl, so the binary asks its own readiness endpoint.
+    const port = process.env.PORT || '3000';
+    const answer = await fetch(`http://127.0.0.1:${port}/api/health/ready`).catch(() => undefined);
+    if (answer?.status !== 200) console.error(answer ? await answer.text() : 'The server does not answer.');
+    process.exit(answer?.status === 200 ? 0 : 1);
   }
   if (process.argv[2] === '--help') {
     console.log(HELP);
