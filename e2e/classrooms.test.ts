@@ -19,6 +19,8 @@ async function signUpInPage(page: Page, name: string, email: string, role: 'teac
 
 /** Reads the QR code the page drew on its canvas and decodes it. */
 async function decodeQr(page: Page): Promise<string | undefined> {
+  // The QR library loads when the panel opens: wait for its canvas.
+  await page.getByRole('img', { name: 'QR code of the invite link' }).waitFor();
   const image = await page.evaluate(() => {
     const canvas = document.querySelector('canvas') as HTMLCanvasElement;
     const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height);

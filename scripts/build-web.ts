@@ -1,6 +1,7 @@
 /** Builds the React app into dist/web: hashed JS chunks, hashed Tailwind CSS, index.html and public files. */
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 
 const root = join(import.meta.dir, '..');
 const out = join(root, 'dist', 'web');
@@ -53,6 +54,21 @@ const html = readFileSync(join(root, 'web', 'index.html'), 'utf8')
   .replace('<!--STYLES-->', `<link rel="stylesheet" href="/assets/${cssName}" />`)
   .replace('<!--SCRIPTS-->', `<script type="module" src="/assets/${entryName}"></script>`);
 writeFileSync(join(temp, 'index.html'), html);
+
+// Pre-compressed copies (brotli at its best, gzip as the fallback), chosen per request by Accept-Encoding.
+const compressible = /\.(js|css|html|svg|json|webmanifest)$/;
+const compress = (dir: string) => {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) compress(path);
+    else if (compressible.test(entry.name)) {
+      const bytes = readFileSync(path);
+      writeFileSync(`${path}.br`, brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
+      writeFileSync(`${path}.gz`, gzipSync(bytes, { level: 9 }));
+    }
+  }
+};
+compress(temp);
 
 rmSync(out, { recursive: true, force: true });
 cpSync(temp, out, { recursive: true });

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { createAccountLimits } from './auth/limits';
@@ -53,6 +54,8 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
     onError: (c) => c.json(errorBody('too_large', 'The request is too large.'), 413),
   });
   app.use('/api/*', (c, next) => (c.req.path === '/api/upload' ? next() : smallBodies(c, next)));
+  // JSON answers compressed on the fly when the client takes it (Hono skips small and non-text bodies).
+  app.use('/api/*', compress());
 
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/users', accountsRoutes(deps));

@@ -40,10 +40,22 @@ export function createWebHandler(webDir: string) {
     const path = files.get(urlPath);
     if (!path) return undefined;
     const extension = urlPath.slice(urlPath.lastIndexOf('.'));
-    return c.body(Bun.file(path).stream(), 200, {
+    const headers: Record<string, string> = {
       'Content-Type': contentTypes[extension] ?? 'application/octet-stream',
       'Cache-Control': cacheControl,
-    });
+    };
+    // The build made brotli and gzip copies of text files: send the best one the browser takes.
+    const accepted = c.req.header('accept-encoding') ?? '';
+    const encoding = (['br', 'gzip'] as const).find(
+      (name) => files.has(`${urlPath}.${name === 'br' ? 'br' : 'gz'}`) && new RegExp(`\\b${name}\\b`).test(accepted),
+    );
+    if (files.has(`${urlPath}.br`) || files.has(`${urlPath}.gz`)) headers.Vary = 'Accept-Encoding';
+    if (encoding) {
+      headers['Content-Encoding'] = encoding;
+      const compressed = files.get(`${urlPath}.${encoding === 'br' ? 'br' : 'gz'}`) as string;
+      return c.body(Bun.file(compressed).stream(), 200, headers);
+    }
+    return c.body(Bun.file(path).stream(), 200, headers);
   };
   return (c: Context) => {
     const urlPath = new URL(c.req.url).pathname;

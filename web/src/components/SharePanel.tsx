@@ -1,11 +1,12 @@
-import { QRCodeCanvas } from 'qrcode.react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { type Course, useRegenerateInviteCode } from '../api/courses';
 import { CopyIcon, RefreshIcon } from './icons';
 import { Modal } from './Modal';
 
 const QR_SIZE = 200;
+/** The QR library loads only when a teacher opens the share panel, not with every student's course page. */
+const QRCodeCanvas = lazy(() => import('qrcode.react').then((module) => ({ default: module.QRCodeCanvas })));
 const COPIED_MS = 2000;
 
 export const inviteLink = (inviteCode: string) => `${window.location.origin}/join/${inviteCode}`;
@@ -54,7 +55,15 @@ export function SharePanel({ course }: { course: Course }) {
     >
       <figure className="mx-auto flex flex-col items-center gap-2">
         <div className="rounded-xl border border-slate-200 bg-white p-2">
-          <QRCodeCanvas value={link} size={QR_SIZE} marginSize={2} aria-label="QR code of the invite link" role="img" />
+          <Suspense fallback={<div style={{ width: QR_SIZE, height: QR_SIZE }} aria-hidden="true" />}>
+            <QRCodeCanvas
+              value={link}
+              size={QR_SIZE}
+              marginSize={2}
+              aria-label="QR code of the invite link"
+              role="img"
+            />
+          </Suspense>
         </div>
         <figcaption className="text-sm text-slate-600">Scan to join the classroom</figcaption>
       </figure>

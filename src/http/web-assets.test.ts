@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { type Harness, startHarness } from '../test/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({}, { worker: false });
+});
+afterAll(() => h.close());
+
+const get = (path: string, encoding: string) =>
+  fetch(`${h.baseUrl}${path}`, { headers: { 'accept-encoding': encoding } });
+
+test('hashed assets are sent pre-compressed by Accept-Encoding, with Vary, and decompress to the same bytes', async () => {
+  const html = await (await get('/login', 'identity')).text();
+  const script = /src="(\/assets\/main-[^"]+\.js)"/.exec(html)?.[1] as string;
+  expect(script).toBeString();
+  const plain = await get(script, 'identity');
+  expect(plain.headers.get('content-encoding')).toBeNull();
+  expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+  const original = new Uint8Array(await plain.arrayBuffer());
+
+  // fetch() would decompress by itself: read the raw bytes with decompress off.
+  const raw = async (encoding: string) => {
+    const answer = await fetch(`${h.baseUrl}${script}`, {
+      headers: { 'accept-encoding': encoding },
+      decompress: false,
+    });
+    return { encoding: answer.headers.get('content-encoding'), bytes: new Uint8Array(await answer.arrayBuffer()) };
+  };
+  const br = await raw('gzip, deflate, br');
+  expect(br.encoding).toBe('br');
+  expect(br.bytes.length).toBeLessThan(original.length / 2);
+  expect(new Uint8Array(brotliDecompressSync(br.bytes))).toEqual(original);
+  const gz = await raw('gzip');
+  expect(gz.encoding).toBe('gzip');
+  expect(new Uint8Array(gunzipSync(gz.bytes))).toEqual(original);
+  expect((await get('/login', 'br')).headers.get('content-encoding')).toBe('br');
+});
