@@ -50,6 +50,12 @@ writeFileSync(join(temp, 'assets', cssName), css);
 rmSync(cssTemp);
 
 cpSync(join(root, 'web', 'public'), temp, { recursive: true });
+// The API reference at /api/docs: Swagger UI from node_modules and our page around it, served like any asset.
+const apiDocs = join(temp, 'api-docs');
+cpSync(join(root, 'web', 'api-docs'), apiDocs, { recursive: true });
+for (const name of ['swagger-ui-bundle.js', 'swagger-ui.css']) {
+  cpSync(join(root, 'node_modules', 'swagger-ui-dist', name), join(apiDocs, name));
+}
 const html = readFileSync(join(root, 'web', 'index.html'), 'utf8')
   .replace('<!--STYLES-->', `<link rel="stylesheet" href="/assets/${cssName}" />`)
   .replace('<!--SCRIPTS-->', `<script type="module" src="/assets/${entryName}"></script>`);

@@ -27,6 +27,8 @@ function visit(name: string) {
   for (const dependency of Object.keys(meta.dependencies ?? {})) visit(dependency);
 }
 for (const name of Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@types/'))) visit(name);
+// Copied into the build as files rather than imported: the API reference page's Swagger UI.
+visit('swagger-ui-dist');
 
 const sections = [...seen.entries()]
   .sort(([a], [b]) => a.localeCompare(b))

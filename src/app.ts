@@ -7,6 +7,7 @@ import { createAccountLimits } from './auth/limits';
 import type { Config } from './config';
 import type { AppDeps, AppEnv } from './deps';
 import { errorBody, handleError } from './errors';
+import { openApiDocument } from './http/openapi';
 import { logRequests } from './http/request-log';
 import { createWebHandler } from './http/web-assets';
 import { accountsRoutes } from './routes/accounts';
@@ -32,6 +33,7 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
   // The account limits live as long as the app: one set per process (tests pass theirs to age them).
   const deps = { ...appDeps, limits };
   const app = new Hono<AppEnv>();
+  const web = createWebHandler(deps.config.webDir);
   app.use(requestId(), logRequests(deps.log));
   app.use(
     secureHeaders({
@@ -68,10 +70,12 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
   app.route('/api/history', historyRoutes(deps));
   app.route('/api/admin', adminRoutes(deps));
   app.route('/media', mediaRoutes(deps));
+  app.get('/api/openapi.json', openApiDocument(app));
+  app.get('/api/docs', (c) => web(c, '/api-docs/index.html'));
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', 'There is no such API route.'), 404));
   app.all('/media/*', (c) => c.json(errorBody('not_found', 'Not found.'), 404));
-  app.get('*', createWebHandler(deps.config.webDir));
+  app.get('*', (c) => web(c));
   app.notFound((c) => c.json(errorBody('not_found', 'Not found.'), 404));
   app.onError(handleError);
   return app;

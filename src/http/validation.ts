@@ -1,20 +1,24 @@
-import { zValidator } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
+import { validator } from 'hono-openapi';
 import type { ZodType } from 'zod';
 import { z } from 'zod';
 import { ID_PATTERN } from '../contract/limits';
 import { ApiError } from '../errors';
 
-/** zValidator with the shared hook that turns a zod failure into our 400 error shape. */
+/**
+ * The one request validator: checks a zod schema, turns a failure into our 400 error shape, and registers the
+ * schema with the OpenAPI description (`/api/openapi.json`), so the document is made from what is enforced.
+ */
 export function validate<Target extends keyof ValidationTargets, Schema extends ZodType>(
   target: Target,
   schema: Schema,
 ) {
-  return zValidator(target, schema, (result) => {
+  return validator(target, schema, (result) => {
     if (result.success) return;
     const fields: Record<string, string> = {};
-    for (const issue of result.error.issues) {
-      const key = issue.path.join('.') || target;
+    for (const issue of result.error) {
+      const key =
+        (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part)).join('.') || target;
       fields[key] ??= issue.message;
     }
     const [firstField, firstMessage] = Object.entries(fields)[0] ?? [target, 'Invalid input.'];

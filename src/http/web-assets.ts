@@ -57,7 +57,9 @@ export function createWebHandler(webDir: string) {
     }
     return c.body(Bun.file(path).stream(), 200, headers);
   };
-  return (c: Context) => {
+  /** `page` serves that built file instead of the one the URL names (used for /api/docs). */
+  return (c: Context, page?: string) => {
+    if (page) return serve(c, page, 'no-cache') ?? c.text('Not found', 404);
     const urlPath = new URL(c.req.url).pathname;
     if (urlPath.startsWith('/assets/')) {
       return serve(c, urlPath, 'public, max-age=31536000, immutable') ?? c.text('Not found', 404);

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
 import { requireUser } from '../auth/middleware';
 import { hashPassword, verifyPassword } from '../auth/password';
@@ -38,6 +39,21 @@ export function profileRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .post(
       '/profile-picture',
+      describeRoute({
+        summary: 'Replace your profile picture',
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                required: ['profilePicture'],
+                properties: { profilePicture: { type: 'string', format: 'binary' } },
+              },
+            },
+          },
+        },
+      }),
       auth,
       bodyLimit({
         maxSize: LIMITS.avatarMaxBytes + 64 * 1024,

@@ -1,5 +1,6 @@
 import { rmSync, statfsSync } from 'node:fs';
 import { Hono } from 'hono';
+import { describeRoute } from 'hono-openapi';
 import { requireApprovedTeacher, requireUser } from '../auth/middleware';
 import { toVideoJson } from '../contract/videos';
 import type { AppDeps, AppEnv } from '../deps';
@@ -25,7 +26,25 @@ function formatBytes(bytes: number) {
 
 export function uploadRoutes(deps: AppDeps) {
   const { config, db, storage, jobs } = deps;
-  return new Hono<AppEnv>().post('/', requireUser(deps), requireApprovedTeacher, async (c) => {
+  const described = describeRoute({
+    summary: 'Upload a lecture video (approved teachers)',
+    description:
+      'One-shot multipart upload; the answer names the video, which is transcoded by a job. Refused with 413 over ' +
+      'the size limit, 507 when the disk is nearly full, 400 when ffprobe finds no video.',
+    requestBody: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: ['uploadedFile'],
+            properties: { uploadedFile: { type: 'string', format: 'binary' } },
+          },
+        },
+      },
+    },
+  });
+  return new Hono<AppEnv>().post('/', described, requireUser(deps), requireApprovedTeacher, async (c) => {
     const declared = Number(c.req.header('content-length'));
     if (Number.isFinite(declared) && declared > config.maxUploadBytes + MULTIPART_OVERHEAD) {
       throw tooLarge(config.maxUploadBytes);

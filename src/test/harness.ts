@@ -129,6 +129,8 @@ export async function startHarness(
   return {
     baseUrl,
     api,
+    /** The Hono app itself, for tests that read its routes. */
+    app,
     signUp: (role?: 'teacher' | 'student', name?: string) => signUpWith(api, mail, role, name),
     /** Every row of every table (see databaseSnapshot). */
     snapshot: () => databaseSnapshot(config.databaseFile),
