@@ -12,7 +12,7 @@ test('a teacher signs up, verifies by emailed code, renames in settings, logs ou
 
   await page.goto(`${env.server.baseUrl}/`);
   await page.waitForURL('**/login');
-  await expect(page.getByRole('heading', { name: 'Welcome Back' }).isVisible()).resolves.toBe(true);
+  await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
   await screenshot(page, 'login');
 
   await page.getByRole('link', { name: 'Sign up' }).click();

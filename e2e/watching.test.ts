@@ -54,10 +54,18 @@ async function waitFor(page: Page, check: () => Promise<boolean>, what: string, 
 test('a student watches: it plays, switches to 240p, Space pauses, resumes after reload, likes once, comments, takes notes', async () => {
   const context = await signedInContext(env.browser, env.server, student.token);
   const page = await context.newPage();
-  await page.goto(`${env.server.baseUrl}/classroom/${courseId}`);
+  const mediaRequests: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith('/media/') && !path.endsWith('.jpg')) mediaRequests.push(path.split('/').slice(4).join('/'));
+  });
+  await page.goto(`${env.server.baseUrl}/classroom/${courseId}`, { waitUntil: 'networkidle' });
   await page.getByRole('heading', { name: 'Quantum electrodynamics' }).waitFor();
+  // Opening the class fetches no video: only the master playlist (for the quality menu) before Play.
+  expect(mediaRequests).toEqual(['master.m3u8']);
   await page.getByRole('button', { name: 'Play', exact: true }).first().click();
   await waitFor(page, async () => (await videoState(page)).time > 1, 'playback to advance');
+  expect(mediaRequests.some((path) => path.endsWith('.m4s'))).toBe(true);
 
   const player = page.getByRole('region', { name: 'Video player' });
   await page.getByLabel('Quality').selectOption({ label: '360p' });

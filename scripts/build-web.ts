@@ -58,7 +58,12 @@ for (const name of ['swagger-ui-bundle.js', 'swagger-ui.css']) {
 }
 const html = readFileSync(join(root, 'web', 'index.html'), 'utf8')
   .replace('<!--STYLES-->', `<link rel="stylesheet" href="/assets/${cssName}" />`)
-  .replace('<!--SCRIPTS-->', `<script type="module" src="/assets/${entryName}"></script>`);
+  .replace('<!--SCRIPTS-->', `<script type="module" src="/assets/${entryName}"></script>`)
+  // The icon inside the page: one request fewer on every first visit.
+  .replace(
+    'href="/favicon.svg"',
+    `href="data:image/svg+xml,${encodeURIComponent(readFileSync(join(root, 'web', 'public', 'favicon.svg'), 'utf8').trim())}"`,
+  );
 writeFileSync(join(temp, 'index.html'), html);
 
 // Pre-compressed copies (brotli at its best, gzip as the fallback), chosen per request by Accept-Encoding.

@@ -43,6 +43,8 @@ export function createWebHandler(webDir: string) {
     const headers: Record<string, string> = {
       'Content-Type': contentTypes[extension] ?? 'application/octet-stream',
       'Cache-Control': cacheControl,
+      'X-Content-Type-Options': 'nosniff',
+      'Cross-Origin-Resource-Policy': 'same-origin',
     };
     // The build made brotli and gzip copies of text files: send the best one the browser takes.
     const accepted = c.req.header('accept-encoding') ?? '';

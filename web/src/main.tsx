@@ -2,11 +2,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Provider, useSetAtom } from 'jotai';
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { Toaster } from 'sonner';
 import { queryClient } from './api/query-client';
-import { TOAST_MS } from './lib/messages';
-import { router } from './router';
+import { Toasts } from './lib/toast';
+import { AppRoutes } from './router';
 import { bindSessionToClient, loadSession, sessionAtom } from './state/session';
 
 function App() {
@@ -17,8 +15,8 @@ function App() {
   }, [setSession]);
   return (
     <>
-      <RouterProvider router={router} />
-      <Toaster position="top-right" duration={TOAST_MS} richColors closeButton />
+      <AppRoutes />
+      <Toasts />
     </>
   );
 }

@@ -1,46 +1,55 @@
-import { createBrowserRouter } from 'react-router';
-import { AppShell } from './components/AppShell';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router';
 import { ProtectedRoute } from './components/ProtectedRoute';
+import { FullPageLoader } from './components/Spinner';
 import { HomeRedirect } from './routes/HomeRedirect';
 
-/** Route modules load lazily, so the login page does not carry the player or the QR code. */
-export const router = createBrowserRouter([
-  { path: '/', Component: HomeRedirect },
-  { path: '/login', lazy: () => import('./routes/AuthPage').then((m) => ({ Component: m.LoginPage })) },
-  { path: '/signup', lazy: () => import('./routes/AuthPage').then((m) => ({ Component: m.SignupPage })) },
-  {
-    path: '/verify-email',
-    lazy: () => import('./routes/VerifyEmailPage').then((m) => ({ Component: m.VerifyEmailPage })),
-  },
-  {
-    path: '/forgot-password',
-    lazy: () => import('./routes/ForgotPasswordPage').then((m) => ({ Component: m.ForgotPasswordPage })),
-  },
-  { path: '/join/:inviteCode', lazy: () => import('./routes/JoinPage').then((m) => ({ Component: m.JoinPage })) },
-  {
-    Component: ProtectedRoute,
-    children: [
-      {
-        Component: AppShell,
-        children: [
-          {
-            path: '/classroom',
-            lazy: () => import('./routes/ClassroomPage').then((m) => ({ Component: m.ClassroomPage })),
-          },
-          {
-            path: '/classroom/:id',
-            lazy: () => import('./routes/CoursePage').then((m) => ({ Component: m.CoursePage })),
-          },
-          { path: '/history', lazy: () => import('./routes/HistoryPage').then((m) => ({ Component: m.HistoryPage })) },
-          {
-            path: '/settings',
-            lazy: () => import('./routes/SettingsPage').then((m) => ({ Component: m.SettingsPage })),
-          },
-          { path: '/admin', lazy: () => import('./routes/AdminPage').then((m) => ({ Component: m.AdminPage })) },
-          { path: '/share/:id', lazy: () => import('./routes/SharePage').then((m) => ({ Component: m.SharePage })) },
-        ],
-      },
-    ],
-  },
-  { path: '*', lazy: () => import('./routes/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
-]);
+/**
+ * The routes of the spec. Declarative routing (no data router: nothing here loads data through the router, TanStack
+ * Query does) keeps react-router at half its size, and every screen loads lazily, so the sign-in page carries
+ * neither the shell, the player nor the QR code.
+ */
+const page = <Name extends string>(load: () => Promise<Record<Name, React.ComponentType>>, name: Name) =>
+  lazy(() => load().then((module) => ({ default: module[name] })));
+
+const LoginPage = page(() => import('./routes/AuthPage'), 'LoginPage');
+const SignupPage = page(() => import('./routes/AuthPage'), 'SignupPage');
+const VerifyEmailPage = page(() => import('./routes/VerifyEmailPage'), 'VerifyEmailPage');
+const ForgotPasswordPage = page(() => import('./routes/ForgotPasswordPage'), 'ForgotPasswordPage');
+const JoinPage = page(() => import('./routes/JoinPage'), 'JoinPage');
+const AppShell = page(() => import('./components/AppShell'), 'AppShell');
+const ClassroomPage = page(() => import('./routes/ClassroomPage'), 'ClassroomPage');
+const CoursePage = page(() => import('./routes/CoursePage'), 'CoursePage');
+const HistoryPage = page(() => import('./routes/HistoryPage'), 'HistoryPage');
+const SettingsPage = page(() => import('./routes/SettingsPage'), 'SettingsPage');
+const AdminPage = page(() => import('./routes/AdminPage'), 'AdminPage');
+const SharePage = page(() => import('./routes/SharePage'), 'SharePage');
+const NotFoundPage = page(() => import('./routes/NotFoundPage'), 'NotFoundPage');
+
+export function AppRoutes() {
+  return (
+    <BrowserRouter>
+      <Suspense fallback={<FullPageLoader />}>
+        <Routes>
+          <Route path="/" element={<HomeRedirect />} />
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/signup" element={<SignupPage />} />
+          <Route path="/verify-email" element={<VerifyEmailPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/join/:inviteCode" element={<JoinPage />} />
+          <Route element={<ProtectedRoute />}>
+            <Route element={<AppShell />}>
+              <Route path="/classroom" element={<ClassroomPage />} />
+              <Route path="/classroom/:id" element={<CoursePage />} />
+              <Route path="/history" element={<HistoryPage />} />
+              <Route path="/settings" element={<SettingsPage />} />
+              <Route path="/admin" element={<AdminPage />} />
+              <Route path="/share/:id" element={<SharePage />} />
+            </Route>
+          </Route>
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Suspense>
+    </BrowserRouter>
+  );
+}

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../state/session';
 import { Avatar } from './Avatar';
 import { CapIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from './icons';
+import { Spinner } from './Spinner';
 
 const NARROW_BREAKPOINT = 768;
 const isNarrow = () => window.innerWidth < NARROW_BREAKPOINT;
@@ -111,7 +112,16 @@ export function AppShell() {
         )}
         <main className={`min-w-0 flex-1 transition-[padding] duration-200 md:pl-16 ${collapsed ? '' : 'md:pl-64'}`}>
           <div className="mx-auto max-w-7xl p-4 sm:p-6">
-            <Outlet />
+            {/* A screen's code loads inside the shell, which stays where it is meanwhile. */}
+            <Suspense
+              fallback={
+                <div className="flex justify-center py-16">
+                  <Spinner />
+                </div>
+              }
+            >
+              <Outlet />
+            </Suspense>
           </div>
         </main>
       </div>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { useRemoveStudent, useRoster } from '../api/courses';
+import { toast } from '../lib/toast';
 import { Avatar } from './Avatar';
 import { ConfirmDialog } from './ConfirmDialog';
 import { QueryState } from './QueryState';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { LIMITS } from '../../../src/contract/limits';
 import { useNotes, useSaveNotes } from '../api/courses';
 import { errorMessage } from '../api/query-client';
+import { toast } from '../lib/toast';
 import { QueryState } from './QueryState';
 
 /** The user's private notes for a class. The editor appears only once the saved notes have loaded. */

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { toast } from 'sonner';
 import { ApiError } from '../api/client';
 import { useCreateCourse } from '../api/courses';
+import { toast } from '../lib/toast';
 import { useSession } from '../state/session';
 import { Modal, ModalActions } from './Modal';
 

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
-import { toast } from 'sonner';
 import { useEnroll } from '../api/courses';
+import { toast } from '../lib/toast';
 import { useSession } from '../state/session';
 import { FormError } from './FormError';
 import { Modal, ModalActions } from './Modal';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { toast } from 'sonner';
 import { type Course, useRegenerateInviteCode } from '../api/courses';
+import { toast } from '../lib/toast';
 import { CopyIcon, RefreshIcon } from './icons';
 import { Modal } from './Modal';
 

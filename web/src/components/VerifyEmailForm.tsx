@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { ApiError } from '../api/client';
 import { resendOtp, verifyOtp } from '../api/users';
 import { destinationAfterSignIn } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../lib/messages';
+import { toast } from '../lib/toast';
 import { useSession } from '../state/session';
 
 /** The code form: used at /verify-email and inside the login and sign-up screens. */

@@ -26,6 +26,7 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
     const video = videoRef.current;
     if (!video) return;
     let cancelled = false;
+    let startOnPlay: (() => void) | undefined;
     setQualities([]);
     setQuality(-1);
     (async () => {
@@ -33,6 +34,8 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
       if (cancelled) return;
       if (HlsClass.isSupported()) {
         const hls = new HlsClass({
+          // Nothing but the master playlist before Play: thirty students opening a class must not pull its video.
+          autoStartLoad: false,
           maxBufferLength: 30,
           maxLoadingDelay: 4,
           startLevel: -1,
@@ -66,6 +69,9 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
         });
         hls.loadSource(src);
         hls.attachMedia(video);
+        startOnPlay = () => hls.startLoad(startAt > 0 ? startAt : -1);
+        if (!video.paused) startOnPlay();
+        else video.addEventListener('play', startOnPlay, { once: true });
         if (startAt > 0) {
           video.addEventListener(
             'loadedmetadata',
@@ -92,6 +98,7 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
     })().catch((failure: Error) => setError(`Initialization Error: ${failure.message}`));
     return () => {
       cancelled = true;
+      if (startOnPlay) video.removeEventListener('play', startOnPlay);
       hlsRef.current?.destroy();
       hlsRef.current = null;
     };

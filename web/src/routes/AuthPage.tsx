@@ -1,6 +1,5 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { LIMITS } from '../../../src/contract/limits';
 import { ApiError } from '../api/client';
 import { login, type Role, register } from '../api/users';
@@ -9,6 +8,7 @@ import { PasswordInput } from '../components/PasswordInput';
 import { VerifyEmailForm } from '../components/VerifyEmailForm';
 import { destinationAfterSignIn } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS, withTryAgain } from '../lib/messages';
+import { toast } from '../lib/toast';
 import { useSession } from '../state/session';
 
 /** One form for /login and /signup; it turns into the code form when the account needs verifying. */

@@ -1,7 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { errorMessage } from '../api/query-client';
 import { forgotPassword, resetPassword } from '../api/users';
 import { AuthLayout } from '../components/AuthLayout';
@@ -9,6 +8,7 @@ import { FormError } from '../components/FormError';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { destinationAfterSignIn } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../lib/messages';
+import { toast } from '../lib/toast';
 import { useSession } from '../state/session';
 
 /** "Forgot password?": the address, then the emailed code with a new password. Signs the user in. */

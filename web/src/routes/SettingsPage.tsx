@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { logout, logoutEverywhere } from '../api/users';
 import { Avatar } from '../components/Avatar';
 import { LogOutIcon } from '../components/icons';
@@ -9,6 +8,7 @@ import { PictureForm } from '../components/settings/PictureForm';
 import { ProfileInfoForm } from '../components/settings/ProfileInfoForm';
 import { SecurityForm } from '../components/settings/SecurityForm';
 import { Tabs } from '../components/Tabs';
+import { toast } from '../lib/toast';
 import { useSession } from '../state/session';
 
 const tabs = ['Profile Info', 'Security', 'Profile Picture'] as const;

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { type AdminCourse, useAdminCourses, useDeleteClass } from '../../api/admin';
 import { teacherName } from '../../api/courses';
 import { formatBytes } from '../../lib/format';
+import { toast } from '../../lib/toast';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { QueryState } from '../QueryState';
 

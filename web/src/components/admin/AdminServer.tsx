@@ -1,6 +1,6 @@
-import { toast } from 'sonner';
 import { useCancelJob, useOverview, useRetryJob, useStartBackup, useTestMail } from '../../api/admin';
 import { formatBytes, formatLongDate } from '../../lib/format';
+import { toast } from '../../lib/toast';
 import { QueryState } from '../QueryState';
 
 /** Disk, the transcoding queue, mail and backups, refreshed every few seconds. */

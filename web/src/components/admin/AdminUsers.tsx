@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { type AdminUser, useAdminUsers, useDeleteUser, useSendReset, useUpdateUser } from '../../api/admin';
 import { formatLongDate } from '../../lib/format';
+import { toast } from '../../lib/toast';
 import { useSession } from '../../state/session';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { QueryState } from '../QueryState';

@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { errorMessage } from '../../api/query-client';
 import { deleteAccount, type User } from '../../api/users';
+import { toast } from '../../lib/toast';
 import { useSession } from '../../state/session';
 import { FormError } from '../FormError';
 import { PasswordInput } from '../PasswordInput';

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { toast } from 'sonner';
 import { ApiError } from '../../api/client';
 import { type User, useUploadProfilePicture } from '../../api/users';
+import { toast } from '../../lib/toast';
 import { Avatar } from '../Avatar';
 
 export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: User) => void }) {

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { toast } from 'sonner';
 import { LIMITS } from '../../../../src/contract/limits';
 import { ApiError } from '../../api/client';
 import { type User, useChangeName } from '../../api/users';
+import { toast } from '../../lib/toast';
 
 export function ProfileInfoForm({ user, onSaved }: { user: User; onSaved: (user: User) => void }) {
   const [name, setName] = useState(user.username);

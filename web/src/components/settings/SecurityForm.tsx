@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { toast } from 'sonner';
 import { LIMITS } from '../../../../src/contract/limits';
 import { ApiError } from '../../api/client';
 import { type User, useChangePassword } from '../../api/users';
+import { toast } from '../../lib/toast';
 import { NewPasswordFields } from '../NewPasswordFields';
 import { PasswordInput } from '../PasswordInput';
 

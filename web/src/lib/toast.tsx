@@ -1,0 +1,57 @@
+/**
+ * The app's toasts: sonner's API (`toast.success/error/info` with its options), but sonner and its Toaster load
+ * on the first toast, not with the first page: the sign-in page stays inside its transfer budget, and a toast
+ * waits one small request once. `<Toasts />` sits once at the root.
+ */
+import { type ComponentType, useEffect, useState } from 'react';
+import type { ExternalToast, ToasterProps } from 'sonner';
+import { TOAST_MS } from './messages';
+
+type Sonner = typeof import('sonner');
+type Message = Parameters<Sonner['toast']['success']>[0];
+
+let mountToaster: ((toaster: ComponentType<ToasterProps>, mounted: () => void) => void) | undefined;
+let sonner: Promise<Sonner['toast']> | undefined;
+
+function loadSonner() {
+  sonner ??= import('sonner').then(
+    (module) =>
+      new Promise<Sonner['toast']>((resolve) => {
+        // Without a mounted <Toasts /> (never in the app) the toast still resolves, it just shows nowhere.
+        if (!mountToaster) resolve(module.toast);
+        else mountToaster(module.Toaster, () => resolve(module.toast));
+      }),
+    (failure) => {
+      sonner = undefined; // try again on the next toast
+      throw failure;
+    },
+  );
+  return sonner;
+}
+
+const show =
+  (kind: 'success' | 'error' | 'info') =>
+  (message: Message, options?: ExternalToast): void => {
+    loadSonner()
+      .then((toast) => toast[kind](message, options))
+      .catch(() => {
+        // The toast library could not load (offline): the screen itself still shows the state.
+      });
+  };
+
+export const toast = { success: show('success'), error: show('error'), info: show('info') };
+
+/** Renders sonner's Toaster once the first toast has loaded it. */
+export function Toasts() {
+  const [toaster, setToaster] = useState<{ Toaster: ComponentType<ToasterProps>; mounted: () => void } | null>(null);
+  useEffect(() => {
+    mountToaster = (Toaster, mounted) => setToaster({ Toaster, mounted });
+    return () => {
+      mountToaster = undefined;
+    };
+  }, []);
+  // Runs after the Toaster's own effects, so it has subscribed before the first toast is sent.
+  useEffect(() => toaster?.mounted(), [toaster]);
+  if (!toaster) return null;
+  return <toaster.Toaster position="top-right" duration={TOAST_MS} richColors closeButton />;
+}
