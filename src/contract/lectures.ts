@@ -7,16 +7,32 @@ export type PersonalState = {
   progress: { position: number; duration: number; completed: boolean } | null;
 };
 
-export function toLectureJson(lecture: Lecture, video: Video | undefined, publicUrl = '', mine?: PersonalState) {
+/** The processing states the current open-source client reads on a lecture (`processingStatus`). */
+const processingStatuses = {
+  queued: 'pending',
+  processing: 'processing',
+  ready: 'completed',
+  failed: 'failed',
+} as const satisfies Record<Video['status'], string>;
+export type ProcessingStatus = (typeof processingStatuses)[Video['status']];
+
+/**
+ * One lecture as every client sees it. `videoLink` is the path of the master playlist (path-only, so the app works
+ * at any name and scheme the school uses) once the video has something playable, and null before.
+ */
+export function toLectureJson(lecture: Lecture, video: Video | undefined, mine?: PersonalState) {
+  const videoJson = video ? toVideoJson(video) : null;
   return {
     _id: lecture.id,
     courseId: lecture.courseId,
     nameOfTopic: lecture.nameOfTopic,
-    videoLink: video ? `${publicUrl}${masterPlaylistPath(video.id)}` : null,
+    videoLink: video && videoJson?.playable ? masterPlaylistPath(video.id) : null,
+    processingStatus: video ? processingStatuses[video.status] : null,
+    processingError: video?.status === 'failed' ? (video.error ?? 'The video could not be processed.') : null,
     noOfViews: lecture.noOfViews,
     noOfLikes: lecture.noOfLikes,
     createdAt: new Date(lecture.createdAt).toISOString(),
-    video: video ? toVideoJson(video) : null,
+    video: videoJson,
     likedByMe: mine?.liked ?? false,
     myProgress: mine?.progress ?? null,
   };

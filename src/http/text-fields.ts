@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../contract/limits';
 
 /** Zero-width characters carry nothing a reader sees: removed. */
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
@@ -30,3 +31,13 @@ export function plainText(options: {
     .transform((text) => text.trim())
     .pipe(z.string().min(options.min, options.tooShort).max(options.max, options.tooLong));
 }
+
+/** A topic's name, wherever one is given (the lecture routes, an upload that creates its topic). */
+export const topicName = plainText({
+  required: 'Topic name is required.',
+  tooShort: 'Please provide a topic name.',
+  tooLong: `Topic name must be at most ${LIMITS.topicNameMax} characters.`,
+  min: 1,
+  max: LIMITS.topicNameMax,
+  hidden: 'The topic name contains hidden characters. Please type it again.',
+});

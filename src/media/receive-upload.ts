@@ -5,7 +5,8 @@ import busboy from 'busboy';
 import { ApiError, badRequest } from '../errors';
 import { newId } from '../lib/ids';
 
-export type ReceivedFile = { path: string; fileName: string; bytes: number };
+/** The file on disk, and the form's short text fields (first value of each name). */
+export type ReceivedFile = { path: string; fileName: string; bytes: number; fields: Record<string, string> };
 
 /**
  * Streams the one file field of a multipart body to a temp file, never holding it in memory.
@@ -27,6 +28,7 @@ export function receiveUpload(
     let fileSeen = false;
     let fileName = '';
     let bytes = 0;
+    const fields: Record<string, string> = {};
     let writeDone: Promise<void> | undefined;
     let out: import('node:fs').WriteStream | undefined;
     const source = Readable.fromWeb(request.body as unknown as import('node:stream/web').ReadableStream<Uint8Array>);
@@ -51,6 +53,9 @@ export function receiveUpload(
       return reject(badRequest('bad_form', 'Please send the video as multipart form data.'));
     }
 
+    parser.on('field', (name, value) => {
+      if (!(name in fields)) fields[name] = value;
+    });
     parser.on('file', (name, stream, info) => {
       if (name !== options.field || fileSeen) {
         stream.resume();
@@ -85,7 +90,7 @@ export function receiveUpload(
       if (settled) return;
       if (bytes === 0) return fail(badRequest('empty_file', 'This file is empty.'));
       settled = true;
-      resolve({ path, fileName, bytes });
+      resolve({ path, fileName, bytes, fields });
     });
     source.on('error', () => fail(badRequest('upload_interrupted', 'The upload was interrupted.')));
     // Bun ends a request's signal when its client goes away; the body stream may just stop.

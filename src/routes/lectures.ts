@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readableCourse, readableLecture, taughtCourse, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
 import { LIMITS } from '../contract/limits';
-import { videoIdFromLink } from '../contract/videos';
+import { toVideoJson, videoIdFromLink } from '../contract/videos';
 import type { Db } from '../db/client';
 import {
   createLecture,
@@ -11,26 +11,20 @@ import {
   lecturesAsSeenBy,
   lecturesOfCourse,
   updateLecture,
+  videoById,
   videoOwner,
 } from '../db/queries/lectures';
 import type { Lecture, User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
-import { plainText } from '../http/text-fields';
+import { topicName } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
 import { commentsRoutes } from './comments';
 import { progressRoutes } from './progress';
 import { reactionsRoutes } from './reactions';
 
-const nameOfTopic = plainText({
-  required: 'Topic name is required.',
-  tooShort: 'Please provide a topic name.',
-  tooLong: `Topic name must be at most ${LIMITS.topicNameMax} characters.`,
-  min: 1,
-  max: LIMITS.topicNameMax,
-  hidden: 'The topic name contains hidden characters. Please type it again.',
-});
+const nameOfTopic = topicName;
 const videoLink = z.string().max(LIMITS.videoLinkMax, 'Video link is too long.').nullable();
 
 const createBody = z.object({ courseId: idSchema, nameOfTopic, videoLink: videoLink.optional() });
@@ -54,10 +48,16 @@ async function videoForLink(db: Db, teacher: User, link: string | null): Promise
   return video.id;
 }
 
+/** Whether the lecture's video has something to play (what makes its videoLink non-null). */
+async function videoIsPlayable(db: Db, videoId: string | null) {
+  if (!videoId) return true;
+  const video = await videoById(db, videoId);
+  return video ? toVideoJson(video).playable : true;
+}
+
 export function lecturesRoutes(deps: AppDeps) {
-  const { db, config } = deps;
-  const one = async (user: User, lecture: Lecture) =>
-    (await lecturesAsSeenBy(db, user, [lecture], config.publicUrl ?? ''))[0];
+  const { db } = deps;
+  const one = async (user: User, lecture: Lecture) => (await lecturesAsSeenBy(db, user, [lecture]))[0];
 
   return (
     new Hono<AppEnv>()
@@ -70,7 +70,7 @@ export function lecturesRoutes(deps: AppDeps) {
       .get('/course/:courseId', validate('param', courseParam), async (c) => {
         const { course } = await readableCourse(db, c.get('user'), c.req.valid('param').courseId);
         const rows = await lecturesOfCourse(db, course.id);
-        return c.json(await lecturesAsSeenBy(db, c.get('user'), rows, config.publicUrl ?? ''));
+        return c.json(await lecturesAsSeenBy(db, c.get('user'), rows));
       })
 
       .post('/', validate('json', createBody), async (c) => {
@@ -91,7 +91,11 @@ export function lecturesRoutes(deps: AppDeps) {
         const user = c.get('user');
         const lecture = await taughtLecture(db, user, c.req.valid('param').id);
         const body = c.req.valid('json');
-        const videoId = body.videoLink === undefined ? lecture.videoId : await videoForLink(db, user, body.videoLink);
+        // A client that sends back the `videoLink: null` it was shown while the video processes means "unchanged"
+        // (a rename must not drop an upload); an empty string removes the video.
+        const unchanged =
+          body.videoLink === undefined || (body.videoLink === null && !(await videoIsPlayable(db, lecture.videoId)));
+        const videoId = unchanged ? lecture.videoId : await videoForLink(db, user, body.videoLink ?? null);
         const updated = await updateLecture(db, lecture.id, {
           nameOfTopic: body.nameOfTopic ?? lecture.nameOfTopic,
           videoId,

@@ -39,18 +39,21 @@ async function videosOf(db: Db, rows: Lecture[]): Promise<Map<string, Video>> {
 }
 
 /** Lectures as one user sees them: with their video, and whether they liked it and where they got to. */
-export async function lecturesAsSeenBy(db: Db, user: Pick<User, 'id'>, rows: Lecture[], publicUrl: string) {
+export async function lecturesAsSeenBy(db: Db, user: Pick<User, 'id'>, rows: Lecture[]) {
   const videoById = await videosOf(db, rows);
   const mine = await personalState(
     db,
     user.id,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => toLectureJson(row, videoById.get(row.videoId ?? ''), publicUrl, mine.get(row.id)));
+  return rows.map((row) => toLectureJson(row, videoById.get(row.videoId ?? ''), mine.get(row.id)));
 }
 
 export const lecturesOfCourse = async (db: Db, courseId: string) =>
   db.select().from(lectures).where(eq(lectures.courseId, courseId)).orderBy(asc(lectures.createdAt));
+
+export const videoById = async (db: Db, videoId: string) =>
+  db.select().from(videos).where(eq(videos.id, videoId)).get();
 
 export const videoOwner = async (db: Db, videoId: string) =>
   db.select({ id: videos.id, ownerId: videos.ownerId }).from(videos).where(eq(videos.id, videoId)).get();

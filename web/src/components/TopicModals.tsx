@@ -102,8 +102,9 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
     setBusy(true);
     setError('');
     try {
-      let videoLink: string | null | undefined;
-      if (action === 'delete') videoLink = null;
+      let videoLink: string | undefined;
+      // An empty link removes the video (null would mean "unchanged" while the video still processes).
+      if (action === 'delete') videoLink = '';
       if (action === 'update' && file) videoLink = (await upload(file)).masterPlaylist;
       await updateLecture.mutateAsync({
         id: lecture._id,
@@ -130,13 +131,13 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
       <p className="text-sm text-slate-600">
         Current video:{' '}
         <span className="font-medium break-all text-slate-900">
-          {lecture.videoLink ? lecture.video?.fileName || 'HLS Stream' : 'none'}
+          {lecture.video ? lecture.video.fileName || 'HLS Stream' : 'none'}
         </span>
       </p>
       <fieldset className="flex flex-col gap-2" disabled={busy}>
         <legend className="sr-only">Video</legend>
         {options
-          .filter((option) => lecture.videoLink || option.value !== 'delete')
+          .filter((option) => lecture.video || option.value !== 'delete')
           .map((option) => (
             <label key={option.value} className="flex items-center gap-2 text-sm text-slate-700">
               <input
