@@ -12,6 +12,7 @@ import { logRequests } from './http/request-log';
 import { createWebHandler } from './http/web-assets';
 import { accountsRoutes } from './routes/accounts';
 import { adminRoutes } from './routes/admin';
+import { appInfoRoutes } from './routes/app-info';
 import { coursesRoutes } from './routes/courses';
 import { enrollmentsRoutes } from './routes/enrollments';
 import { healthRoutes } from './routes/health';
@@ -61,6 +62,7 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
   app.use('/api/*', compress());
 
   app.route('/api/health', healthRoutes(deps));
+  app.route('/api/app', appInfoRoutes(deps));
   app.route('/api/users', accountsRoutes(deps));
   app.route('/api/users', profileRoutes(deps));
   app.route('/api/courses', coursesRoutes(deps));

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { shareOrigin, useAppInfo } from '../api/app';
 import { type Course, useRegenerateInviteCode } from '../api/courses';
 import { toast } from '../lib/toast';
 import { CopyIcon, RefreshIcon } from './icons';
@@ -9,14 +10,14 @@ const QR_SIZE = 200;
 const QRCodeCanvas = lazy(() => import('qrcode.react').then((module) => ({ default: module.QRCodeCanvas })));
 const COPIED_MS = 2000;
 
-export const inviteLink = (inviteCode: string) => `${window.location.origin}/join/${inviteCode}`;
-
 /** Link, copy button, QR code and the code in large type; the teacher can replace a leaked code. */
 export function SharePanel({ course }: { course: Course }) {
   const regenerateCode = useRegenerateInviteCode();
   const [copied, setCopied] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
-  const link = inviteLink(course.inviteCode);
+  const appInfo = useAppInfo();
+  const { origin, warning } = shareOrigin(appInfo.data, window.location);
+  const link = `${origin}/join/${course.inviteCode}`;
 
   useEffect(() => {
     if (!copied) return;
@@ -89,6 +90,11 @@ export function SharePanel({ course }: { course: Course }) {
           <p role="status" className="h-5 text-sm font-medium text-emerald-700">
             {copied ? 'Link copied to clipboard!' : ''}
           </p>
+          {warning && (
+            <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="share-warning">
+              {warning}
+            </p>
+          )}
         </div>
         <button type="button" className="btn btn-secondary self-start" onClick={() => setConfirmOpen(true)}>
           <RefreshIcon size={18} /> New code

@@ -1,0 +1,8 @@
+/** `GET /api/app`: what the web app needs to know about the server it runs on. */
+export type AppInfoJson = {
+  version: string;
+  /** `PUBLIC_URL`: the address share links, QR codes and emails use; null when unset. */
+  publicUrl: string | null;
+  /** The server's address on the local network (http://192.168.1.20:3000), when it can tell; null in a container. */
+  lanUrl: string | null;
+};
