@@ -20,14 +20,19 @@ import { historyRoutes } from './routes/history';
 import { lecturesRoutes } from './routes/lectures';
 import { mediaRoutes } from './routes/media';
 import { profileRoutes } from './routes/profile';
+import { resumableUploadRoutes } from './routes/resumable-uploads';
 import { uploadRoutes } from './routes/upload';
 import { videosRoutes } from './routes/videos';
 
 /** Largest body of any request but a video upload (a 5 MB picture plus its form). */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
-/** Bun's own cap sits above the upload limit, so the upload route can answer over-size requests in our shape. */
-export const maxRequestBodySize = (config: Pick<Config, 'maxUploadBytes'>) => config.maxUploadBytes + 16 * 1024 * 1024;
+/**
+ * Bun's own cap is lifted: every route that reads a body caps it itself (the small-body limit, the upload routes
+ * from the declared length and while streaming), so an over-size request always gets our JSON 413, never Bun's
+ * bare one.
+ */
+export const maxRequestBodySize = (_config: Pick<Config, 'maxUploadBytes'>) => Number.MAX_SAFE_INTEGER;
 
 /** Composes the whole HTTP app from its dependencies; no port, no process state. */
 export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
@@ -57,7 +62,10 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json(errorBody('too_large', 'The request is too large.'), 413),
   });
-  app.use('/api/*', (c, next) => (c.req.path === '/api/upload' ? next() : smallBodies(c, next)));
+  // Video bytes (the one-shot upload and tus chunks) are capped by their own routes.
+  const videoBytes = (path: string) =>
+    path === '/api/upload' || path === '/api/uploads' || path.startsWith('/api/uploads/');
+  app.use('/api/*', (c, next) => (videoBytes(c.req.path) ? next() : smallBodies(c, next)));
   // JSON answers compressed on the fly when the client takes it (Hono skips small and non-text bodies).
   app.use('/api/*', compress());
 
@@ -69,6 +77,7 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
   app.route('/api/enrollments', enrollmentsRoutes(deps));
   app.route('/api/lectures', lecturesRoutes(deps));
   app.route('/api/upload', uploadRoutes(deps));
+  app.route('/api/uploads', resumableUploadRoutes(deps));
   app.route('/api/videos', videosRoutes(deps));
   app.route('/api/history', historyRoutes(deps));
   app.route('/api/admin', adminRoutes(deps));

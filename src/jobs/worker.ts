@@ -3,6 +3,7 @@ import { takeSnapshot } from '../backup/snapshots';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Logger } from '../lib/log';
+import { expireResumableUploads } from '../media/resumable-store';
 import { sweepMedia } from '../media/sweep';
 import { transcodeHandler } from '../media/transcode-job';
 import type { Storage } from '../storage/storage';
@@ -40,6 +41,8 @@ export function createWorker(deps: { config: Config; db: Db; storage: Storage; l
     chores: async () => {
       const removed = await sweepMedia({ config, db, storage, jobs: createJobsClient(db, runner) });
       if (removed) log(`[media] cleanup removed ${removed} leftover file(s) or video(s)`);
+      const expired = await expireResumableUploads(config.dataDir);
+      if (expired) log(`[media] cleanup removed ${expired} unfinished upload(s) older than a day`);
       if (config.backupDir && (await backupIsDue(db, config.backupDir, config.backupEveryMs))) {
         await enqueueJob(db, 'backup', {}, { maxAttempts: 1 });
       }

@@ -85,7 +85,7 @@ export async function checkUploadTarget(deps: AppDeps, user: User, raw: unknown)
  */
 export async function acceptUpload(
   deps: AppDeps,
-  input: { user: User; path: string; fileName: string; bytes: number; target: UploadTarget },
+  input: { user: User; path: string; fileName: string; bytes: number; target: UploadTarget; videoId?: string },
 ): Promise<UploadAnswer> {
   const { config, db, storage, jobs } = deps;
   // The target may have changed while the bytes travelled (a class deleted): check again before keeping anything.
@@ -99,7 +99,7 @@ export async function acceptUpload(
     );
   });
   if ('refused' in source) throw badRequest('not_a_video', source.refused);
-  const id = newId();
+  const id = input.videoId ?? newId();
   await storage.putFile(sourceKey(id), input.path);
   const video = await createQueuedVideo(db, {
     id,

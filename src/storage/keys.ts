@@ -23,6 +23,8 @@ export const videoPrefix = (videoId: string) => `${VIDEOS_PREFIX}/${assertId(vid
 
 /** Half-received uploads and other short-lived files; emptied at start. */
 export const tempDir = (dataDir: string) => join(dataDir, 'tmp');
+/** Resumable (tus) uploads in progress: kept across restarts, removed 24 hours after their last byte. */
+export const resumableDir = (dataDir: string) => join(dataDir, 'resumable');
 export const scratchRoot = (dataDir: string) => join(dataDir, 'scratch');
 /** Where ffmpeg writes while transcoding; served while growing, handed to storage when complete. */
 export const scratchDir = (dataDir: string, videoId: string) => join(scratchRoot(dataDir), assertId(videoId));

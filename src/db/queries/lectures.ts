@@ -55,6 +55,10 @@ export const lecturesOfCourse = async (db: Db, courseId: string) =>
 export const videoById = async (db: Db, videoId: string) =>
   db.select().from(videos).where(eq(videos.id, videoId)).get();
 
+/** The (first) topic that shows a video, if any. */
+export const lectureOfVideo = async (db: Db, videoId: string) =>
+  db.select().from(lectures).where(eq(lectures.videoId, videoId)).get();
+
 export const videoOwner = async (db: Db, videoId: string) =>
   db.select({ id: videos.id, ownerId: videos.ownerId }).from(videos).where(eq(videos.id, videoId)).get();
 

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expireResumableUploads } from '../media/resumable-store';
+import { resumableDir } from '../storage/keys';
+import { makeClip, readBytes } from '../test/fixtures';
+import { type Harness, startHarness } from '../test/harness';
+
+let h: Harness;
+let clips: string;
+let teacher: Awaited<ReturnType<Harness['signUp']>>;
+let otherTeacher: typeof teacher;
+let student: typeof teacher;
+let courseId: string;
+let bytes: Uint8Array;
+
+beforeAll(async () => {
+  h = await startHarness({ MAX_UPLOAD_BYTES: String(20 * 1024 * 1024) });
+  clips = mkdtempSync(join(tmpdir(), 'classroom-tus-'));
+  teacher = await h.signUp('teacher');
+  otherTeacher = await h.signUp('teacher');
+  student = await h.signUp('student');
+  courseId = (await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Resumable 101' } })).json
+    ._id;
+  bytes = readBytes(await makeClip(clips, { width: 320, height: 240, seconds: 3, name: 'tus.mp4' }));
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(clips, { recursive: true, force: true });
+});
+
+const metadata = (fields: Record<string, string>) =>
+  Object.entries(fields)
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+    .join(',');
+
+async function tus(
+  method: string,
+  path: string,
+  token: string,
+  headers: Record<string, string> = {},
+  body?: Uint8Array,
+) {
+  return fetch(`${h.baseUrl}${path}`, {
+    method,
+    headers: { 'Tus-Resumable': '1.0.0', authorization: `Bearer ${token}`, ...headers },
+    body: body as BodyInit | undefined,
+  });
+}
+const create = (token: string, size: number, fields: Record<string, string> = { filename: 'tus.mp4' }) =>
+  tus('POST', '/api/uploads', token, { 'Upload-Length': String(size), 'Upload-Metadata': metadata(fields) });
+const send = (token: string, location: string, offset: number, chunk: Uint8Array) =>
+  tus(
+    'PATCH',
+    location,
+    token,
+    { 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' },
+    chunk,
+  );
+
+test('an upload sent in two pieces, resumed from the offset the server reports, becomes a topic that plays', async () => {
+  const created = await create(teacher.token, bytes.length, { filename: 'tus.mp4', courseId, nameOfTopic: 'Resumed' });
+  expect(created.status).toBe(201);
+  const location = created.headers.get('location') as string;
+  expect(location).toMatch(/^\/api\/uploads\/[A-Za-z0-9_-]+$/);
+  const id = location.split('/').pop() as string;
+
+  const half = Math.floor(bytes.length / 2);
+  expect((await send(teacher.token, location, 0, bytes.slice(0, half))).status).toBe(204);
+  // Not finished: the result is not there yet, and says how far it got.
+  const early = await h.api('GET', location, { as: teacher.token });
+  expect(early.status).toBe(409);
+  expect(early.json.offset).toBe(half);
+
+  // "The connection dropped": ask where to go on, then send the rest.
+  const head = await tus('HEAD', location, teacher.token);
+  expect(head.headers.get('upload-offset')).toBe(String(half));
+  expect((await send(teacher.token, location, half, bytes.slice(half))).status).toBe(204);
+
+  const result = await h.api('GET', location, { as: teacher.token });
+  expect(result.status).toBe(200);
+  expect(result.json.videoId).toBe(id);
+  expect(result.json.masterPlaylist).toBe(`/media/videos/${id}/master.m3u8`);
+  const lecture = (await h.api('GET', `/api/lectures/${result.json.lectureId}`, { as: teacher.token })).json;
+  expect(lecture.nameOfTopic).toBe('Resumed');
+  // The upload's own files are gone once it became a video.
+  expect(readdirSync(resumableDir(h.dataDir))).toEqual([]);
+  const deadline = Date.now() + 60_000;
+  while ((await h.api('GET', `/api/videos/${id}`, { as: teacher.token })).json.status !== 'ready') {
+    if (Date.now() > deadline) throw new Error('not ready');
+    await Bun.sleep(200);
+  }
+});
+
+test('uploads belong to their creator; students, strangers and over-size uploads are refused in our error shape', async () => {
+  const created = await create(teacher.token, bytes.length);
+  const location = created.headers.get('location') as string;
+  await send(teacher.token, location, 0, bytes.slice(0, 1000));
+  const before = h.snapshot();
+  const files = readdirSync(resumableDir(h.dataDir)).sort();
+
+  for (const [name, response, status] of [
+    ['another teacher asks where it is', await tus('HEAD', location, otherTeacher.token), 404],
+    ['another teacher sends bytes', await send(otherTeacher.token, location, 1000, bytes.slice(1000, 2000)), 404],
+    ['another teacher ends it', await tus('DELETE', location, otherTeacher.token), 404],
+    [
+      'another teacher reads it',
+      await fetch(`${h.baseUrl}${location}`, { headers: { authorization: `Bearer ${otherTeacher.token}` } }),
+      404,
+    ],
+    ['a student starts one', await create(student.token, bytes.length), 403],
+    [
+      'nobody starts one',
+      await fetch(`${h.baseUrl}/api/uploads`, {
+        method: 'POST',
+        headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '10' },
+      }),
+      401,
+    ],
+    ['over the size limit', await create(teacher.token, 21 * 1024 * 1024), 413],
+    [
+      "into another teacher's class",
+      await create(otherTeacher.token, 100, { filename: 'x.mp4', courseId, nameOfTopic: 'Mine' }),
+      404,
+    ],
+  ] as const) {
+    expect({ name, status: response.status }).toEqual({ name, status });
+    const body = await response.text();
+    if (response.status !== 404 || !name.includes('asks'))
+      expect({ name, json: JSON.parse(body).code }).toEqual({ name, json: expect.any(String) });
+  }
+  expect(h.snapshot()).toEqual(before);
+  expect(readdirSync(resumableDir(h.dataDir)).sort()).toEqual(files);
+
+  // The owner can end it, which removes its bytes.
+  expect((await tus('DELETE', location, teacher.token)).status).toBe(204);
+  expect(readdirSync(resumableDir(h.dataDir))).toEqual([]);
+});
+
+test('a file that is not a video is refused when its last byte lands, and nothing is kept', async () => {
+  const junk = new TextEncoder().encode('this is not a video at all'.repeat(100));
+  const created = await create(teacher.token, junk.length, { filename: 'notes.txt' });
+  const before = h.snapshot();
+  const last = await send(teacher.token, created.headers.get('location') as string, 0, junk);
+  expect(last.status).toBe(400);
+  expect((await last.json()).code).toBe('not_a_video');
+  expect(h.snapshot()).toEqual(before);
+  expect(readdirSync(resumableDir(h.dataDir))).toEqual([]);
+});
+
+test('an unfinished upload is removed after 24 hours', async () => {
+  const created = await create(teacher.token, bytes.length);
+  const id = (created.headers.get('location') as string).split('/').pop() as string;
+  await send(teacher.token, `/api/uploads/${id}`, 0, bytes.slice(0, 500));
+  expect(await expireResumableUploads(h.dataDir)).toBe(0);
+  // Age it by a day, as the clock would.
+  const info = join(resumableDir(h.dataDir), `${id}.json`);
+  const meta = JSON.parse(readFileSync(info, 'utf8'));
+  meta.creation_date = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
+  writeFileSync(info, JSON.stringify(meta));
+  expect(await expireResumableUploads(h.dataDir)).toBe(1);
+  expect(existsSync(join(resumableDir(h.dataDir), id))).toBe(false);
+});
