@@ -29,8 +29,11 @@ test('a teacher adds a topic with a video, watches it get ready, renames it, rep
   await page.getByLabel('Video File').setInputFiles(first);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
 
-  // The topic shows its processing state, then becomes ready (its length shows) and plays.
-  const item = page.getByRole('listitem').filter({ hasText: 'The Analytical Engine' });
+  // The upload runs in the tray; the topic then shows its processing state, becomes ready (its length shows) and
+  // plays.
+  await page.getByTestId('upload-tray').waitFor();
+  const playlist = page.getByRole('region', { name: 'Course Playlist' });
+  const item = playlist.getByRole('listitem').filter({ hasText: 'The Analytical Engine' });
   await item.waitFor();
   await item.getByText(/Waiting to process|Processing \d+%|0:08/).waitFor();
   await screenshot(page, 'topic-processing');
@@ -41,7 +44,7 @@ test('a teacher adds a topic with a video, watches it get ready, renames it, rep
 
   await page.getByRole('button', { name: 'Actions for The Analytical Engine' }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();
-  await page.getByText('first.mp4').waitFor();
+  await page.getByRole('dialog').getByText('first.mp4').waitFor();
   await page.getByLabel('Topic Name').fill('');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Please provide a topic name.').waitFor();
@@ -49,7 +52,7 @@ test('a teacher adds a topic with a video, watches it get ready, renames it, rep
   await page.getByLabel('Update video').check();
   await page.getByLabel('New video file').setInputFiles(second);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  const renamed = page.getByRole('listitem').filter({ hasText: 'Difference Engines' });
+  const renamed = playlist.getByRole('listitem').filter({ hasText: 'Difference Engines' });
   await renamed.getByText('0:04').waitFor({ timeout: 60_000 });
   const lectures = await teacher.api('GET', `/api/lectures/course/${course._id}`);
   expect(lectures).toHaveLength(1);
@@ -76,6 +79,9 @@ test('a file that is not a video is refused at once, in plain words', async () =
     .getByLabel('Video File')
     .setInputFiles({ name: 'notes.mp4', mimeType: 'video/mp4', buffer: Buffer.from('not a video at all') });
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await page.getByText('This file is not a video we can play.').waitFor();
+  // In the modal, and in the tray as an alert; no topic is made.
+  await page.getByRole('dialog').getByText('This file is not a video we can play.').waitFor();
+  await page.getByTestId('upload-tray').getByRole('alert').getByText('This file is not a video we can play.').waitFor();
+  expect(await teacher.api('GET', `/api/lectures/course/${course._id}`)).toEqual([]);
   await context.close();
 });

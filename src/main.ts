@@ -56,11 +56,14 @@ async function start() {
 
   const shutdown = async () => {
     log.info('Shutting down...');
-    // Let requests in flight finish for a while (shorter than a container's stop timeout); a long upload is cut
-    // after that (its temp file is swept at start).
+    // Let requests in flight finish for a while (shorter than a container's stop timeout); a one-shot upload still
+    // running after that is cut, and its temp file removed before the process exits. Resumable uploads keep their
+    // bytes (DATA_DIR/resumable) and go on after the restart.
     await Promise.race([server.stop(), Bun.sleep(DRAIN_MS)]);
     await server.stop(true);
     await worker?.stop();
+    await Bun.sleep(50); // the cut requests' streams close and release their files
+    rmSync(tempDir(config.dataDir), { recursive: true, force: true });
     sqlite.close();
     process.exit(0);
   };

@@ -6,6 +6,7 @@ import { queryClient } from './api/query-client';
 import { Toasts } from './lib/toast';
 import { AppRoutes } from './router';
 import { bindSessionToClient, loadSession, sessionAtom } from './state/session';
+import { appStore } from './state/store';
 
 function App() {
   const setSession = useSetAtom(sessionAtom);
@@ -26,7 +27,7 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <Provider>
+        <Provider store={appStore}>
           <App />
         </Provider>
       </QueryClientProvider>

@@ -8,8 +8,8 @@ import type {
   ViewsJson,
 } from '../../../src/contract/engagement';
 import type { LectureJson } from '../../../src/contract/lectures';
-import type { UploadJson, VideoJson } from '../../../src/contract/videos';
-import { request, uploadWithProgress } from './client';
+import type { VideoJson } from '../../../src/contract/videos';
+import { request } from './client';
 import { courseKeys } from './courses';
 
 export type {
@@ -112,12 +112,6 @@ export function useRetryVideo(courseId: string) {
     onSuccess: () => invalidate(courseId),
   });
 }
-
-export const uploadVideo = (file: File, onProgress: (percent: number) => void, signal?: AbortSignal) => {
-  const form = new FormData();
-  form.append('uploadedFile', file);
-  return uploadWithProgress<UploadJson>('/upload', form, onProgress, signal);
-};
 
 export function useToggleLike() {
   const update = useUpdateCachedLecture();

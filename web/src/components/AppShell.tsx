@@ -4,6 +4,7 @@ import { useSession } from '../state/session';
 import { Avatar } from './Avatar';
 import { CapIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from './icons';
 import { Spinner } from './Spinner';
+import { UploadTray } from './UploadTray';
 
 const NARROW_BREAKPOINT = 768;
 const isNarrow = () => window.innerWidth < NARROW_BREAKPOINT;
@@ -124,6 +125,7 @@ export function AppShell() {
             </Suspense>
           </div>
         </main>
+        <UploadTray />
       </div>
     </div>
   );

@@ -1,28 +1,7 @@
-import { useId, useRef, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { useId } from 'react';
 import { LIMITS } from '../../../src/contract/limits';
-import { uploadVideo } from '../api/lectures';
-
-/** Uploads with progress; Cancel aborts the upload. */
-export function useUpload() {
-  const [percent, setPercent] = useState<number | null>(null);
-  const controller = useRef<AbortController | null>(null);
-  return {
-    percent,
-    async upload(file: File) {
-      controller.current = new AbortController();
-      setPercent(0);
-      try {
-        return await uploadVideo(file, setPercent, controller.current.signal);
-      } finally {
-        setPercent(null);
-        controller.current = null;
-      }
-    },
-    cancel() {
-      controller.current?.abort();
-    },
-  };
-}
+import { uploadsAtom } from '../state/uploads';
 
 export function TopicNameField({
   value,
@@ -49,14 +28,17 @@ export function TopicNameField({
   );
 }
 
+/** The video file input; with `multiple`, several files at once (each becomes its own topic). */
 export function VideoFileField({
   label,
   onChange,
   disabled,
+  multiple = false,
 }: {
   label: string;
-  onChange: (file: File | null) => void;
+  onChange: (files: File[]) => void;
   disabled: boolean;
+  multiple?: boolean;
 }) {
   const id = useId();
   return (
@@ -67,18 +49,24 @@ export function VideoFileField({
         type="file"
         accept="video/*"
         className="file-input"
-        onChange={(event) => onChange(event.target.files?.[0] ?? null)}
+        multiple={multiple}
+        onChange={(event) => onChange([...(event.target.files ?? [])])}
         disabled={disabled}
       />
     </div>
   );
 }
 
-export function UploadProgress({ percent }: { percent: number | null }) {
-  if (percent === null) return null;
+/** The spec's 'Uploading: N%' for an upload of the tray (by its key), and that closing the modal keeps it going. */
+export function UploadProgress({ uploadKey }: { uploadKey: string | null }) {
+  const item = useAtomValue(uploadsAtom).find((entry) => entry.key === uploadKey);
+  if (!item) return null;
+  const percent = item.size > 0 ? Math.floor((item.sent / item.size) * 100) : 0;
   return (
     <div className="flex flex-col gap-1">
-      <p className="text-sm font-medium text-slate-700">Uploading: {percent}%</p>
+      <p className="text-sm font-medium text-slate-700">
+        {item.status === 'failed' ? item.error : `Uploading: ${percent}%`}
+      </p>
       <div
         className="h-2 overflow-hidden rounded-full bg-slate-200"
         role="progressbar"
@@ -89,6 +77,7 @@ export function UploadProgress({ percent }: { percent: number | null }) {
       >
         <div className="h-full bg-indigo-600 transition-[width]" style={{ width: `${percent}%` }} />
       </div>
+      <p className="text-xs text-slate-500">You can close this window: the upload goes on in the uploads tray.</p>
     </div>
   );
 }

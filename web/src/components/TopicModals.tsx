@@ -1,10 +1,26 @@
-import { type FormEvent, useState } from 'react';
-import { type Lecture, useCreateLecture, useUpdateLecture } from '../api/lectures';
+import { useAtomValue } from 'jotai';
+import { type FormEvent, useEffect, useState } from 'react';
+import { type Lecture, useUpdateLecture } from '../api/lectures';
 import { errorMessage } from '../api/query-client';
+import { toast } from '../lib/toast';
+import { startUpload, uploadsAtom } from '../state/uploads';
 import { FormError } from './FormError';
 import { Modal, ModalActions } from './Modal';
-import { TopicNameField, UploadProgress, useUpload, VideoFileField } from './TopicFields';
+import { TopicNameField, UploadProgress, VideoFileField } from './TopicFields';
 
+/** A topic name from a file name: "week-3_optics.mp4" → "week 3 optics". */
+const topicNameOf = (file: File) =>
+  file.name
+    .replace(/\.[^.]+$/, '')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .slice(0, 120) || 'Untitled topic';
+
+/**
+ * Add New Topic: the upload runs in the tray (resumable), so closing the modal, Escape or a click outside never
+ * loses it; the topic appears when the last byte lands. Several files at once make several topics, each named
+ * after its file (editable here).
+ */
 export function AddTopicModal({
   courseId,
   open,
@@ -14,55 +30,98 @@ export function AddTopicModal({
   courseId: string;
   open: boolean;
   onClose: () => void;
-  onAdded: (lecture: Lecture) => void;
+  onAdded: (lectureId: string) => void;
 }) {
-  const createLecture = useCreateLecture();
   const [name, setName] = useState('');
-  const [file, setFile] = useState<File | null>(null);
+  const [files, setFiles] = useState<{ file: File; name: string }[]>([]);
   const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const { percent, upload, cancel } = useUpload();
+  const [uploadKey, setUploadKey] = useState<string | null>(null);
+  const upload = useAtomValue(uploadsAtom).find((item) => item.key === uploadKey);
+  const busy = upload !== undefined && upload.status !== 'failed';
 
-  const close = () => {
-    cancel();
+  const reset = () => {
     setName('');
-    setFile(null);
+    setFiles([]);
     setError('');
+    setUploadKey(null);
+  };
+  // Closing keeps the upload going (in the tray); the form is fresh the next time.
+  const close = () => {
+    reset();
     onClose();
   };
+  const finished = upload?.status === 'done';
+  useEffect(() => {
+    if (!finished) return;
+    setName('');
+    setFiles([]);
+    setUploadKey(null);
+    onClose();
+  }, [finished, onClose]);
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
+    if (files.length > 1) {
+      if (files.some((entry) => !entry.name.trim())) {
+        setError('Please give every topic a name.');
+        return;
+      }
+      for (const entry of files) startUpload(entry.file, { courseId, nameOfTopic: entry.name.trim() });
+      toast.info(`Uploading ${files.length} videos. Follow them in the uploads tray.`);
+      close();
+      return;
+    }
+    const file = files[0]?.file;
     if (!name.trim() || !file) {
       setError('Please provide both a topic name and a video file.');
       return;
     }
-    setBusy(true);
     setError('');
-    try {
-      const { masterPlaylist } = await upload(file);
-      const lecture = await createLecture.mutateAsync({
-        courseId,
-        nameOfTopic: name.trim(),
-        videoLink: masterPlaylist,
-      });
-      onAdded(lecture);
-      setName('');
-      setFile(null);
-      onClose();
-    } catch (failure) {
-      if ((failure as Error).name !== 'AbortError') setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
+    setUploadKey(
+      startUpload(file, { courseId, nameOfTopic: name.trim() }, (result) => {
+        if (result.lectureId) onAdded(result.lectureId);
+      }),
+    );
   }
 
   return (
     <Modal open={open} title="Add New Topic" onClose={close}>
       <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
-        <TopicNameField value={name} onChange={setName} disabled={busy} />
-        <VideoFileField label="Video File" onChange={setFile} disabled={busy} />
-        <UploadProgress percent={percent} />
+        {files.length <= 1 && <TopicNameField value={name} onChange={setName} disabled={busy} />}
+        <VideoFileField
+          label="Video File"
+          multiple
+          disabled={busy}
+          onChange={(picked) => {
+            setFiles(picked.map((file) => ({ file, name: topicNameOf(file) })));
+            if (picked.length === 1 && !name.trim() && picked[0]) setName(topicNameOf(picked[0]));
+          }}
+        />
+        {files.length > 1 && (
+          <fieldset className="flex flex-col gap-2">
+            <legend className="text-sm font-medium text-slate-700">One topic per file</legend>
+            {files.map((entry, index) => (
+              <label
+                key={`${entry.file.name}-${entry.file.size}-${entry.file.lastModified}`}
+                className="flex flex-col gap-1 text-xs text-slate-500"
+              >
+                <span className="truncate">{entry.file.name}</span>
+                <input
+                  className="input"
+                  aria-label={`Topic name for ${entry.file.name}`}
+                  value={entry.name}
+                  maxLength={120}
+                  onChange={(event) =>
+                    setFiles((list) =>
+                      list.map((item, i) => (i === index ? { ...item, name: event.target.value } : item)),
+                    )
+                  }
+                />
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <UploadProgress uploadKey={uploadKey} />
         <FormError message={error} />
         <ModalActions onCancel={close} busy={busy} label="Save" busyLabel="Uploading..." />
       </form>
@@ -87,7 +146,6 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  const { percent, upload, cancel } = useUpload();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -102,18 +160,21 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
     setBusy(true);
     setError('');
     try {
-      let videoLink: string | undefined;
       // An empty link removes the video (null would mean "unchanged" while the video still processes).
-      if (action === 'delete') videoLink = '';
-      if (action === 'update' && file) videoLink = (await upload(file)).masterPlaylist;
+      const videoLink = action === 'delete' ? '' : undefined;
       await updateLecture.mutateAsync({
         id: lecture._id,
         nameOfTopic: name.trim(),
         ...(videoLink !== undefined ? { videoLink } : {}),
       });
+      // A new video goes through the tray (resumable); the topic shows it when the last byte lands.
+      if (action === 'update' && file) {
+        startUpload(file, { courseId: lecture.courseId, lectureId: lecture._id });
+        toast.info('Uploading the new video. Follow it in the uploads tray.');
+      }
       onClose();
     } catch (failure) {
-      if ((failure as Error).name !== 'AbortError') setError(errorMessage(failure));
+      setError(errorMessage(failure));
     } finally {
       setBusy(false);
     }
@@ -152,18 +213,11 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
             </label>
           ))}
       </fieldset>
-      {action === 'update' && <VideoFileField label="New video file" onChange={setFile} disabled={busy} />}
-      <UploadProgress percent={percent} />
+      {action === 'update' && (
+        <VideoFileField label="New video file" onChange={(picked) => setFile(picked[0] ?? null)} disabled={busy} />
+      )}
       <FormError message={error} />
-      <ModalActions
-        onCancel={() => {
-          cancel();
-          onClose();
-        }}
-        busy={busy}
-        label="Save"
-        busyLabel={percent !== null ? 'Uploading...' : 'Saving...'}
-      />
+      <ModalActions onCancel={onClose} busy={busy} label="Save" busyLabel="Saving..." />
     </form>
   );
 }

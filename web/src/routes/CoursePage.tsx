@@ -122,7 +122,7 @@ export function CoursePage() {
             courseId={course._id}
             open={adding}
             onClose={() => setAdding(false)}
-            onAdded={(lecture) => setSelectedId(lecture._id)}
+            onAdded={(lectureId) => setSelectedId(lectureId)}
           />
           <EditTopicModal lecture={editing} onClose={() => setEditing(null)} />
           <DeleteTopicDialog lecture={deleting} onClose={() => setDeleting(null)} onConfirm={onDeleteLecture} />

@@ -1,0 +1,204 @@
+/**
+ * The upload tray's state: every video upload of this tab, resumable (tus, `/api/uploads`), outliving the modal
+ * that started it. Uploads retry with backoff when the connection drops, go on where the server stopped when
+ * the network comes back, and after a reload resume from the server's bytes when the teacher picks the same file
+ * again (tus-js-client finds it by its fingerprint: name, type, size, last change).
+ */
+import { atom } from 'jotai';
+import type { DetailedError, PreviousUpload, Upload } from 'tus-js-client';
+import type { UploadJson } from '../../../src/contract/videos';
+import { request } from '../api/client';
+import { lectureKeys } from '../api/lectures';
+import { queryClient } from '../api/query-client';
+import { toast } from '../lib/toast';
+import { readToken } from '../lib/token-cookie';
+import { appStore } from './store';
+
+/** Small enough to pass a proxy with a 100 MB body limit (many CDNs), big enough to keep the overhead low. */
+export const CHUNK_BYTES = 50 * 1024 * 1024;
+/** Waits between retries after a failed request, then the upload waits for the network to come back. */
+const RETRY_DELAYS_MS = [0, 1_000, 3_000, 5_000, 10_000, 20_000, 30_000, 60_000];
+const DONE_VISIBLE_MS = 8_000;
+
+/** Where the upload goes: a new topic of a class, or a new video for a topic. */
+export type UploadTarget = { courseId: string; nameOfTopic: string } | { courseId: string; lectureId: string };
+
+export type UploadItem = {
+  key: string;
+  fileName: string;
+  topicName: string;
+  size: number;
+  sent: number;
+  /** Smoothed bytes per second over the last seconds; null until known. */
+  speed: number | null;
+  status: 'uploading' | 'retrying' | 'finishing' | 'done' | 'failed';
+  error: string | null;
+  courseId: string;
+  lectureId: string | null;
+};
+
+export type UploadResult = UploadJson & { lectureId?: string };
+
+export const uploadsAtom = atom<UploadItem[]>([]);
+/** Uploads found in this browser's storage that a reload interrupted: they go on when their file is picked again. */
+export const interruptedAtom = atom<PreviousUpload[]>([]);
+
+const running = new Map<string, Upload>();
+const listeners = new Map<string, (result: UploadResult) => void>();
+let nextKey = 1;
+
+const update = (key: string, patch: Partial<UploadItem>) =>
+  appStore.set(uploadsAtom, (list) => list.map((item) => (item.key === key ? { ...item, ...patch } : item)));
+const remove = (key: string) => {
+  running.delete(key);
+  listeners.delete(key);
+  appStore.set(uploadsAtom, (list) => list.filter((item) => item.key !== key));
+};
+
+/** The server's words for a refusal (our JSON error shape), or a plain sentence for a network failure. */
+function messageOf(error: Error | DetailedError): string {
+  const response = (error as DetailedError).originalResponse;
+  if (response) {
+    try {
+      const body = JSON.parse(response.getBody() ?? '') as { message?: string };
+      if (body.message) return body.message;
+    } catch {
+      // not our JSON
+    }
+    return `The server refused the upload (${response.getStatus()}).`;
+  }
+  return navigator.onLine
+    ? 'The connection to the server was lost.'
+    : 'You are offline. The upload goes on when the connection is back.';
+}
+
+const loadTus = () => import('tus-js-client');
+
+/** Starts (or, for a file this browser sent part of before, resumes) an upload in the tray; answers its key. */
+export function startUpload(file: File, target: UploadTarget, onDone?: (result: UploadResult) => void): string {
+  const key = `upload-${nextKey++}`;
+  const lectureId = 'lectureId' in target ? target.lectureId : null;
+  const topicName = 'nameOfTopic' in target ? target.nameOfTopic : '';
+  appStore.set(uploadsAtom, (list) => [
+    ...list,
+    {
+      key,
+      fileName: file.name,
+      topicName,
+      size: file.size,
+      sent: 0,
+      speed: null,
+      status: 'uploading',
+      error: null,
+      courseId: target.courseId,
+      lectureId,
+    },
+  ]);
+  if (onDone) listeners.set(key, onDone);
+  void run(key, file, target).catch((error: Error) => update(key, { status: 'failed', error: messageOf(error) }));
+  return key;
+}
+
+async function run(key: string, file: File, target: UploadTarget) {
+  const tus = await loadTus();
+  let sample = { at: performance.now(), bytes: 0 };
+  const metadata: Record<string, string> = { filename: file.name, filetype: file.type || 'video/mp4' };
+  if ('lectureId' in target) metadata.lectureId = target.lectureId;
+  else {
+    metadata.courseId = target.courseId;
+    metadata.nameOfTopic = target.nameOfTopic;
+  }
+  const upload = new tus.Upload(file, {
+    endpoint: '/api/uploads',
+    chunkSize: CHUNK_BYTES,
+    retryDelays: RETRY_DELAYS_MS,
+    metadata,
+    headers: { authorization: `Bearer ${readToken() ?? ''}` },
+    removeFingerprintOnSuccess: true,
+    onProgress(bytesSent) {
+      const now = performance.now();
+      const item = appStore.get(uploadsAtom).find((entry) => entry.key === key);
+      let speed = item?.speed ?? null;
+      if (now - sample.at >= 1000) {
+        const current = ((bytesSent - sample.bytes) * 1000) / (now - sample.at);
+        speed = speed === null ? current : speed * 0.7 + current * 0.3;
+        sample = { at: now, bytes: bytesSent };
+      }
+      update(key, { sent: bytesSent, speed, status: bytesSent >= file.size ? 'finishing' : 'uploading', error: null });
+    },
+    onShouldRetry(error, _attempt, options) {
+      const status = (error as DetailedError).originalResponse?.getStatus() ?? 0;
+      const retry = status === 0 || status >= 500 || status === 409 || status === 423;
+      if (retry) update(key, { status: 'retrying', error: messageOf(error), speed: null });
+      return retry && (options.retryDelays?.length ?? 0) > 0;
+    },
+    onError(error) {
+      update(key, { status: 'failed', error: messageOf(error), speed: null });
+    },
+    async onSuccess() {
+      const id = upload.url?.split('/').pop() ?? '';
+      try {
+        const result = await request<UploadResult>('GET', `/uploads/${id}`);
+        update(key, { status: 'done', sent: file.size, speed: null, error: null });
+        await queryClient.invalidateQueries({ queryKey: lectureKeys.ofCourse(target.courseId) });
+        listeners.get(key)?.(result);
+        const item = appStore.get(uploadsAtom).find((entry) => entry.key === key);
+        toast.success(`Uploaded "${item?.topicName || file.name}". It is being prepared for playback.`);
+        setTimeout(() => remove(key), DONE_VISIBLE_MS);
+      } catch (error) {
+        update(key, { status: 'failed', error: (error as Error).message });
+      }
+    },
+  });
+  running.set(key, upload);
+  const previous = await upload.findPreviousUploads();
+  if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
+  forgetInterrupted(previous[0]?.urlStorageKey);
+  upload.start();
+}
+
+/** Stops an upload and deletes what the server has of it. The tray asks the teacher first. */
+export async function cancelUpload(key: string) {
+  const upload = running.get(key);
+  remove(key);
+  await upload?.abort(true).catch(() => {
+    // the server may be unreachable; the unfinished upload expires there after a day
+  });
+}
+
+/** Starts a failed upload again, from the bytes the server has. */
+export function retryUpload(key: string) {
+  const upload = running.get(key);
+  if (!upload) return;
+  update(key, { status: 'uploading', error: null });
+  upload.start();
+}
+
+export const hasActiveUploads = () =>
+  appStore.get(uploadsAtom).some((item) => item.status !== 'done' && item.status !== 'failed');
+
+// Back online: failed uploads go on by themselves (a long outage outlasts the retry delays).
+if (typeof window !== 'undefined') {
+  window.addEventListener('online', () => {
+    for (const item of appStore.get(uploadsAtom)) if (item.status === 'failed') retryUpload(item.key);
+  });
+}
+
+/** Reads the uploads a reload cut short (kept by tus-js-client in localStorage) into the tray. */
+export async function loadInterrupted() {
+  const tus = await loadTus();
+  const stored = await tus.defaultOptions.urlStorage.findAllUploads().catch(() => [] as PreviousUpload[]);
+  const mine = new Set(appStore.get(uploadsAtom).map((item) => item.fileName));
+  appStore.set(
+    interruptedAtom,
+    stored.filter((entry) => !mine.has(entry.metadata.filename ?? '')),
+  );
+}
+
+/** Drops an interrupted upload from the tray and this browser's storage (the server expires it after a day). */
+export async function forgetInterrupted(urlStorageKey: string | undefined) {
+  if (!urlStorageKey) return;
+  appStore.set(interruptedAtom, (list) => list.filter((entry) => entry.urlStorageKey !== urlStorageKey));
+  const tus = await loadTus();
+  await tus.defaultOptions.urlStorage.removeUpload(urlStorageKey).catch(() => {});
+}
