@@ -84,8 +84,14 @@ test('an upload sent in two pieces, resumed from the offset the server reports, 
   expect(result.json.masterPlaylist).toBe(`/media/videos/${id}/master.m3u8`);
   const lecture = (await h.api('GET', `/api/lectures/${result.json.lectureId}`, { as: teacher.token })).json;
   expect(lecture.nameOfTopic).toBe('Resumed');
-  // The upload's own files are gone once it became a video.
+  // The upload's own files are gone once it became a video, but it still answers as complete: a client that
+  // lost the last response must not start over (and make the topic twice).
   expect(readdirSync(resumableDir(h.dataDir))).toEqual([]);
+  const after = await tus('HEAD', location, teacher.token);
+  expect(after.status).toBe(200);
+  expect(after.headers.get('upload-offset')).toBe(String(bytes.length));
+  expect(after.headers.get('upload-length')).toBe(String(bytes.length));
+  expect((await tus('HEAD', location, otherTeacher.token)).status).toBe(404);
   const deadline = Date.now() + 60_000;
   while ((await h.api('GET', `/api/videos/${id}`, { as: teacher.token })).json.status !== 'ready') {
     if (Date.now() > deadline) throw new Error('not ready');

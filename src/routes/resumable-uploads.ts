@@ -123,9 +123,22 @@ export function resumableUploadRoutes(deps: AppDeps) {
       describeRoute({ summary: 'What a finished resumable upload became (as POST /api/upload answers)' }),
       validate('param', idParam),
       async (c) => {
-        // Hono answers HEAD with the GET route: a tus HEAD (where is my upload?) goes to tus.
-        if (c.req.method === 'HEAD') return handle(c);
         const id = c.req.valid('param').id;
+        // Hono answers HEAD with the GET route: a tus HEAD (where is my upload?) goes to tus, unless the upload
+        // already became a video: then it is complete. A client whose last response was lost (the network dropped
+        // as the last byte landed) must hear that, not a 404 that makes it start over and add the topic twice.
+        if (c.req.method === 'HEAD') {
+          const finished = await videoById(db, id);
+          if (finished && finished.ownerId === c.get('user').id) {
+            return c.body(null, 200, {
+              'Tus-Resumable': '1.0.0',
+              'Upload-Offset': String(finished.sourceBytes),
+              'Upload-Length': String(finished.sourceBytes),
+              'Cache-Control': 'no-store',
+            });
+          }
+          return handle(c);
+        }
         const video = await videoById(db, id);
         if (!video || video.ownerId !== c.get('user').id) {
           const pending = await datastore.getUpload(id).catch(() => undefined);

@@ -178,7 +178,6 @@ function InterruptedRow({ entry }: { entry: import('tus-js-client').PreviousUplo
             const target = entry.metadata.lectureId
               ? { courseId, lectureId: entry.metadata.lectureId }
               : { courseId, nameOfTopic: topic || file.name };
-            void forgetInterrupted(entry.urlStorageKey);
             startUpload(file, target);
           }}
         />

@@ -152,8 +152,12 @@ async function run(key: string, file: File, target: UploadTarget) {
   });
   running.set(key, upload);
   const previous = await upload.findPreviousUploads();
-  if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
-  forgetInterrupted(previous[0]?.urlStorageKey);
+  if (previous[0]) {
+    upload.resumeFromPreviousUpload(previous[0]);
+    // Shown as running now; its stored entry stays, so another reload can resume it again.
+    const resumed = previous[0].urlStorageKey;
+    appStore.set(interruptedAtom, (list) => list.filter((entry) => entry.urlStorageKey !== resumed));
+  }
   upload.start();
 }
 
