@@ -47,6 +47,9 @@ test('a teacher shares a class by QR; a new student scans it, signs up and lands
   expect(code).toMatch(/^[A-Z2-9]{7}$/);
   const link = await teacher.getByLabel('Invite link', { exact: true }).inputValue();
   expect(link).toBe(`${env.server.baseUrl}/join/${code}`);
+  // Opened at 127.0.0.1 without PUBLIC_URL (and a server that listens on loopback only): the panel says phones
+  // cannot open this address.
+  await teacher.getByTestId('share-warning').getByText('Phones cannot open "127.0.0.1"').waitFor();
   expect(await decodeQr(teacher)).toBe(link);
   await teacher.getByRole('button', { name: 'Copy invite link' }).click();
   await teacher.getByText('Link copied to clipboard!').waitFor();

@@ -20,7 +20,8 @@ export function lanAddress(): string | null {
 }
 
 export function appInfoRoutes(deps: AppDeps) {
-  const lan = lanAddress();
+  // Only a server listening on every interface can be reached at its LAN address.
+  const lan = ['0.0.0.0', '::'].includes(deps.config.host) ? lanAddress() : null;
   return new Hono<AppEnv>().get('/', requireUser(deps), (c) => {
     const url = new URL(c.req.url);
     const port = url.port ? `:${url.port}` : '';

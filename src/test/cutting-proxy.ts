@@ -1,12 +1,44 @@
 import type { Socket } from 'bun';
 
+/** Writes to a Bun socket without losing what it could not take at once: the rest waits for `drain`. */
+class Outbox {
+  private queue: Uint8Array[] = [];
+  constructor(private readonly socket: () => Socket<unknown> | undefined) {}
+  write(chunk: Uint8Array) {
+    if (this.queue.length > 0) {
+      this.queue.push(chunk);
+      return;
+    }
+    const socket = this.socket();
+    if (!socket) {
+      this.queue.push(chunk);
+      return;
+    }
+    const written = socket.write(chunk);
+    if (written < chunk.length) this.queue.push(chunk.subarray(Math.max(0, written)));
+  }
+  flush() {
+    const socket = this.socket();
+    while (socket && this.queue.length > 0) {
+      const chunk = this.queue[0] as Uint8Array;
+      const written = socket.write(chunk);
+      if (written < chunk.length) {
+        this.queue[0] = chunk.subarray(Math.max(0, written));
+        return;
+      }
+      this.queue.shift();
+    }
+  }
+}
+
+type Pair = { client: Socket<Pair>; upstream?: Socket<unknown>; toServer: Outbox; toClient: Outbox };
+
 /**
  * A TCP proxy in front of the server that can drop the network on demand: `cut()` closes every open connection
  * (what a Wi-Fi drop does to an upload in flight) and refuses new ones for `downMs`. Counts the bytes it carried
  * from clients to the server, so a test or bench can tell a resumed upload from one that started over.
  */
 export async function startCuttingProxy(target: { hostname: string; port: number }) {
-  type Pair = { client: Socket<Pair>; upstream?: Socket<unknown>; pending: Uint8Array[] };
   const open = new Set<Pair>();
   let downUntil = 0;
   let bytesUp = 0;
@@ -16,10 +48,14 @@ export async function startCuttingProxy(target: { hostname: string; port: number
     port: 0,
     socket: {
       async open(client) {
-        const pair: Pair = { client, pending: [] };
+        const pair: Pair = {
+          client,
+          toServer: new Outbox(() => pair.upstream),
+          toClient: new Outbox(() => client as Socket<unknown>),
+        };
         client.data = pair;
         if (Date.now() < downUntil) {
-          client.end();
+          client.terminate();
           return;
         }
         open.add(pair);
@@ -29,7 +65,10 @@ export async function startCuttingProxy(target: { hostname: string; port: number
             port: target.port,
             socket: {
               data(_upstream, chunk) {
-                pair.client.write(chunk);
+                pair.toClient.write(new Uint8Array(chunk));
+              },
+              drain() {
+                pair.toServer.flush();
               },
               close() {
                 pair.client.end();
@@ -40,17 +79,17 @@ export async function startCuttingProxy(target: { hostname: string; port: number
               },
             },
           });
-          for (const chunk of pair.pending) pair.upstream.write(chunk);
-          pair.pending = [];
+          pair.toServer.flush();
         } catch {
           client.end();
         }
       },
       data(client, chunk) {
         bytesUp += chunk.length;
-        const pair = client.data;
-        if (pair.upstream) pair.upstream.write(chunk);
-        else pair.pending.push(new Uint8Array(chunk));
+        client.data.toServer.write(new Uint8Array(chunk));
+      },
+      drain(client) {
+        client.data.toClient.flush();
       },
       close(client) {
         client.data?.upstream?.end();
