@@ -1,12 +1,12 @@
 import { Database } from 'bun:sqlite';
 import { afterAll, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeClip, readBytes, uploadForm } from '../src/test/fixtures';
 import { apiClient, signUpWith } from '../src/test/harness';
 import { startMailCapture } from '../src/test/mail-capture';
-import { type RunningServer, root, startServer } from './server';
+import { createAccount, type RunningServer, root, startServer } from './server';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'classroom-restart-'));
 const mail = await startMailCapture();
@@ -137,3 +137,28 @@ test('with JOBS_IN_PROCESS=false the server only queues; a separate worker proce
     rmSync(dir, { recursive: true, force: true });
   }
 }, 120_000);
+
+test('a shutdown in the middle of a one-shot upload removes its temp file before the process exits', async () => {
+  const shutdownDir = mkdtempSync(join(tmpdir(), 'classroom-e2e-shutdown-'));
+  const shuttingDown = await startServer({ dataDir: shutdownDir, env: { SMTP_URL: mail.url, TEACHER_SIGNUP: 'open' } });
+  try {
+    const teacher = await createAccount(shuttingDown, mail, 'Shutdown Teacher', 'teacher');
+    const url = new URL(shuttingDown.baseUrl);
+    const socket = await Bun.connect({ hostname: url.hostname, port: Number(url.port), socket: { data() {} } });
+    const boundary = 'shutdownboundary';
+    socket.write(
+      `POST /api/upload HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${teacher.token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${50 * 1024 * 1024}\r\n\r\n--${boundary}\r\nContent-Disposition: form-data; name="uploadedFile"; filename="long.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+    );
+    socket.write(new Uint8Array(1024 * 1024));
+    const tmp = join(shutdownDir, 'tmp');
+    const deadline = Date.now() + 5000;
+    while (!(existsSync(tmp) && readdirSync(tmp).length > 0) && Date.now() < deadline) await Bun.sleep(50);
+    expect(readdirSync(tmp).length).toBe(1);
+    // SIGTERM while the upload hangs: the server drains, cuts it, removes its temp file and exits.
+    await shuttingDown.stop();
+    socket.end();
+    expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]);
+  } finally {
+    rmSync(shutdownDir, { recursive: true, force: true });
+  }
+});

@@ -175,6 +175,32 @@ describe('refused uploads leave no file behind', () => {
     expect(streamed.status).toBe(413);
     await Bun.sleep(100);
     expect(leftovers()).toEqual([]);
+
+    // A declared length far over the cap (a terabyte) still gets our JSON 413, not Bun's bare one, on both routes.
+    for (const [path, extra] of [
+      ['/api/upload', 'Content-Type: multipart/form-data; boundary=x\r\n'],
+      ['/api/courses', 'Content-Type: application/json\r\n'],
+    ]) {
+      const url = new URL(h.baseUrl);
+      let answer = '';
+      const socket = await Bun.connect({
+        hostname: url.hostname,
+        port: Number(url.port),
+        socket: {
+          data(_socket, chunk) {
+            answer += new TextDecoder().decode(chunk);
+          },
+        },
+      });
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${teacher.token}\r\n${extra}Content-Length: 1099511627776\r\n\r\n`,
+      );
+      const deadline = Date.now() + 5000;
+      while (!answer.includes('}') && Date.now() < deadline) await Bun.sleep(20);
+      socket.end();
+      expect({ path, status: answer.split(' ')[1] }).toEqual({ path, status: '413' });
+      expect(answer).toContain('"code":"too_large"');
+    }
   });
 
   test('a client that disconnects mid-upload leaves nothing behind', async () => {
