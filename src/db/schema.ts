@@ -297,6 +297,8 @@ export const jobs = sqliteTable(
     state: text('state', { enum: ['queued', 'running', 'done', 'failed', 'cancelled'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(3),
+    /** Runs cut short by a worker that died (kill, crash, power): not attempts, but bounded (a poison file). */
+    interruptions: integer('interruptions').notNull().default(0),
     runAfter: integer('run_after').notNull(),
     leaseOwner: text('lease_owner'),
     leaseUntil: integer('lease_until'),

@@ -39,9 +39,14 @@ export async function cancelJobs(db: Db, subjectId: string, now = Date.now()) {
     .returning({ id: jobs.id });
 }
 
+/** How many times a job may be cut short by its worker dying before it is given up as the likely cause. */
+export const MAX_INTERRUPTIONS = 5;
+
 /**
- * Takes the oldest job that is due, or a running one whose lease ran out (its worker died: this counts
- * as an attempt, so a job that kills its worker cannot loop forever). Returns it with `takenBack` set.
+ * Takes the oldest job that is due, or a running one whose lease ran out (its worker died). A take-back is not an
+ * attempt (a server killed three times is not a broken video) but counts as an interruption; past
+ * `MAX_INTERRUPTIONS` the runner gives the job up (a file that brings its worker down again and again). Returns it
+ * with `takenBack` set.
  */
 export async function claimJob(db: Db, owner: string, leaseMs: number, now = Date.now()) {
   return transaction(db, async (tx) => {
@@ -62,7 +67,9 @@ export async function claimJob(db: Db, owner: string, leaseMs: number, now = Dat
       .update(jobs)
       .set({
         state: 'running',
-        attempts: sql`${jobs.attempts} + 1`,
+        // A take-back goes on with the attempt it interrupted.
+        attempts: next.state === 'running' ? next.attempts : sql`${jobs.attempts} + 1`,
+        interruptions: next.state === 'running' ? sql`${jobs.interruptions} + 1` : next.interruptions,
         leaseOwner: owner,
         leaseUntil: now + leaseMs,
         heartbeatAt: now,
@@ -91,7 +98,7 @@ export async function finishJob(
   db: Db,
   job: Job,
   owner: string,
-  outcome: { done: true } | { error: string } | { stopped: true },
+  outcome: { done: true } | { error: string; final?: boolean } | { stopped: true },
   now = Date.now(),
 ) {
   const mine = and(eq(jobs.id, job.id), eq(jobs.state, 'running'), eq(jobs.leaseOwner, owner));
@@ -111,7 +118,7 @@ export async function finishJob(
       .where(mine);
     return 'queued' as const;
   }
-  const final = job.attempts >= job.maxAttempts;
+  const final = job.attempts >= job.maxAttempts || outcome.final === true;
   await db
     .update(jobs)
     .set({

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import type { Job } from '../db/schema';
 import { newId } from '../lib/ids';
-import { claimJob, DEFAULT_LEASE_MS, finishJob, heartbeat, type JobType, reportAlive } from './jobs';
+import { claimJob, DEFAULT_LEASE_MS, finishJob, heartbeat, type JobType, MAX_INTERRUPTIONS, reportAlive } from './jobs';
 
 export type JobContext = {
   job: Job;
@@ -53,6 +53,14 @@ export function createJobRunner(options: {
     const handler = handlers[job.type as JobType];
     const payload = JSON.parse(job.payload);
     if (takenBack) log(`[jobs] taking back ${job.type} job ${job.id} (its worker stopped renewing the lease)`);
+    if (takenBack && job.interruptions > MAX_INTERRUPTIONS) {
+      // Its worker died every time it ran: the job itself is the likely cause. Give up, with a reason people read.
+      const reason = `Processing stopped unexpectedly ${job.interruptions} times on this file. It may be damaged: please export it again and upload it.`;
+      await finishJob(db, job, owner, { error: reason, final: true });
+      log(`[jobs] ${job.type} job ${job.id} given up after ${job.interruptions} interruptions`);
+      await handler?.failed?.(payload, reason, true, job);
+      return;
+    }
     try {
       if (!handler) throw new Error(`No handler for job type ${job.type}`);
       await handler.run(payload, { job, signal: controller.signal, takenBack, log });

@@ -64,7 +64,9 @@ export function transcodeArgs(tools: Tools, plan: Plan, source: string, outDir: 
     '-hls_flags',
     'independent_segments+temp_file',
     '-hls_fmp4_init_filename',
-    'init.mp4',
+    // With several variants ffmpeg names each init file `init_<n>.mp4`; with one it keeps the name as given (and
+    // does not expand %v), so a one-rung video (a source under 360 pixels) is named like the others here.
+    plan.rungs.length > 1 ? 'init.mp4' : 'init_0.mp4',
     '-hls_segment_filename',
     join(outDir, '%v', 'seg_%05d.m4s'),
     '-var_stream_map',

@@ -68,6 +68,44 @@ const leftovers = () => [
 ];
 
 describe('transcoding', () => {
+  test('every address in every playlist of a ready video answers, whatever the size (one rung or several)', async () => {
+    for (const [width, height] of [
+      [160, 120],
+      [320, 240],
+      [640, 360],
+    ] as const) {
+      const uploaded = await upload(await makeClip(clips, { width, height, seconds: 3, name: `every-${width}.mp4` }));
+      await waitForVideo(uploaded.json.videoId);
+      const base = `/media/videos/${uploaded.json.videoId}`;
+      const get = async (path: string) => h.api('GET', path, { as: teacher.token });
+      const uris = (text: string) =>
+        text
+          .split('\n')
+          .flatMap((line) =>
+            line.startsWith('#') ? [...line.matchAll(/URI="([^"]+)"/g)].map((m) => m[1] ?? '') : [line],
+          )
+          .filter((line) => line.trim() !== '');
+      const master = await get(`${base}/master.m3u8`);
+      expect(master.status).toBe(200);
+      const checked: string[] = [];
+      for (const variant of uris(master.text)) {
+        const playlist = await get(`${base}/${variant}`);
+        expect({ variant, status: playlist.status }).toEqual({ variant, status: 200 });
+        const dir = variant.slice(0, variant.lastIndexOf('/') + 1);
+        for (const entry of uris(playlist.text)) {
+          const file = await get(`${base}/${dir}${entry}`);
+          expect({ width, entry: `${dir}${entry}`, status: file.status }).toEqual({
+            width,
+            entry: `${dir}${entry}`,
+            status: 200,
+          });
+          checked.push(entry);
+        }
+      }
+      expect(checked.some((entry) => entry.startsWith('init_'))).toBe(true);
+    }
+  });
+
   test('a landscape upload becomes 240p and 360p (never upscaled), with a master playlist carrying every attribute', async () => {
     const clip = await makeClip(clips, { width: 640, height: 360, seconds: 7 });
     const uploaded = await upload(clip);

@@ -8,6 +8,8 @@ describe('parseMediaPath', () => {
     ['poster.jpg', { kind: 'poster' }],
     ['2/index.m3u8', { kind: 'playlist', rung: 2 }],
     ['1/init_1.mp4', { kind: 'init', rung: 1 }],
+    // One-rung videos made before 0.2 name their init file init.mp4: still served.
+    ['0/init.mp4', { kind: 'init', rung: 0, legacy: true }],
     ['0/seg_00042.m4s', { kind: 'segment', rung: 0, index: 42 }],
   ])('%s', (rest, expected) => {
     expect(parseMediaPath(rest)).toEqual(expected as never);

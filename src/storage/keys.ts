@@ -32,7 +32,11 @@ export const scratchDir = (dataDir: string, videoId: string) => join(scratchRoot
 export type MediaFile =
   | { kind: 'poster' }
   | { kind: 'playlist'; rung: number }
-  | { kind: 'init'; rung: number }
+  | {
+      kind: 'init';
+      rung: number /** `init.mp4`: the name one-rung videos got before 0.2 (kept servable). */;
+      legacy?: true;
+    }
   | { kind: 'segment'; rung: number; index: number };
 
 /** The name of a media file inside a video's folder (`/`-separated). */
@@ -43,7 +47,9 @@ export function mediaFileName(file: MediaFile): string {
     case 'playlist':
       return `${assertIndex(file.rung)}/index.m3u8`;
     case 'init':
-      return `${assertIndex(file.rung)}/init_${assertIndex(file.rung)}.mp4`;
+      return file.legacy
+        ? `${assertIndex(file.rung)}/init.mp4`
+        : `${assertIndex(file.rung)}/init_${assertIndex(file.rung)}.mp4`;
     case 'segment':
       return `${assertIndex(file.rung)}/seg_${String(assertIndex(file.index)).padStart(5, '0')}.m4s`;
   }
@@ -55,9 +61,10 @@ export const mediaKey = (videoId: string, file: MediaFile) => `${videoPrefix(vid
 export function parseMediaPath(rest: string): MediaFile | 'master' | undefined {
   if (rest === 'master.m3u8') return 'master';
   if (rest === 'poster.jpg') return { kind: 'poster' };
-  const match = /^(\d)\/(?:(index\.m3u8)|init_(\d)\.mp4|seg_(\d{5})\.m4s)$/.exec(rest);
+  const match = /^(\d)\/(?:(index\.m3u8)|init_(\d)\.mp4|seg_(\d{5})\.m4s|(init\.mp4))$/.exec(rest);
   if (!match) return undefined;
   const rung = Number(match[1]);
+  if (match[5]) return { kind: 'init', rung, legacy: true };
   if (match[2]) return { kind: 'playlist', rung };
   if (match[3] !== undefined) return Number(match[3]) === rung ? { kind: 'init', rung } : undefined;
   return { kind: 'segment', rung, index: Number(match[4]) };

@@ -4,7 +4,7 @@ import { useSession } from '../state/session';
 import { Avatar } from './Avatar';
 import { CapIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from './icons';
 import { Spinner } from './Spinner';
-import { UploadTray } from './UploadTray';
+import { UploadTray, UploadTraySpacer } from './UploadTray';
 
 const NARROW_BREAKPOINT = 768;
 const isNarrow = () => window.innerWidth < NARROW_BREAKPOINT;
@@ -123,6 +123,7 @@ export function AppShell() {
             >
               <Outlet />
             </Suspense>
+            <UploadTraySpacer />
           </div>
         </main>
         <UploadTray />

@@ -192,3 +192,9 @@ function InterruptedRow({ entry }: { entry: import('tus-js-client').PreviousUplo
     </li>
   );
 }
+
+/** Room at the end of the page, so the tray never hides its last lines. */
+export function UploadTraySpacer() {
+  const count = useAtomValue(uploadsAtom).length + useAtomValue(interruptedAtom).length;
+  return count > 0 ? <div aria-hidden="true" className="h-44" /> : null;
+}
