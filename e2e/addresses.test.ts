@@ -43,7 +43,9 @@ test('with PUBLIC_URL set to a third name, the lecture plays at localhost and at
     expect(blocked.filter((url) => url.includes(PUBLIC_URL))).toEqual([]);
 
     await page.getByRole('button', { name: 'Share Classroom' }).click();
-    const link = await page.getByLabel('Invite link', { exact: true }).inputValue();
+    const linkField = page.getByLabel('Invite link', { exact: true });
+    await page.waitForFunction(() => (document.querySelector('#invite-link') as HTMLInputElement | null)?.value);
+    const link = await linkField.inputValue();
     expect({ origin, link }).toEqual({ origin, link: `${PUBLIC_URL}/join/${inviteCode}` });
     expect(await page.getByTestId('share-warning').count()).toBe(0);
     await context.close();

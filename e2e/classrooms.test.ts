@@ -45,6 +45,8 @@ test('a teacher shares a class by QR; a new student scans it, signs up and lands
   await teacher.getByText('Scan to join the classroom').waitFor();
   const code = (await teacher.getByTestId('invite-code').textContent())?.trim() ?? '';
   expect(code).toMatch(/^[A-Z2-9]{7}$/);
+  // The link shows once the server has said which address to share.
+  await teacher.waitForFunction(() => (document.querySelector('#invite-link') as HTMLInputElement | null)?.value);
   const link = await teacher.getByLabel('Invite link', { exact: true }).inputValue();
   expect(link).toBe(`${env.server.baseUrl}/join/${code}`);
   // Opened at 127.0.0.1 without PUBLIC_URL (and a server that listens on loopback only): the panel says phones

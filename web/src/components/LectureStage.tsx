@@ -29,6 +29,9 @@ export function LectureStage({ lecture }: { lecture: Lecture | null }) {
           key={lecture.videoLink}
           src={lecture.videoLink}
           poster={video.posterUrl}
+          durationHint={video.durationSeconds}
+          width={video.width}
+          height={video.height}
           startAt={resumeAt}
           onEnded={() => countView.mutate(lecture._id)}
           onPosition={(position, duration) => saveProgress.mutate({ id: lecture._id, position, duration })}

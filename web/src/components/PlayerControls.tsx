@@ -1,12 +1,18 @@
-import type { PointerEvent } from 'react';
+import { type PointerEvent, useEffect, useId, useRef, useState } from 'react';
 import { formatClock } from '../lib/format';
-import { FullscreenIcon, MuteIcon, PauseIcon, PlayIcon, ReplayIcon, VolumeIcon } from './icons';
+import { FullscreenIcon, MuteIcon, PauseIcon, PlayIcon, ReplayIcon, SettingsIcon, VolumeIcon } from './icons';
 import type { Quality } from './useHlsPlayer';
 
 const SPEEDS = [0.75, 1, 1.25, 1.5, 1.75, 2];
 
-/** The player's bottom bar: seek bar, play, mute and volume, time, speed, quality and fullscreen. */
+/**
+ * The player's bottom bar: seek bar, play, mute and volume, time, speed, quality, picture-in-picture and
+ * fullscreen. `compact` (the player's own width is small: a phone, a narrow column on a tablet) puts speed and
+ * quality into one settings menu, as YouTube's gear does, so nothing is ever cut off.
+ */
 export function PlayerControls({
+  compact,
+  onPictureInPicture,
   shown,
   playing,
   ended,
@@ -26,6 +32,9 @@ export function PlayerControls({
   onQuality,
   onFullscreen,
 }: {
+  compact: boolean;
+  /** Present where the browser has picture-in-picture. */
+  onPictureInPicture?: () => void;
   shown: boolean;
   playing: boolean;
   ended: boolean;
@@ -46,6 +55,61 @@ export function PlayerControls({
   onQuality: (index: number) => void;
   onFullscreen: () => void;
 }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+  const menuRef = useRef<HTMLDivElement>(null);
+  // The settings menu closes on Escape and on a click outside it.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.stopPropagation();
+        setMenuOpen(false);
+      }
+    };
+    const onDown = (event: globalThis.PointerEvent) => {
+      if (!menuRef.current?.contains(event.target as Node)) setMenuOpen(false);
+    };
+    document.addEventListener('keydown', onKey, true);
+    document.addEventListener('pointerdown', onDown, true);
+    return () => {
+      document.removeEventListener('keydown', onKey, true);
+      document.removeEventListener('pointerdown', onDown, true);
+    };
+  }, [menuOpen]);
+  useEffect(() => {
+    if (!compact) setMenuOpen(false);
+  }, [compact]);
+
+  const speedSelect = (
+    <select
+      aria-label="Playback speed"
+      className="player-select"
+      value={speed}
+      onChange={(event) => onSpeed(Number(event.target.value))}
+    >
+      {SPEEDS.map((value) => (
+        <option key={value} value={value}>
+          {value}×
+        </option>
+      ))}
+    </select>
+  );
+  const qualitySelect = qualities.length > 0 && (
+    <select
+      aria-label="Quality"
+      className="player-select"
+      value={quality}
+      onChange={(event) => onQuality(Number(event.target.value))}
+    >
+      <option value={-1}>Auto</option>
+      {qualities.map((q) => (
+        <option key={q.index} value={q.index}>
+          {q.label}
+        </option>
+      ))}
+    </select>
+  );
   const percent = duration ? (current / duration) * 100 : 0;
   const bufferedPercent = duration ? (buffered / duration) * 100 : 0;
   // Progress bar: click or drag anywhere on it to seek.
@@ -55,18 +119,20 @@ export function PlayerControls({
   };
   return (
     <div
-      className={`absolute inset-x-0 bottom-0 flex flex-col gap-1 bg-gradient-to-t from-black/80 to-transparent px-2 pt-6 pb-1 sm:px-3 sm:pb-2 text-white transition-opacity duration-300 ${
+      className={`absolute inset-x-0 bottom-0 flex flex-col gap-1 bg-gradient-to-t from-black/80 to-transparent pt-6 text-white transition-opacity duration-300 ${compact ? 'px-1.5 pb-1' : 'px-3 pb-2'} ${
         shown ? 'opacity-100' : 'pointer-events-none opacity-0'
       }`}
     >
       <div
         className="relative h-4 cursor-pointer touch-none py-1.5"
         role="slider"
-        tabIndex={-1}
+        // Reachable by Tab; the arrows seek (handled by the player, like everywhere in it).
+        tabIndex={0}
         aria-label="Seek"
         aria-valuemin={0}
         aria-valuemax={Math.round(duration) || 0}
         aria-valuenow={Math.round(current)}
+        aria-valuetext={`${formatClock(current)} of ${formatClock(duration)}`}
         onPointerDown={(event) => {
           event.currentTarget.setPointerCapture(event.pointerId);
           seekFromPointer(event);
@@ -84,7 +150,7 @@ export function PlayerControls({
           style={{ left: `${percent}%` }}
         />
       </div>
-      <div className="flex items-center gap-1 sm:gap-2">
+      <div className={`flex items-center ${compact ? 'gap-0.5' : 'gap-2'}`}>
         <button
           type="button"
           className="player-btn"
@@ -103,44 +169,72 @@ export function PlayerControls({
           step={0.05}
           value={muted ? 0 : volume}
           aria-label="Volume"
-          className="hidden w-20 accent-indigo-500 sm:block"
+          className={`w-20 accent-indigo-500 ${compact ? 'hidden' : 'block'}`}
           onChange={(event) => onVolume(Number(event.target.value))}
         />
-        <span className="ml-1 text-xs whitespace-nowrap tabular-nums sm:text-sm" data-testid="player-time">
+        <span
+          className={`ml-1 whitespace-nowrap tabular-nums ${compact ? 'text-xs' : 'text-sm'}`}
+          data-testid="player-time"
+        >
           {formatClock(current)} / {formatClock(duration)}
         </span>
         <span className="min-w-0 flex-1" />
-        <select
-          aria-label="Playback speed"
-          className="player-select"
-          value={speed}
-          onChange={(event) => onSpeed(Number(event.target.value))}
-        >
-          {SPEEDS.map((value) => (
-            <option key={value} value={value}>
-              {value}×
-            </option>
-          ))}
-        </select>
-        {qualities.length > 0 && (
-          <select
-            aria-label="Quality"
-            className="player-select"
-            value={quality}
-            onChange={(event) => onQuality(Number(event.target.value))}
-          >
-            <option value={-1}>Auto</option>
-            {qualities.map((q) => (
-              <option key={q.index} value={q.index}>
-                {q.label}
-              </option>
-            ))}
-          </select>
+        {compact ? (
+          <div ref={menuRef} className="relative">
+            <button
+              type="button"
+              className="player-btn"
+              aria-label="Settings"
+              aria-expanded={menuOpen}
+              aria-controls={menuId}
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              <SettingsIcon size={20} />
+            </button>
+            {menuOpen && (
+              <div
+                id={menuId}
+                className="absolute right-0 bottom-full mb-2 flex flex-col gap-2 rounded-xl bg-black/90 p-3 text-xs shadow-lg"
+              >
+                <span className="flex items-center justify-between gap-3">Speed {speedSelect}</span>
+                {qualitySelect && (
+                  <span className="flex items-center justify-between gap-3">Quality {qualitySelect}</span>
+                )}
+              </div>
+            )}
+          </div>
+        ) : (
+          <>
+            {speedSelect}
+            {qualitySelect}
+          </>
+        )}
+        {onPictureInPicture && !compact && (
+          <button type="button" className="player-btn" onClick={onPictureInPicture} aria-label="Picture in picture">
+            <PictureInPictureIcon />
+          </button>
         )}
         <button type="button" className="player-btn" onClick={onFullscreen} aria-label="Fullscreen">
           <FullscreenIcon size={20} />
         </button>
       </div>
     </div>
+  );
+}
+
+function PictureInPictureIcon() {
+  return (
+    <svg
+      width={20}
+      height={20}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      aria-hidden="true"
+    >
+      <rect x="3" y="5" width="18" height="14" rx="2" />
+      <rect x="12" y="11" width="7" height="6" rx="1" fill="currentColor" />
+    </svg>
   );
 }

@@ -17,7 +17,8 @@ export function SharePanel({ course }: { course: Course }) {
   const [confirmOpen, setConfirmOpen] = useState(false);
   const appInfo = useAppInfo();
   const { origin, warning } = shareOrigin(appInfo.data, window.location);
-  const link = `${origin}/join/${course.inviteCode}`;
+  // No link until the server has said which address to share (PUBLIC_URL): never one that would change a moment later.
+  const link = appInfo.isPending ? '' : `${origin}/join/${course.inviteCode}`;
 
   useEffect(() => {
     if (!copied) return;
@@ -57,13 +58,17 @@ export function SharePanel({ course }: { course: Course }) {
       <figure className="mx-auto flex flex-col items-center gap-2">
         <div className="rounded-xl border border-slate-200 bg-white p-2">
           <Suspense fallback={<div style={{ width: QR_SIZE, height: QR_SIZE }} aria-hidden="true" />}>
-            <QRCodeCanvas
-              value={link}
-              size={QR_SIZE}
-              marginSize={2}
-              aria-label="QR code of the invite link"
-              role="img"
-            />
+            {link ? (
+              <QRCodeCanvas
+                value={link}
+                size={QR_SIZE}
+                marginSize={2}
+                aria-label="QR code of the invite link"
+                role="img"
+              />
+            ) : (
+              <div style={{ width: QR_SIZE, height: QR_SIZE }} aria-hidden="true" />
+            )}
           </Suspense>
         </div>
         <figcaption className="text-sm text-slate-600">Scan to join the classroom</figcaption>
@@ -82,7 +87,13 @@ export function SharePanel({ course }: { course: Course }) {
           <label htmlFor="invite-link">Invite link</label>
           <div className="flex gap-2">
             <input id="invite-link" className="input min-w-0 flex-1 font-mono text-sm" value={link} readOnly />
-            <button type="button" className="btn btn-secondary shrink-0" onClick={copy} aria-label="Copy invite link">
+            <button
+              type="button"
+              className="btn btn-secondary shrink-0"
+              onClick={copy}
+              disabled={!link}
+              aria-label="Copy invite link"
+            >
               <CopyIcon size={18} />
               <span className="hidden sm:inline">Copy</span>
             </button>

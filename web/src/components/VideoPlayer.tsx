@@ -8,6 +8,17 @@ export { MAX_RETRIES } from './useHlsPlayer';
 
 const CONTROLS_HIDE_MS = 3000;
 const SEEK_SECONDS = 5;
+/** A double tap on the left or right third of the picture seeks this far, as on YouTube. */
+const DOUBLE_TAP_SECONDS = 10;
+const DOUBLE_TAP_MS = 300;
+/** Below this player width (its own, not the window's) speed and quality go into the settings menu. */
+const COMPACT_BELOW_PX = 560;
+const SPEED_KEY = 'classroom.player.speed';
+
+const rememberedSpeed = () => {
+  const stored = Number(localStorage.getItem(SPEED_KEY) ?? 1);
+  return stored >= 0.25 && stored <= 4 ? stored : 1;
+};
 
 export type PlayerProps = {
   src: string;
@@ -17,9 +28,23 @@ export type PlayerProps = {
   onEnded?: () => void;
   /** Called every few seconds while playing, and on pause: the position to remember. */
   onPosition?: (position: number, duration: number) => void;
+  /** The video's length as the server knows it: shown before the stream itself says (nothing loads before Play). */
+  durationHint?: number;
+  /** The video's width and height, so a portrait lecture is shown at its own aspect. */
+  width?: number | null;
+  height?: number | null;
 };
 
-export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: PlayerProps) {
+export function VideoPlayer({
+  src,
+  poster,
+  startAt = 0,
+  onEnded,
+  onPosition,
+  durationHint = 0,
+  width,
+  height,
+}: PlayerProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const containerRef = useRef<HTMLElement>(null);
   const [playing, setPlaying] = useState(false);
@@ -30,7 +55,10 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
   const [current, setCurrent] = useState(0);
   const [duration, setDuration] = useState(0);
   const [buffered, setBuffered] = useState(0);
-  const [speed, setSpeed] = useState(1);
+  const [speed, setSpeed] = useState(rememberedSpeed);
+  const [compact, setCompact] = useState(false);
+  const lastTap = useRef<{ at: number; x: number } | null>(null);
+  const tapTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const [controlsVisible, setControlsVisible] = useState(true);
   const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const lastReported = useRef(0);
@@ -50,7 +78,24 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
     }, CONTROLS_HIDE_MS);
   }, []);
 
-  useEffect(() => () => clearTimeout(hideTimer.current), []);
+  useEffect(
+    () => () => {
+      clearTimeout(hideTimer.current);
+      clearTimeout(tapTimer.current);
+    },
+    [],
+  );
+
+  // The controls follow the player's own width (a narrow column on a tablet is as tight as a phone).
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setCompact(entry.contentRect.width < COMPACT_BELOW_PX);
+    });
+    observer.observe(container);
+    return () => observer.disconnect();
+  }, []);
 
   const togglePlay = useCallback(() => {
     const video = videoRef.current;
@@ -83,8 +128,62 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
 
   const chooseSpeed = (value: number) => {
     setSpeed(value);
-    if (videoRef.current) videoRef.current.playbackRate = value;
+    localStorage.setItem(SPEED_KEY, String(value));
+    if (videoRef.current) {
+      videoRef.current.defaultPlaybackRate = value;
+      videoRef.current.playbackRate = value;
+    }
   };
+
+  /**
+   * A mouse click plays or pauses. A tap (touch) shows or hides the controls and never pauses; a second tap within
+   * 300 ms on the left or right third seeks 10 s back or forward.
+   */
+  const onPictureUp = (event: React.PointerEvent<HTMLVideoElement>) => {
+    if (event.pointerType !== 'touch') {
+      togglePlay();
+      return;
+    }
+    const rect = event.currentTarget.getBoundingClientRect();
+    const x = (event.clientX - rect.left) / rect.width;
+    const now = Date.now();
+    const previous = lastTap.current;
+    if (previous && now - previous.at < DOUBLE_TAP_MS && (x < 1 / 3 || x > 2 / 3)) {
+      clearTimeout(tapTimer.current);
+      lastTap.current = null;
+      seekBy(x < 1 / 3 ? -DOUBLE_TAP_SECONDS : DOUBLE_TAP_SECONDS);
+      showControls();
+      return;
+    }
+    lastTap.current = { at: now, x };
+    // Wait out a possible second tap before toggling the controls.
+    clearTimeout(tapTimer.current);
+    tapTimer.current = setTimeout(() => {
+      if (controlsVisible && playing) {
+        clearTimeout(hideTimer.current);
+        setControlsVisible(false);
+      } else showControls();
+    }, DOUBLE_TAP_MS);
+  };
+
+  const pictureInPicture =
+    typeof document !== 'undefined' && document.pictureInPictureEnabled
+      ? async () => {
+          const video = videoRef.current;
+          try {
+            if (document.pictureInPictureElement) await document.exitPictureInPicture();
+            else await video?.requestPictureInPicture();
+          } catch {
+            // refused (no playback yet, or the browser said no): nothing to undo
+          }
+        }
+      : undefined;
+
+  // A portrait lecture at its own aspect (up to most of the screen's height), not boxed into 16:9.
+  const portrait = !!width && !!height && height > width;
+  const aspectStyle = portrait
+    ? { aspectRatio: `${width} / ${height}`, maxHeight: '75dvh', maxWidth: '100%', marginInline: 'auto' }
+    : undefined;
 
   function onKeyDown(event: KeyboardEvent<HTMLElement>) {
     const target = event.target as HTMLElement;
@@ -123,11 +222,14 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
   }, [src]);
 
   const controlsShown = controlsVisible || !playing;
+  const shownDuration = Math.max(duration || 0, durationHint);
 
   return (
     <section
       ref={containerRef}
-      className={`group relative aspect-video w-full overflow-hidden rounded-2xl bg-black select-none focus-visible:outline-2 ${controlsShown ? '' : 'cursor-none'}`}
+      className={`group relative ${portrait ? 'w-auto' : 'aspect-video w-full'} overflow-hidden rounded-2xl bg-black select-none focus-visible:outline-2 ${controlsShown ? '' : 'cursor-none'}`}
+      style={aspectStyle}
+      data-compact={compact}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so Space, arrows, M and F work
       tabIndex={0}
       aria-label="Video player"
@@ -135,7 +237,6 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
       data-testid="video-player"
       onKeyDown={onKeyDown}
       onMouseMove={showControls}
-      onTouchStart={showControls}
     >
       {/* biome-ignore lint/a11y/useMediaCaption: lecture uploads carry no caption track */}
       <video
@@ -144,7 +245,11 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
         poster={poster ?? undefined}
         playsInline
         preload="metadata"
-        onClick={togglePlay}
+        onPointerUp={onPictureUp}
+        onLoadedMetadata={(event) => {
+          event.currentTarget.defaultPlaybackRate = speed;
+          event.currentTarget.playbackRate = speed;
+        }}
         onPlay={() => {
           setPlaying(true);
           setEnded(false);
@@ -220,13 +325,15 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
       )}
 
       <PlayerControls
+        compact={compact}
+        onPictureInPicture={pictureInPicture}
         shown={controlsShown}
         playing={playing}
         ended={ended}
         muted={muted}
         volume={volume}
         current={current}
-        duration={duration}
+        duration={shownDuration}
         buffered={buffered}
         speed={speed}
         qualities={player.qualities}
@@ -242,7 +349,8 @@ export function VideoPlayer({ src, poster, startAt = 0, onEnded, onPosition }: P
         onSeekTo={(ratio) => {
           const video = videoRef.current;
           if (!video?.duration) return;
-          video.currentTime = ratio * video.duration;
+          // While it still processes, the stream is shorter than the lecture: seek within what exists.
+          video.currentTime = Math.min(ratio * shownDuration, video.duration);
           setCurrent(video.currentTime);
         }}
         onSpeed={chooseSpeed}

@@ -3,6 +3,13 @@ import type { ErrorData } from 'hls.js';
 import { type RefObject, useEffect, useRef, useState } from 'react';
 
 export const MAX_RETRIES = 3;
+const QUALITY_KEY = 'classroom.player.quality';
+
+/** The quality this device chose last (-1, Auto, when none). */
+function rememberedQuality(): number {
+  const stored = Number(localStorage.getItem(QUALITY_KEY) ?? -1);
+  return Number.isInteger(stored) ? stored : -1;
+}
 
 /** The spec's quality menu: Auto (-1), then the stream's levels by their short side (240p (0), 360p (1), 720p (2)). */
 export type Quality = { index: number; label: string };
@@ -44,6 +51,8 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
         });
         hlsRef.current = hls;
         hls.on(HlsClass.Events.MANIFEST_PARSED, (_event, data) => {
+          const remembered = rememberedQuality();
+          if (remembered >= 0 && remembered < data.levels.length) setQuality(remembered);
           setQualities(
             data.levels.map((level, index) => ({
               index,
@@ -69,7 +78,11 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
         });
         hls.loadSource(src);
         hls.attachMedia(video);
-        startOnPlay = () => hls.startLoad(startAt > 0 ? startAt : -1);
+        startOnPlay = () => {
+          hls.startLoad(startAt > 0 ? startAt : -1);
+          const remembered = rememberedQuality();
+          if (remembered >= 0 && remembered < hls.levels.length) hls.currentLevel = remembered;
+        };
         if (!video.paused) startOnPlay();
         else video.addEventListener('play', startOnPlay, { once: true });
         if (startAt > 0) {
@@ -112,6 +125,7 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
     activeLevel,
     chooseQuality(index: number) {
       setQuality(index);
+      localStorage.setItem(QUALITY_KEY, String(index));
       if (hlsRef.current) hlsRef.current.currentLevel = index;
     },
     error,

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { makeClip } from '../src/test/fixtures';
+import { e2eEnvironment } from './environment';
+import { createAccount } from './server';
+
+const env = e2eEnvironment();
+const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-player-'));
+let student: Awaited<ReturnType<typeof createAccount>>;
+let courseId: string;
+let landscape: string;
+let portrait: string;
+
+beforeAll(async () => {
+  const teacher = await createAccount(env.server, env.mail, 'Player Teacher', 'teacher');
+  student = await createAccount(env.server, env.mail, 'Player Student', 'student');
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Screens 101' });
+  courseId = course._id;
+  await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
+  const add = async (name: string, width: number, height: number) => {
+    const form = new FormData();
+    form.append('uploadedFile', Bun.file(await makeClip(clips, { width, height, seconds: 24, name: `${name}.mp4` })));
+    form.append('courseId', courseId);
+    form.append('nameOfTopic', name);
+    const uploaded = await teacher.api('POST', '/api/upload', form);
+    while ((await teacher.api('GET', `/api/videos/${uploaded.videoId}`)).status !== 'ready') await Bun.sleep(200);
+    return uploaded.lectureId as string;
+  };
+  landscape = await add('Landscape lecture', 640, 360);
+  portrait = await add('Portrait lecture', 360, 640);
+});
+afterAll(() => rmSync(clips, { recursive: true, force: true }));
+
+async function open(viewport: { width: number; height: number }, lectureId: string, touch = false) {
+  const context = await env.browser.newContext({ viewport, hasTouch: touch, isMobile: touch });
+  await context.addCookies([{ name: 'token', value: student.token, url: env.server.baseUrl }]);
+  const page = await context.newPage();
+  await page.goto(`${env.server.baseUrl}/classroom/${courseId}?lecture=${lectureId}`);
+  const player = page.getByTestId('video-player');
+  await player.waitFor();
+  return { context, page, player };
+}
+
+async function expectInside(player: Locator, control: Locator, what: string) {
+  const outer = await player.boundingBox();
+  const inner = await control.boundingBox();
+  expect({ what, inside: !!outer && !!inner }).toEqual({ what, inside: true });
+  if (!outer || !inner) return;
+  const inside =
+    inner.x >= outer.x - 0.5 &&
+    inner.y >= outer.y - 0.5 &&
+    inner.x + inner.width <= outer.x + outer.width + 0.5 &&
+    inner.y + inner.height <= outer.y + outer.height + 0.5;
+  expect({ what, inside }).toEqual({ what, inside: true });
+}
+
+const state = (page: Page) =>
+  page.evaluate(() => {
+    const video = document.querySelector('video') as HTMLVideoElement;
+    return { time: video.currentTime, paused: video.paused, rate: video.playbackRate };
+  });
+
+test('every control sits inside the player at 375, 768, 1024 and 1280 px; narrow players use one settings menu', async () => {
+  for (const viewport of [
+    { width: 375, height: 812 },
+    { width: 768, height: 1024 },
+    { width: 1024, height: 768 },
+    { width: 1280, height: 800 },
+  ]) {
+    const { context, page, player } = await open(viewport, landscape);
+    const at = `${viewport.width}px`;
+    for (const name of ['Play', 'Mute', 'Fullscreen']) {
+      await expectInside(player, player.getByRole('button', { name, exact: true }).last(), `${name} at ${at}`);
+    }
+    if ((await player.getAttribute('data-compact')) === 'true') {
+      await player.getByRole('button', { name: 'Settings' }).click();
+      for (const name of ['Playback speed', 'Quality']) {
+        await expectInside(player, player.getByLabel(name, { exact: true }), `${name} (menu) at ${at}`);
+      }
+      await page.keyboard.press('Escape');
+      await expect(player.getByLabel('Playback speed', { exact: true }).count()).resolves.toBe(0);
+    } else {
+      for (const name of ['Playback speed', 'Quality']) {
+        await expectInside(player, player.getByLabel(name, { exact: true }), `${name} at ${at}`);
+      }
+    }
+    await context.close();
+  }
+});
+
+test('on a touch screen a tap shows or hides the controls and never pauses; a double tap seeks 10 s', async () => {
+  const { context, page, player } = await open({ width: 375, height: 812 }, landscape, true);
+  await player.getByRole('button', { name: 'Play', exact: true }).first().tap();
+  await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1);
+  const video = page.locator('video');
+  const box = (await video.boundingBox())!;
+  await video.tap({ position: { x: box.width / 2, y: box.height / 3 } });
+  await page.waitForTimeout(600);
+  expect((await state(page)).paused).toBe(false);
+  await video.tap({ position: { x: box.width / 2, y: box.height / 3 } });
+  await page.waitForTimeout(600);
+  expect((await state(page)).paused).toBe(false);
+
+  const before = (await state(page)).time;
+  await video.tap({ position: { x: box.width * 0.85, y: box.height / 3 } });
+  await page.waitForTimeout(100);
+  await video.tap({ position: { x: box.width * 0.85, y: box.height / 3 } });
+  await page.waitForFunction((from) => (document.querySelector('video')?.currentTime ?? 0) > from + 8, before);
+  expect((await state(page)).paused).toBe(false);
+  await context.close();
+});
+
+test('a portrait lecture is shown at its own aspect, not boxed into 16:9', async () => {
+  for (const viewport of [
+    { width: 375, height: 812 },
+    { width: 1280, height: 800 },
+  ]) {
+    const { context, player } = await open(viewport, portrait);
+    const box = (await player.boundingBox())!;
+    expect({ viewport: viewport.width, ratio: Math.round((box.height / box.width) * 100) / 100 }).toEqual({
+      viewport: viewport.width,
+      ratio: Math.round((640 / 360) * 100) / 100,
+    });
+    await context.close();
+  }
+});
+
+test('speed and quality are remembered on this device', async () => {
+  const first = await open({ width: 1280, height: 800 }, landscape);
+  await first.player.getByLabel('Playback speed', { exact: true }).selectOption('1.5');
+  await first.player.getByLabel('Quality', { exact: true }).selectOption({ label: '240p' });
+  await first.page.reload();
+  await first.player.waitFor();
+  expect(await first.player.getByLabel('Playback speed', { exact: true }).inputValue()).toBe('1.5');
+  await first.player.getByRole('button', { name: 'Play', exact: true }).first().click();
+  await first.page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1);
+  expect((await state(first.page)).rate).toBe(1.5);
+  expect(await first.player.getByLabel('Quality', { exact: true }).inputValue()).toBe('0');
+  await first.page.waitForFunction(() => document.querySelector('video')?.videoHeight === 240);
+  await first.context.close();
+});
