@@ -40,7 +40,9 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
   const deps = { ...appDeps, limits };
   const app = new Hono<AppEnv>();
   const web = createWebHandler(deps.config.webDir);
-  app.use(requestId(), logRequests(deps.log));
+  // Hashed assets (immutable, the same for everyone) carry no request id: a dozen of them make a first visit.
+  const withRequestId = requestId();
+  app.use((c, next) => (c.req.path.startsWith('/assets/') ? next() : withRequestId(c, next)), logRequests(deps.log));
   const documentHeaders = secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
