@@ -142,3 +142,20 @@ test('speed and quality are remembered on this device', async () => {
   await first.page.waitForFunction(() => document.querySelector('video')?.videoHeight === 240);
   await first.context.close();
 });
+
+test('segments cut by the network: the student reads what happened, and playback resumes by itself', async () => {
+  const { context, page, player } = await open({ width: 1280, height: 800 }, landscape);
+  await page.evaluate(() => {
+    (window as unknown as { notReloaded: boolean }).notReloaded = true;
+  });
+  await page.route('**/*.m4s', (route) => route.abort('internetdisconnected'));
+  await player.getByRole('button', { name: 'Play', exact: true }).first().click();
+  await player.getByText('The connection dropped. Trying again…').first().waitFor({ timeout: 30_000 });
+  await page.unroute('**/*.m4s');
+  await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1, undefined, {
+    timeout: 30_000,
+  });
+  expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  await expect(player.getByRole('alert').count()).resolves.toBe(0);
+  await context.close();
+});

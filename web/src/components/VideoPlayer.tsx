@@ -101,7 +101,11 @@ export function VideoPlayer({
     const video = videoRef.current;
     if (!video) return;
     if (video.paused || video.ended)
-      video.play().catch((failure: Error) => setError(`Playback Error: ${failure.message}`));
+      video.play().catch((failure: Error) => {
+        // A play() cut short by a pause or a new source, or refused until the student presses Play: not errors.
+        if (failure.name === 'AbortError' || failure.name === 'NotAllowedError') return;
+        setError('Playback Error: The video could not start. Press Play to try again.');
+      });
     else video.pause();
   }, [setError]);
 
@@ -122,7 +126,7 @@ export function VideoPlayer({
       else if (container?.requestFullscreen) await container.requestFullscreen();
       else (videoRef.current as HTMLVideoElement & { webkitEnterFullscreen?: () => void })?.webkitEnterFullscreen?.();
     } catch (failure) {
-      setError(`Fullscreen Error: ${(failure as Error).message}`);
+      setError('Fullscreen Error: This browser did not allow full screen here.');
     }
   };
 
@@ -287,7 +291,7 @@ export function VideoPlayer({
         }}
         onError={(event) => {
           if (!player.usesHlsJs())
-            setError(`Native Player Error: ${event.currentTarget.error?.message || 'the video could not be played'}`);
+            setError('Native Player Error: The video could not be played. Check the connection, then press Retry.');
         }}
       />
 
@@ -308,18 +312,33 @@ export function VideoPlayer({
         </button>
       )}
 
+      {player.notice && !error && (
+        <p
+          role="status"
+          className="pointer-events-none absolute top-2 left-1/2 max-w-[90%] -translate-x-1/2 rounded-full bg-black/70 px-3 py-1 text-center text-xs text-white"
+        >
+          {player.notice}
+        </p>
+      )}
+
       {error && (
         <div
           role="alert"
-          className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-black/80 p-6 text-center text-white"
+          className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-black/80 p-6 text-center text-white"
         >
-          <p className="max-w-md text-sm">{error}</p>
+          <p className="font-semibold">{error.split(': ')[0]}</p>
+          <p className="max-w-md text-sm">{error.split(': ').slice(1).join(': ')}</p>
           {player.canRetry ? (
-            <button type="button" className="btn btn-primary" onClick={player.retry}>
+            <button type="button" className="btn btn-primary mt-1" onClick={player.retry}>
               Retry Playback
             </button>
           ) : (
-            <p className="text-sm text-red-300">Maximum retry attempts reached</p>
+            <>
+              <p className="text-sm text-red-300">Maximum retry attempts reached</p>
+              <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
+                Reload the page
+              </button>
+            </>
           )}
         </div>
       )}

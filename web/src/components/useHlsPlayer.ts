@@ -3,6 +3,23 @@ import type { ErrorData } from 'hls.js';
 import { type RefObject, useEffect, useRef, useState } from 'react';
 
 export const MAX_RETRIES = 3;
+/** After a fatal network error, loading starts again this often until the network answers. */
+const RELOAD_EVERY_MS = 3000;
+/** Give up a segment load sooner than hls.js's default (about 30 s), so a student hears what happened. */
+const LOAD_POLICY = {
+  default: {
+    maxTimeToFirstByteMs: 8000,
+    maxLoadTimeMs: 20000,
+    timeoutRetry: { maxNumRetry: 2, retryDelayMs: 1000, maxRetryDelayMs: 3000 },
+    errorRetry: { maxNumRetry: 2, retryDelayMs: 1000, maxRetryDelayMs: 3000 },
+  },
+};
+/** The player's messages: the spec's label, then what happened in plain words. */
+export const PLAYER_MESSAGES = {
+  network: 'Network Error: The connection dropped. Trying again…',
+  media: 'Media Error: This video could not be decoded here. Trying to recover…',
+  playback: 'Playback Error: The video stopped unexpectedly.',
+};
 const QUALITY_KEY = 'classroom.player.quality';
 
 /** The quality this device chose last (-1, Auto, when none). */
@@ -25,6 +42,8 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
   const [quality, setQuality] = useState(-1);
   const [activeLevel, setActiveLevel] = useState(-1);
   const [error, setError] = useState<string | null>(null);
+  /** A passing problem (a segment retried): shown quietly, the video goes on. */
+  const [notice, setNotice] = useState<string | null>(null);
   const [retries, setRetries] = useState(0);
 
   // Build the player: hls.js (loaded only here) where MediaSource exists, native HLS on iPhone Safari.
@@ -34,6 +53,10 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
     if (!video) return;
     let cancelled = false;
     let startOnPlay: (() => void) | undefined;
+    let reloadTimer: ReturnType<typeof setTimeout> | undefined;
+    // Back online: load again at once (a lost connection is not the student's Retry to spend).
+    const onOnline = () => hlsRef.current?.startLoad();
+    window.addEventListener('online', onOnline);
     setQualities([]);
     setQuality(-1);
     (async () => {
@@ -48,6 +71,7 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
           startLevel: -1,
           startPosition: startAt,
           capLevelToPlayerSize: false,
+          fragLoadPolicy: LOAD_POLICY,
         });
         hlsRef.current = hls;
         hls.on(HlsClass.Events.MANIFEST_PARSED, (_event, data) => {
@@ -61,16 +85,27 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
           );
         });
         hls.on(HlsClass.Events.LEVEL_SWITCHED, (_event, data) => setActiveLevel(data.level));
+        // A segment arrived: whatever network trouble there was is over.
+        hls.on(HlsClass.Events.FRAG_LOADED, () => {
+          setNotice(null);
+          setError((current) => (current === PLAYER_MESSAGES.network ? null : current));
+        });
         hls.on(HlsClass.Events.ERROR, (_event, data: ErrorData) => {
+          if (data.type === HlsClass.ErrorTypes.NETWORK_ERROR && !data.fatal) {
+            setNotice(PLAYER_MESSAGES.network.replace('Network Error: ', ''));
+            return;
+          }
           if (!data.fatal) return;
           if (data.type === HlsClass.ErrorTypes.NETWORK_ERROR) {
-            setError(`Network Error: ${data.details}`);
-            hls.startLoad();
+            setError(PLAYER_MESSAGES.network);
+            // Keep trying, without spending the student's retries, until a segment arrives.
+            clearTimeout(reloadTimer);
+            reloadTimer = setTimeout(() => hls.startLoad(), RELOAD_EVERY_MS);
           } else if (data.type === HlsClass.ErrorTypes.MEDIA_ERROR) {
-            setError(`Media Error: ${data.details}`);
+            setError(PLAYER_MESSAGES.media);
             hls.recoverMediaError();
           } else {
-            setError(`Playback Error: ${data.details}`);
+            setError(PLAYER_MESSAGES.playback);
             hls.destroy();
             hlsRef.current = null;
             setBuild((n) => n + 1);
@@ -106,11 +141,15 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
           );
         }
       } else {
-        setError('Initialization Error: this browser cannot play HLS video.');
+        setError('Initialization Error: This browser cannot play these videos. Please use a current browser.');
       }
-    })().catch((failure: Error) => setError(`Initialization Error: ${failure.message}`));
+    })().catch(() =>
+      setError('Initialization Error: The player could not load. Check the connection, then press Retry.'),
+    );
     return () => {
       cancelled = true;
+      clearTimeout(reloadTimer);
+      window.removeEventListener('online', onOnline);
       if (startOnPlay) video.removeEventListener('play', startOnPlay);
       hlsRef.current?.destroy();
       hlsRef.current = null;
@@ -130,6 +169,7 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
     },
     error,
     setError,
+    notice,
     retries,
     canRetry: retries < MAX_RETRIES,
     retry() {
