@@ -10,15 +10,18 @@ import { createAccount } from './server';
 const env = e2eEnvironment();
 const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-player-'));
 let student: Awaited<ReturnType<typeof createAccount>>;
+let teacher: Awaited<ReturnType<typeof createAccount>>;
+let inviteCode: string;
 let courseId: string;
 let landscape: string;
 let portrait: string;
 
 beforeAll(async () => {
-  const teacher = await createAccount(env.server, env.mail, 'Player Teacher', 'teacher');
+  teacher = await createAccount(env.server, env.mail, 'Player Teacher', 'teacher');
   student = await createAccount(env.server, env.mail, 'Player Student', 'student');
   const course = await teacher.api('POST', '/api/courses', { courseName: 'Screens 101' });
   courseId = course._id;
+  inviteCode = course.inviteCode;
   await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
   const add = async (name: string, width: number, height: number) => {
     const form = new FormData();
@@ -34,11 +37,16 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(clips, { recursive: true, force: true }));
 
-async function open(viewport: { width: number; height: number }, lectureId: string, touch = false) {
+async function open(
+  viewport: { width: number; height: number },
+  lectureId: string | null,
+  touch = false,
+  token = student.token,
+) {
   const context = await env.browser.newContext({ viewport, hasTouch: touch, isMobile: touch });
-  await context.addCookies([{ name: 'token', value: student.token, url: env.server.baseUrl }]);
+  await context.addCookies([{ name: 'token', value: token, url: env.server.baseUrl }]);
   const page = await context.newPage();
-  await page.goto(`${env.server.baseUrl}/classroom/${courseId}?lecture=${lectureId}`);
+  await page.goto(`${env.server.baseUrl}/classroom/${courseId}${lectureId ? `?lecture=${lectureId}` : ''}`);
   const player = page.getByTestId('video-player');
   await player.waitFor();
   return { context, page, player };
@@ -157,5 +165,63 @@ test('segments cut by the network: the student reads what happened, and playback
   });
   expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   await expect(player.getByRole('alert').count()).resolves.toBe(0);
+  await context.close();
+});
+
+test('continue watching: the class opens where the student stopped; opening a class alone starts nothing', async () => {
+  const newcomer = await createAccount(env.server, env.mail, 'Newcomer Student', 'student');
+  await newcomer.api('POST', '/api/enrollments/join', { inviteCode });
+  // Opened and left without playing: not "started" anywhere.
+  const glance = await open({ width: 1280, height: 800 }, null, false, newcomer.token);
+  await glance.page.getByRole('heading', { name: 'Landscape lecture' }).waitFor();
+  await glance.context.close();
+  expect(await newcomer.api('GET', '/api/history')).toEqual([]);
+
+  // It opens on the first lecture not finished; the student watches a few seconds of the second one, then leaves.
+  const first = await open({ width: 1280, height: 800 }, null, false, newcomer.token);
+  await first.page.getByRole('heading', { name: 'Landscape lecture' }).waitFor();
+  await first.page.getByRole('button', { name: /Portrait lecture/ }).click();
+  await first.player.getByRole('button', { name: 'Play', exact: true }).first().click();
+  await first.page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 5, undefined, {
+    timeout: 30_000,
+  });
+  await first.page.keyboard.press('Space');
+  await first.page.waitForTimeout(500);
+  await first.context.close();
+
+  const back = await open({ width: 1280, height: 800 }, null, false, newcomer.token);
+  await back.page.getByRole('heading', { name: 'Portrait lecture' }).waitFor();
+  const bar = back.page.getByRole('img', { name: /^Watched \d+%$/ });
+  await bar.waitFor();
+  await back.player.getByRole('button', { name: 'Play', exact: true }).first().click();
+  await back.page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 4.5, undefined, {
+    timeout: 30_000,
+  });
+  await back.context.close();
+  const history = (await newcomer.api('GET', '/api/history')) as { nameOfTopic?: string }[];
+  expect(history).toHaveLength(1);
+});
+
+test("the teacher's topic menu is never clipped; Escape and a click outside close it, focus goes back", async () => {
+  const { context, page } = await open({ width: 1280, height: 800 }, landscape, false, teacher.token);
+  const trigger = page.getByRole('button', { name: 'Actions for Portrait lecture' });
+  await trigger.click();
+  const menu = page.getByRole('menu', { name: 'Actions for Portrait lecture' });
+  await menu.waitFor();
+  const box = (await menu.boundingBox())!;
+  expect(box.y + box.height).toBeLessThanOrEqual(800);
+  // The first item has focus; arrows move; Escape closes and gives focus back.
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Edit');
+  await page.keyboard.press('ArrowDown');
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Delete');
+  await page.keyboard.press('Escape');
+  await expect(menu.count()).resolves.toBe(0);
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+    'Actions for Portrait lecture',
+  );
+  await trigger.click();
+  await menu.waitFor();
+  await page.mouse.click(5, 400);
+  await expect(menu.count()).resolves.toBe(0);
   await context.close();
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Lecture } from '../api/lectures';
 import { MoreIcon, PlayIcon, PlusIcon } from './icons';
 import { LectureStatus } from './LectureStatus';
@@ -57,6 +57,7 @@ export function Playlist({
                         <PlayIcon size={16} />
                       </span>
                     )}
+                    <WatchedBar lecture={lecture} />
                   </div>
                   <div className="flex min-w-0 flex-1 flex-col gap-0.5">
                     <button
@@ -73,44 +74,13 @@ export function Playlist({
                 </div>
                 {isTeacher && (
                   <div className="absolute top-2 right-1 z-10">
-                    <button
-                      type="button"
-                      className="icon-btn size-8"
-                      aria-label={`Actions for ${lecture.nameOfTopic}`}
-                      aria-expanded={menuFor === lecture._id}
-                      onClick={() => setMenuFor((open) => (open === lecture._id ? null : lecture._id))}
-                    >
-                      <MoreIcon size={16} />
-                    </button>
-                    {menuFor === lecture._id && (
-                      <div
-                        role="menu"
-                        className="absolute right-0 z-20 mt-1 flex w-32 flex-col rounded-xl border border-slate-200 bg-white p-1 shadow-lg"
-                      >
-                        <button
-                          type="button"
-                          role="menuitem"
-                          className="rounded-lg px-3 py-2 text-left text-sm hover:bg-slate-100"
-                          onClick={() => {
-                            setMenuFor(null);
-                            onEdit(lecture);
-                          }}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          role="menuitem"
-                          className="rounded-lg px-3 py-2 text-left text-sm text-red-600 hover:bg-red-50"
-                          onClick={() => {
-                            setMenuFor(null);
-                            onDelete(lecture);
-                          }}
-                        >
-                          Delete
-                        </button>
-                      </div>
-                    )}
+                    <TopicMenu
+                      lecture={lecture}
+                      open={menuFor === lecture._id}
+                      onOpenChange={(open) => setMenuFor(open ? lecture._id : null)}
+                      onEdit={onEdit}
+                      onDelete={onDelete}
+                    />
                   </div>
                 )}
               </li>
@@ -119,5 +89,143 @@ export function Playlist({
         </ol>
       )}
     </section>
+  );
+}
+
+/** How far this user got: a bar along the thumbnail's foot, and a mark on a finished lecture. */
+function WatchedBar({ lecture }: { lecture: Lecture }) {
+  const progress = lecture.myProgress;
+  if (!progress) return null;
+  if (progress.completed) {
+    return (
+      <span className="absolute right-1 bottom-1 rounded bg-black/70 px-1 text-[10px] font-medium text-white">
+        ✓ Watched
+      </span>
+    );
+  }
+  const percent = progress.duration > 0 ? Math.min(100, (progress.position / progress.duration) * 100) : 0;
+  return (
+    <span
+      className="absolute inset-x-0 bottom-0 h-1 bg-white/30"
+      role="img"
+      aria-label={`Watched ${Math.round(percent)}%`}
+    >
+      <span className="block h-full bg-red-600" style={{ width: `${percent}%` }} />
+    </span>
+  );
+}
+
+/**
+ * A topic's Edit/Delete menu: drawn above the page (never clipped by the list), closed by Escape, a click outside,
+ * a scroll or a choice; arrow keys move between its items and focus goes back to its button.
+ */
+function TopicMenu({
+  lecture,
+  open,
+  onOpenChange,
+  onEdit,
+  onDelete,
+}: {
+  lecture: Lecture;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onEdit: (lecture: Lecture) => void;
+  onDelete: (lecture: Lecture) => void;
+}) {
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const [position, setPosition] = useState<{ top: number; right: number } | null>(null);
+
+  useLayoutEffect(() => {
+    if (!open || !buttonRef.current) return;
+    const rect = buttonRef.current.getBoundingClientRect();
+    const menuHeight = 96;
+    const below = rect.bottom + 4 + menuHeight <= window.innerHeight;
+    setPosition({ top: below ? rect.bottom + 4 : rect.top - 4 - menuHeight, right: window.innerWidth - rect.right });
+  }, [open]);
+  // Once placed (and so visible), the first item takes focus.
+  useEffect(() => {
+    if (open && position) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [open, position]);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (returnFocus: boolean) => {
+      onOpenChange(false);
+      if (returnFocus) buttonRef.current?.focus();
+    };
+    const onKey = (event: KeyboardEvent) => {
+      const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+      const index = items.indexOf(document.activeElement as HTMLElement);
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        close(true);
+      } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        items[(index + step + items.length) % items.length]?.focus();
+      } else if (event.key === 'Tab') close(false);
+    };
+    const onPointer = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) close(false);
+    };
+    const onScroll = () => close(false);
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    window.addEventListener('scroll', onScroll, true);
+    window.addEventListener('resize', onScroll);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+      window.removeEventListener('scroll', onScroll, true);
+      window.removeEventListener('resize', onScroll);
+    };
+  }, [open, onOpenChange]);
+
+  const choose = (action: (lecture: Lecture) => void) => {
+    onOpenChange(false);
+    action(lecture);
+  };
+  return (
+    <>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="icon-btn size-8"
+        aria-label={`Actions for ${lecture.nameOfTopic}`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => onOpenChange(!open)}
+      >
+        <MoreIcon size={16} />
+      </button>
+      {open && (
+        <div
+          ref={menuRef}
+          role="menu"
+          aria-label={`Actions for ${lecture.nameOfTopic}`}
+          className="fixed z-40 flex w-32 flex-col rounded-xl border border-slate-200 bg-white p-1 shadow-lg"
+          style={position ? { top: position.top, right: position.right } : { visibility: 'hidden' }}
+        >
+          <button
+            type="button"
+            role="menuitem"
+            className="rounded-lg px-3 py-2 text-left text-sm hover:bg-slate-100 focus:bg-slate-100 focus:outline-none"
+            onClick={() => choose(onEdit)}
+          >
+            Edit
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            className="rounded-lg px-3 py-2 text-left text-sm text-red-600 hover:bg-red-50 focus:bg-red-50 focus:outline-none"
+            onClick={() => choose(onDelete)}
+          >
+            Delete
+          </button>
+        </div>
+      )}
+    </>
   );
 }

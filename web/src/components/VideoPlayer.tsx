@@ -14,6 +14,14 @@ const DOUBLE_TAP_MS = 300;
 /** Below this player width (its own, not the window's) speed and quality go into the settings menu. */
 const COMPACT_BELOW_PX = 560;
 const SPEED_KEY = 'classroom.player.speed';
+/** Seconds of real playback before a lecture counts as started (progress saved, History, the teacher's table). */
+const STARTED_AFTER_SECONDS = 3;
+
+const playedSeconds = (video: HTMLVideoElement) => {
+  let total = 0;
+  for (let i = 0; i < video.played.length; i++) total += video.played.end(i) - video.played.start(i);
+  return total;
+};
 
 const rememberedSpeed = () => {
   const stored = Number(localStorage.getItem(SPEED_KEY) ?? 1);
@@ -125,7 +133,7 @@ export function VideoPlayer({
       if (document.fullscreenElement) await document.exitFullscreen();
       else if (container?.requestFullscreen) await container.requestFullscreen();
       else (videoRef.current as HTMLVideoElement & { webkitEnterFullscreen?: () => void })?.webkitEnterFullscreen?.();
-    } catch (failure) {
+    } catch {
       setError('Fullscreen Error: This browser did not allow full screen here.');
     }
   };
@@ -206,8 +214,9 @@ export function VideoPlayer({
 
   const reportPosition = (force = false) => {
     const video = videoRef.current;
-    // A lecture only opened, never played, is not "watched": it stays out of history and progress.
-    if (!video?.duration || video.played.length === 0) return;
+    // A lecture only opened, or played for a moment, is not "started": it stays out of history and the teacher's
+    // table until a few seconds have really played.
+    if (!video?.duration || playedSeconds(video) < STARTED_AFTER_SECONDS) return;
     const now = Date.now();
     if (!force && now - lastReported.current < 10_000) return;
     lastReported.current = now;
@@ -289,7 +298,7 @@ export function VideoPlayer({
           setMuted(event.currentTarget.muted);
           setVolume(event.currentTarget.volume);
         }}
-        onError={(event) => {
+        onError={() => {
           if (!player.usesHlsJs())
             setError('Native Player Error: The video could not be played. Check the connection, then press Retry.');
         }}

@@ -43,10 +43,19 @@ export function CoursePage() {
       document.getElementById('notes')?.scrollIntoView({ behavior: 'smooth' });
   }, [loaded]);
 
-  // The selected lecture, else the newest one.
+  // The selected lecture; else continue watching: the one the student stopped in the middle of, else the first one
+  // not finished, else the first.
   const selected = useMemo(() => {
     if (!lectures || lectures.length === 0) return null;
-    return lectures.find((lecture) => lecture._id === selectedId) ?? lectures[lectures.length - 1];
+    return (
+      lectures.find((lecture) => lecture._id === selectedId) ??
+      lectures.find(
+        (lecture) => lecture.myProgress && !lecture.myProgress.completed && lecture.myProgress.position > 0,
+      ) ??
+      lectures.find((lecture) => !lecture.myProgress?.completed) ??
+      lectures[0] ??
+      null
+    );
   }, [lectures, selectedId]);
 
   if (!course && courseQuery.isError) return <CourseLoadError query={courseQuery} />;
