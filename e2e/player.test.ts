@@ -225,3 +225,18 @@ test("the teacher's topic menu is never clipped; Escape and a click outside clos
   await expect(menu.count()).resolves.toBe(0);
   await context.close();
 });
+
+test('a skip link is the first Tab stop and lands in the main content; the sign-in page has a main landmark', async () => {
+  const { context, page } = await open({ width: 1280, height: 800 }, landscape);
+  await page.getByRole('heading', { name: 'Landscape lecture' }).waitFor();
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+  await page.keyboard.press('Enter');
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('main-content');
+  await context.close();
+  const anonymous = await env.browser.newPage();
+  await anonymous.goto(`${env.server.baseUrl}/login`);
+  await anonymous.getByRole('heading', { name: 'Welcome Back' }).waitFor();
+  expect(await anonymous.getByRole('main').count()).toBe(1);
+  await anonymous.close();
+});

@@ -41,6 +41,13 @@ export function AppShell() {
 
   return (
     <div className="min-h-dvh bg-slate-50">
+      {/* The first Tab stop: straight past the header and the menu to the page's content. */}
+      <a
+        href="#main-content"
+        className="sr-only z-50 rounded-lg bg-indigo-600 px-4 py-2 font-medium text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
       <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-2 backdrop-blur sm:px-4">
         <button
           type="button"
@@ -111,7 +118,11 @@ export function AppShell() {
             onClick={toggle}
           />
         )}
-        <main className={`min-w-0 flex-1 transition-[padding] duration-200 md:pl-16 ${collapsed ? '' : 'md:pl-64'}`}>
+        <main
+          id="main-content"
+          tabIndex={-1}
+          className={`min-w-0 flex-1 focus:outline-none transition-[padding] duration-200 md:pl-16 ${collapsed ? '' : 'md:pl-64'}`}
+        >
           <div className="mx-auto max-w-7xl p-4 sm:p-6">
             {/* A screen's code loads inside the shell, which stays where it is meanwhile. */}
             <Suspense

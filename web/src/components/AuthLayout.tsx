@@ -3,7 +3,7 @@ import { CapIcon } from './icons';
 
 export function AuthLayout({ children }: { children: ReactNode }) {
   return (
-    <div className="flex min-h-dvh flex-col items-center justify-center bg-gradient-to-br from-indigo-50 via-white to-sky-50 px-4 py-10">
+    <main className="flex min-h-dvh flex-col items-center justify-center bg-gradient-to-br from-indigo-50 via-white to-sky-50 px-4 py-10">
       <div className="mb-6 flex items-center gap-2 text-slate-900">
         <span className="flex size-10 items-center justify-center rounded-xl bg-indigo-600 text-white shadow-sm">
           <CapIcon size={22} />
@@ -13,6 +13,6 @@ export function AuthLayout({ children }: { children: ReactNode }) {
       <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
         {children}
       </div>
-    </div>
+    </main>
   );
 }
