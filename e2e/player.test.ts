@@ -240,3 +240,33 @@ test('a skip link is the first Tab stop and lands in the main content; the sign-
   expect(await anonymous.getByRole('main').count()).toBe(1);
   await anonymous.close();
 });
+
+test('when a lecture ends, the next one is offered with a countdown that can be cancelled, then plays by itself', async () => {
+  const { context, page, player } = await open({ width: 1280, height: 800 }, landscape);
+  const playToTheEnd = async () => {
+    await player.getByRole('button', { name: 'Play', exact: true }).first().click();
+    await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.5);
+    await page.evaluate(() => {
+      const video = document.querySelector('video') as HTMLVideoElement;
+      video.currentTime = video.duration - 0.5;
+    });
+  };
+  await playToTheEnd();
+  const upNext = page.getByRole('status').filter({ hasText: 'Up next: Portrait lecture' });
+  await upNext.waitFor({ timeout: 15_000 });
+  await upNext.getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForTimeout(6000);
+  await expect(page.getByRole('heading', { name: 'Landscape lecture' }).count()).resolves.toBe(1);
+
+  await page.getByRole('button', { name: 'Replay', exact: true }).first().click();
+  await page.evaluate(() => {
+    const video = document.querySelector('video') as HTMLVideoElement;
+    video.currentTime = video.duration - 0.5;
+  });
+  await upNext.waitFor({ timeout: 15_000 });
+  await page.getByRole('heading', { name: 'Portrait lecture' }).waitFor({ timeout: 15_000 });
+  await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.5, undefined, {
+    timeout: 20_000,
+  });
+  await context.close();
+});

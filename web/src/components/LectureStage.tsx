@@ -1,13 +1,41 @@
+import { useEffect, useState } from 'react';
 import { type Lecture, useCountView, useSaveProgress, useToggleLike } from '../api/lectures';
 import { formatEta } from '../lib/format';
 import { EyeIcon, HeartIcon, PlayIcon } from './icons';
 import { VideoPlayer } from './VideoPlayer';
 
-/** The player (or the lecture's processing state) with its name, view count and likes button. */
-export function LectureStage({ lecture }: { lecture: Lecture | null }) {
+/** Seconds the "Up next" card counts down before the next lecture plays. */
+const UP_NEXT_SECONDS = 5;
+
+/**
+ * The player (or the lecture's processing state) with its name, view count and likes button. When a lecture ends
+ * and another follows, "Up next" counts down and plays it, unless the student cancels.
+ */
+export function LectureStage({
+  lecture,
+  next = null,
+  onNext,
+  autoPlay = false,
+}: {
+  lecture: Lecture | null;
+  next?: Lecture | null;
+  onNext?: (lecture: Lecture) => void;
+  autoPlay?: boolean;
+}) {
   const toggleLike = useToggleLike();
   const countView = useCountView();
   const saveProgress = useSaveProgress();
+  const [upNextIn, setUpNextIn] = useState<number | null>(null);
+  useEffect(() => {
+    if (upNextIn === null || !next) return;
+    if (upNextIn <= 0) {
+      setUpNextIn(null);
+      onNext?.(next);
+      return;
+    }
+    const timer = setTimeout(() => setUpNextIn((left) => (left === null ? null : left - 1)), 1000);
+    return () => clearTimeout(timer);
+  }, [upNextIn, next, onNext]);
   if (!lecture) {
     return (
       <div className="card flex aspect-video flex-col items-center justify-center gap-3 bg-slate-900 p-6 text-center text-slate-200">
@@ -25,17 +53,48 @@ export function LectureStage({ lecture }: { lecture: Lecture | null }) {
   return (
     <div className="flex flex-col gap-3">
       {lecture.videoLink && video?.playable ? (
-        <VideoPlayer
-          key={lecture.videoLink}
-          src={lecture.videoLink}
-          poster={video.posterUrl}
-          durationHint={video.durationSeconds}
-          width={video.width}
-          height={video.height}
-          startAt={resumeAt}
-          onEnded={() => countView.mutate(lecture._id)}
-          onPosition={(position, duration) => saveProgress.mutate({ id: lecture._id, position, duration })}
-        />
+        <div className="relative">
+          <VideoPlayer
+            key={lecture.videoLink}
+            src={lecture.videoLink}
+            poster={video.posterUrl}
+            durationHint={video.durationSeconds}
+            width={video.width}
+            height={video.height}
+            startAt={resumeAt}
+            autoPlay={autoPlay}
+            onEnded={() => {
+              countView.mutate(lecture._id);
+              if (next?.video?.playable && onNext) setUpNextIn(UP_NEXT_SECONDS);
+            }}
+            onPosition={(position, duration) => saveProgress.mutate({ id: lecture._id, position, duration })}
+          />
+          {upNextIn !== null && next && (
+            <div
+              role="status"
+              className="absolute top-3 right-3 z-20 flex max-w-[calc(100%-1.5rem)] flex-col gap-2 rounded-xl bg-black/85 p-3 text-sm text-white shadow-lg"
+            >
+              <p>
+                Up next: <strong className="break-words">{next.nameOfTopic}</strong>, in {upNextIn} s
+              </p>
+              <div className="flex gap-2">
+                <button type="button" className="btn btn-secondary px-3 py-1 text-xs" onClick={() => setUpNextIn(null)}>
+                  Cancel
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-primary px-3 py-1 text-xs"
+                  onClick={() => {
+                    setUpNextIn(null);
+                    onNext?.(next);
+                  }}
+                >
+                  Play now
+                </button>
+              </div>
+            </div>
+          )}
+        </div>
       ) : (
         <div className="flex aspect-video flex-col items-center justify-center gap-3 rounded-2xl bg-slate-900 p-6 text-center text-slate-200">
           {!video ? (

@@ -36,6 +36,8 @@ export type PlayerProps = {
   onEnded?: () => void;
   /** Called every few seconds while playing, and on pause: the position to remember. */
   onPosition?: (position: number, duration: number) => void;
+  /** Start playing at once. */
+  autoPlay?: boolean;
   /** The video's length as the server knows it: shown before the stream itself says (nothing loads before Play). */
   durationHint?: number;
   /** The video's width and height, so a portrait lecture is shown at its own aspect. */
@@ -50,6 +52,7 @@ export function VideoPlayer({
   onEnded,
   onPosition,
   durationHint = 0,
+  autoPlay = false,
   width,
   height,
 }: PlayerProps) {
@@ -75,7 +78,7 @@ export function VideoPlayer({
   const onEndedRef = useRef(onEnded);
   onEndedRef.current = onEnded;
 
-  const player = useHlsPlayer(videoRef, src, startAt);
+  const player = useHlsPlayer(videoRef, src, startAt, autoPlay);
   const { error, setError } = player;
 
   const showControls = useCallback(() => {

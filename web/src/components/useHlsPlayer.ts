@@ -35,7 +35,13 @@ export type Quality = { index: number; label: string };
  * Attaches an HLS source to a <video>: hls.js (loaded only here) where MediaSource exists, native HLS on
  * iPhone Safari. Owns the quality levels, the player's error text and the spec's limited Retry.
  */
-export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: string, startAt: number) {
+export function useHlsPlayer(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  src: string,
+  startAt: number,
+  /** Start playing at once (the next lecture after a countdown the student let run). */
+  autoPlay = false,
+) {
   const hlsRef = useRef<Hls | null>(null);
   const [build, setBuild] = useState(0);
   const [qualities, setQualities] = useState<Quality[]>([]);
@@ -120,6 +126,7 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
         };
         if (!video.paused) startOnPlay();
         else video.addEventListener('play', startOnPlay, { once: true });
+        if (autoPlay) video.play().catch(() => {});
         if (startAt > 0) {
           video.addEventListener(
             'loadedmetadata',
@@ -131,6 +138,7 @@ export function useHlsPlayer(videoRef: RefObject<HTMLVideoElement | null>, src: 
         }
       } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
         video.src = src;
+        if (autoPlay) video.play().catch(() => {});
         if (startAt > 0) {
           video.addEventListener(
             'loadedmetadata',

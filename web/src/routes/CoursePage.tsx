@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { teacherIdOf, teacherName, useCourse } from '../api/courses';
@@ -31,6 +31,12 @@ export function CoursePage() {
   const lectures = lecturesQuery.data;
   const [sharing, setSharing] = useState(false);
   const [selectedId, setSelectedId] = useState<string | null>(params.get('lecture'));
+  /** The lecture that "Up next" chose: it starts playing by itself. */
+  const [autoPlayId, setAutoPlayId] = useState<string | null>(null);
+  const playNext = useCallback((lecture: { _id: string }) => {
+    setAutoPlayId(lecture._id);
+    setSelectedId(lecture._id);
+  }, []);
   const [adding, setAdding] = useState(false);
   // Which topic a dialog is open for; the lecture itself always comes from the cached list.
   const [editingId, setEditing] = useState<string | null>(null);
@@ -107,7 +113,13 @@ export function CoursePage() {
       {isTeacher && sharing && <SharePanel course={course} />}
       <div className="grid min-w-0 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="flex min-w-0 flex-col gap-6">
-          <LectureStage lecture={selected} />
+          <LectureStage
+            key={selected?._id ?? 'none'}
+            lecture={selected}
+            next={selected && lectures ? (lectures[lectures.indexOf(selected) + 1] ?? null) : null}
+            onNext={playNext}
+            autoPlay={selected !== null && autoPlayId === selected._id}
+          />
           {selected && <Comments lectureId={selected._id} isTeacher={isTeacher} />}
         </div>
         <div className="flex min-w-0 flex-col gap-6">
