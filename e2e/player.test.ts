@@ -270,3 +270,34 @@ test('when a lecture ends, the next one is offered with a countdown that can be 
   });
   await context.close();
 });
+
+test('times in comments take the player there; "Add current time" writes the position; deleting a comment asks first', async () => {
+  const { context, page, player } = await open({ width: 1280, height: 800 }, landscape);
+  await player.getByRole('button', { name: 'Play', exact: true }).first().click();
+  await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 2.2);
+  await page.keyboard.press('Space');
+  await page.getByRole('button', { name: /^Add current time \(0:0[2-9]\)$/ }).click();
+  const field = page.getByLabel('Add a comment');
+  expect(await field.inputValue()).toMatch(/^0:0[2-9] $/);
+  await field.fill('The key idea is at 0:15, worth a second look');
+  await page.getByRole('button', { name: 'Add Comment' }).click();
+  const link = page.getByRole('button', { name: 'Play from 0:15' });
+  await link.waitFor();
+  expect(await page.getByText('just now').count()).toBeGreaterThan(0);
+  await link.click();
+  await page.waitForFunction(() => {
+    const video = document.querySelector('video') as HTMLVideoElement;
+    return video.currentTime >= 15 && video.currentTime < 18 && !video.paused;
+  });
+
+  await page.getByRole('button', { name: 'Delete comment' }).first().click();
+  await page.getByText('Delete this comment?').waitFor();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(link.count()).resolves.toBe(1);
+  await page.getByRole('button', { name: 'Delete comment' }).first().click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(
+    page.getByRole('button', { name: 'Play from 0:15' }).waitFor({ state: 'detached' }),
+  ).resolves.toBeUndefined();
+  await context.close();
+});

@@ -1,10 +1,13 @@
-import { type FormEvent, useState } from 'react';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { type FormEvent, Fragment, useRef, useState } from 'react';
 import { LIMITS } from '../../../src/contract/limits';
 import { type Comment, useAddComment, useComments, useDeleteComment } from '../api/lectures';
 import { errorMessage } from '../api/query-client';
-import { formatLongDate } from '../lib/format';
+import { formatClock, formatLongDate, formatRelative, secondsOf, TIME_IN_TEXT } from '../lib/format';
+import { playerClockAtom, seekRequestAtom } from '../state/player';
 import { useSession } from '../state/session';
 import { Avatar } from './Avatar';
+import { ConfirmDialog } from './ConfirmDialog';
 import { FormError } from './FormError';
 import { ChevronIcon, TrashIcon } from './icons';
 import { LoadError } from './QueryState';
@@ -37,7 +40,19 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
     }
   }
 
-  const onDelete = (comment: Comment) => remove.mutate(comment._id);
+  const [deleting, setDeleting] = useState<Comment | null>(null);
+  const clock = useAtomValue(playerClockAtom);
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  // "Add current time": the player's position where the cursor is, so classmates can jump there.
+  const addCurrentTime = () => {
+    const stamp = formatClock(clock);
+    const field = textRef.current;
+    const at = field?.selectionStart ?? text.length;
+    const before = text.slice(0, at);
+    const spaced = `${before && !before.endsWith(' ') ? ' ' : ''}${stamp} `;
+    setText(`${before}${spaced}${text.slice(at)}`.slice(0, LIMITS.commentMax));
+    field?.focus();
+  };
 
   return (
     <section aria-labelledby="comments-title" className="card">
@@ -61,6 +76,7 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
               Add a comment
             </label>
             <textarea
+              ref={textRef}
               id="comment-text"
               className="textarea min-h-20"
               placeholder="Share your thoughts..."
@@ -69,9 +85,14 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
               onChange={(event) => setText(event.target.value)}
             />
             <FormError message={error} />
-            <button type="submit" className="btn btn-primary self-end" disabled={!text.trim() || submitting}>
-              {submitting ? 'Submitting...' : 'Add Comment'}
-            </button>
+            <div className="flex flex-wrap items-center justify-end gap-2">
+              <button type="button" className="btn btn-secondary" onClick={addCurrentTime}>
+                Add current time ({formatClock(clock)})
+              </button>
+              <button type="submit" className="btn btn-primary" disabled={!text.trim() || submitting}>
+                {submitting ? 'Submitting...' : 'Add Comment'}
+              </button>
+            </div>
           </form>
           {query.isError && !query.data ? (
             <LoadError label="comments" query={query} />
@@ -87,18 +108,24 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
                   <div className="min-w-0 flex-1">
                     <div className="flex flex-wrap items-baseline gap-x-2">
                       <span className="text-sm font-semibold text-slate-900">{comment.userId.username}</span>
-                      <time className="text-xs text-slate-500" dateTime={comment.createdAt}>
-                        {formatLongDate(comment.createdAt)}
+                      <time
+                        className="text-xs text-slate-500"
+                        dateTime={comment.createdAt}
+                        title={formatLongDate(comment.createdAt)}
+                      >
+                        {formatRelative(comment.createdAt)}
                       </time>
                     </div>
-                    <p className="mt-0.5 text-sm whitespace-pre-wrap break-words text-slate-700">{comment.text}</p>
+                    <p className="mt-0.5 text-sm whitespace-pre-wrap break-words text-slate-700">
+                      <TextWithTimes text={comment.text} />
+                    </p>
                   </div>
                   {(isTeacher || comment.userId._id === user?._id) && (
                     <button
                       type="button"
                       className="icon-btn size-8 shrink-0"
                       aria-label="Delete comment"
-                      onClick={() => onDelete(comment)}
+                      onClick={() => setDeleting(comment)}
                     >
                       <TrashIcon size={16} />
                     </button>
@@ -109,6 +136,49 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
           )}
         </div>
       )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this comment?"
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={remove.isPending}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting._id, { onSuccess: () => setDeleting(null), onError: () => setDeleting(null) })
+        }
+        onClose={() => setDeleting(null)}
+      >
+        <p>
+          {deleting?.userId._id === user?._id ? 'Your comment' : `${deleting?.userId.username}'s comment`} will be
+          removed for everyone in the class.
+        </p>
+      </ConfirmDialog>
     </section>
   );
+}
+
+/** A comment's text, its times (12:34) turned into buttons that take the player there. */
+function TextWithTimes({ text }: { text: string }) {
+  const seek = useSetAtom(seekRequestAtom);
+  const parts: React.ReactNode[] = [];
+  let last = 0;
+  for (const match of text.matchAll(TIME_IN_TEXT)) {
+    const index = match.index ?? 0;
+    parts.push(<Fragment key={`t${last}`}>{text.slice(last, index)}</Fragment>);
+    const seconds = secondsOf(match);
+    parts.push(
+      <button
+        key={`s${index}`}
+        type="button"
+        className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
+        aria-label={`Play from ${match[0]}`}
+        onClick={() => seek({ seconds, at: Date.now() })}
+      >
+        {match[0]}
+      </button>,
+    );
+    last = index + match[0].length;
+  }
+  parts.push(<Fragment key={`t${last}`}>{text.slice(last)}</Fragment>);
+  return <>{parts}</>;
 }

@@ -1,4 +1,6 @@
+import { useAtomValue, useSetAtom } from 'jotai';
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { playerClockAtom, seekRequestAtom } from '../state/player';
 import { PlayIcon, ReplayIcon } from './icons';
 import { PlayerControls } from './PlayerControls';
 import { Spinner } from './Spinner';
@@ -79,6 +81,18 @@ export function VideoPlayer({
   onEndedRef.current = onEnded;
 
   const player = useHlsPlayer(videoRef, src, startAt, autoPlay);
+  const setClock = useSetAtom(playerClockAtom);
+  const seekRequest = useAtomValue(seekRequestAtom);
+  // A time link elsewhere on the page (a comment's 12:34) seeks here and plays.
+  const handledSeek = useRef(seekRequest?.at ?? 0);
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!seekRequest || !video || seekRequest.at === handledSeek.current) return;
+    handledSeek.current = seekRequest.at;
+    video.currentTime = seekRequest.seconds;
+    if (video.paused) video.play().catch(() => {});
+    containerRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [seekRequest]);
   const { error, setError } = player;
 
   const showControls = useCallback(() => {
@@ -290,6 +304,7 @@ export function VideoPlayer({
         onCanPlay={() => setWaiting(false)}
         onTimeUpdate={(event) => {
           setCurrent(event.currentTarget.currentTime);
+          setClock(Math.floor(event.currentTarget.currentTime));
           reportPosition();
         }}
         onDurationChange={(event) => setDuration(event.currentTarget.duration)}

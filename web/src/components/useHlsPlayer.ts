@@ -120,7 +120,8 @@ export function useHlsPlayer(
         hls.loadSource(src);
         hls.attachMedia(video);
         startOnPlay = () => {
-          hls.startLoad(startAt > 0 ? startAt : -1);
+          // From where the student asked (a time link before Play), else the resume point, else the start.
+          hls.startLoad(video.currentTime > 0 ? video.currentTime : startAt > 0 ? startAt : -1);
           const remembered = rememberedQuality();
           if (remembered >= 0 && remembered < hls.levels.length) hls.currentLevel = remembered;
         };

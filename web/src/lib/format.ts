@@ -33,3 +33,19 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024 ** 2) return `${Math.round(bytes / 1024 ** 2)} MB`;
   return `${Math.max(0, Math.round(bytes / 1024))} KB`;
 }
+
+/** "just now", "2 min ago", "3 h ago", "yesterday", then the date. */
+export function formatRelative(iso: string, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  if (seconds < 2 * 86_400) return 'yesterday';
+  if (seconds < 7 * 86_400) return `${Math.floor(seconds / 86_400)} days ago`;
+  return new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** "12:34" or "1:02:03" in a text, as seconds; the pattern finds them. */
+export const TIME_IN_TEXT = /\b(?:(\d{1,2}):)?(\d{1,2}):([0-5]\d)\b/g;
+export const secondsOf = (match: RegExpMatchArray) =>
+  Number(match[1] ?? 0) * 3600 + Number(match[2]) * 60 + Number(match[3]);
