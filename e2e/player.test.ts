@@ -301,3 +301,23 @@ test('times in comments take the player there; "Add current time" writes the pos
   ).resolves.toBeUndefined();
   await context.close();
 });
+
+test('notes save themselves a moment after typing stops, and when the student moves on at once', async () => {
+  const { context, page } = await open({ width: 1280, height: 800 }, landscape);
+  const notes = page.getByRole('textbox', { name: 'Course notes' });
+  await notes.fill('Waves carry energy, not matter.');
+  await page.getByText('Saved. Only you can see these').waitFor({ timeout: 10_000 });
+  expect((await student.api('GET', `/api/enrollments/${courseId}/notes`)).notes).toBe(
+    'Waves carry energy, not matter.',
+  );
+
+  // Typed and gone at once (another page of the app): the last words are saved anyway.
+  await notes.fill('Waves carry energy, not matter. Check the 0:15 example.');
+  await page.getByRole('link', { name: 'History' }).first().click();
+  await page.waitForURL('**/history');
+  await page.waitForTimeout(1000);
+  expect((await student.api('GET', `/api/enrollments/${courseId}/notes`)).notes).toBe(
+    'Waves carry energy, not matter. Check the 0:15 example.',
+  );
+  await context.close();
+});

@@ -22,6 +22,8 @@ type Options = {
   signal?: AbortSignal;
   /** Leave out the bearer header (the spec's client does so on two calls; the cookie still carries it). */
   noAuthHeader?: boolean;
+  /** Let the request finish after the page is gone (a last save when the student leaves); bodies up to 64 KB. */
+  keepalive?: boolean;
 };
 
 let onUnauthorized: (() => void) | undefined;
@@ -50,6 +52,7 @@ export async function request<T>(method: string, path: string, options: Options 
       body,
       signal: options.signal,
       credentials: 'same-origin',
+      keepalive: options.keepalive,
     });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;

@@ -102,6 +102,14 @@ export function useEnroll() {
 export const joinByInviteCode = (inviteCode: string) =>
   request<EnrollmentJson>('POST', '/enrollments/join', { body: { inviteCode } });
 
+/** Saves notes as the page goes away (keepalive), when they fit in a keepalive body. */
+export const saveNotesOnLeave = (courseId: string, notes: string) =>
+  new Blob([notes]).size < 60_000
+    ? request<NotesJson>('PATCH', `/enrollments/${courseId}/notes`, { body: { notes }, keepalive: true }).catch(
+        () => {},
+      )
+    : Promise.resolve();
+
 export function useSaveNotes(courseId: string) {
   const client = useQueryClient();
   return useMutation({
