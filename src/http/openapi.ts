@@ -72,3 +72,27 @@ export function openApiDocument(app: Hono<AppEnv>) {
     return c.json(await document);
   };
 }
+
+/**
+ * The request body of a multipart route for the description (those routes read their form themselves, so no zod
+ * schema describes it): the file field, and any short text fields.
+ */
+export function multipartBody(fileField: string, fields: Record<string, string> = {}) {
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object' as const,
+          required: [fileField],
+          properties: {
+            [fileField]: { type: 'string' as const, format: 'binary' },
+            ...Object.fromEntries(
+              Object.entries(fields).map(([name, description]) => [name, { type: 'string' as const, description }]),
+            ),
+          },
+        },
+      },
+    },
+  };
+}

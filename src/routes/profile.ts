@@ -13,6 +13,7 @@ import { avatarVersionOf, bumpAvatarVersion, updateUser } from '../db/queries/us
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
+import { multipartBody } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
 import { toAvatar } from '../images/avatar';
 import { removeVideoFiles } from '../media/videos';
@@ -41,18 +42,7 @@ export function profileRoutes(deps: AppDeps) {
       '/profile-picture',
       describeRoute({
         summary: 'Replace your profile picture',
-        requestBody: {
-          required: true,
-          content: {
-            'multipart/form-data': {
-              schema: {
-                type: 'object',
-                required: ['profilePicture'],
-                properties: { profilePicture: { type: 'string', format: 'binary' } },
-              },
-            },
-          },
-        },
+        requestBody: multipartBody('profilePicture'),
       }),
       auth,
       bodyLimit({

@@ -4,6 +4,7 @@ import { describeRoute } from 'hono-openapi';
 import { requireApprovedTeacher, requireUser } from '../auth/middleware';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError } from '../errors';
+import { multipartBody } from '../http/openapi';
 import { acceptUpload, checkDiskRoom, tooLarge } from '../media/accept-upload';
 import { receiveUpload } from '../media/receive-upload';
 import { tempDir } from '../storage/keys';
@@ -19,23 +20,11 @@ export function uploadRoutes(deps: AppDeps) {
       'One-shot multipart upload; the answer names the video, which is transcoded by a job (and `lectureId` and ' +
       '`processingStatus` when a topic was named). Refused with 413 over ' +
       'the size limit, 507 when the disk is nearly full, 400 when ffprobe finds no video.',
-    requestBody: {
-      required: true,
-      content: {
-        'multipart/form-data': {
-          schema: {
-            type: 'object',
-            required: ['uploadedFile'],
-            properties: {
-              uploadedFile: { type: 'string', format: 'binary' },
-              courseId: { type: 'string', description: 'With nameOfTopic: the topic is created in this class.' },
-              nameOfTopic: { type: 'string' },
-              lectureId: { type: 'string', description: 'Instead: the topic whose video this replaces.' },
-            },
-          },
-        },
-      },
-    },
+    requestBody: multipartBody('uploadedFile', {
+      courseId: 'With nameOfTopic: the topic is created in this class.',
+      nameOfTopic: "The new topic's name.",
+      lectureId: 'Instead: the topic whose video this replaces.',
+    }),
   });
   return new Hono<AppEnv>().post('/', described, requireUser(deps), requireApprovedTeacher, async (c) => {
     const declared = Number(c.req.header('content-length'));
