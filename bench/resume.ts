@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import * as tus from 'tus-js-client';
 import { createAccount, startServer } from '../e2e/server';
 import { startCuttingProxy } from '../src/test/cutting-proxy';
-import { tools } from '../src/test/fixtures';
+import { makeClip } from '../src/test/fixtures';
 import { startMailCapture } from '../src/test/mail-capture';
 
 const arg = (name: string, fallback: number) => {
@@ -27,40 +27,15 @@ const rssMb = (pid: number) =>
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 /** Lossless x264 of noisy test video: about 90 MB per second of 1080p, so the size is set by the duration. */
-function makeBigVideo(dir: string, megabytes: number) {
-  const path = join(dir, 'big-lecture.mp4');
-  const seconds = Math.max(2, Math.round(megabytes / 90));
-  const result = Bun.spawnSync([
-    tools.ffmpegPath,
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=s=1920x1080:r=30:d=${seconds}`,
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=f=440:d=${seconds}`,
-    '-vf',
-    'noise=alls=60:allf=t+u',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-qp',
-    '0',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-shortest',
-    path,
-  ]);
-  if (result.exitCode !== 0) throw new Error(result.stderr.toString());
-  return path;
-}
+const makeBigVideo = (dir: string, megabytes: number) =>
+  makeClip(dir, {
+    width: 1920,
+    height: 1080,
+    seconds: Math.max(2, Math.round(megabytes / 90)),
+    crf: 0,
+    noise: true,
+    name: 'big-lecture.mp4',
+  });
 
 function tusUpload(
   endpoint: string,
@@ -106,7 +81,7 @@ const server = await startServer({ env: { SMTP_URL: mail.url, TEACHER_SIGNUP: 'o
 try {
   const teacher = await createAccount(server, mail, 'Bench Teacher', 'teacher');
   const started = performance.now();
-  const file = makeBigVideo(work, targetMb);
+  const file = await makeBigVideo(work, targetMb);
   const size = statSync(file).size;
   console.log(`  source: ${mb(size)} lossless 1080p, made in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 

@@ -14,16 +14,22 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   schema: Schema,
 ) {
   return validator(target, schema, (result) => {
-    if (result.success) return;
-    const fields: Record<string, string> = {};
-    for (const issue of result.error) {
-      const key =
-        (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part)).join('.') || target;
-      fields[key] ??= issue.message;
-    }
-    const [firstField, firstMessage] = Object.entries(fields)[0] ?? [target, 'Invalid input.'];
-    throw new ApiError(400, 'invalid_input', `${firstField}: ${firstMessage}`, { fields });
+    if (!result.success) throw invalidInput(result.error, target);
   });
+}
+
+type Issue = { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> };
+
+/** Schema issues as our 400: `fields` maps each field to its first problem; the message names the first one. */
+export function invalidInput(issues: readonly Issue[], fallbackField: string): ApiError {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const key =
+      (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part)).join('.') || fallbackField;
+    fields[key] ??= issue.message;
+  }
+  const [firstField, firstMessage] = Object.entries(fields)[0] ?? [fallbackField, 'Invalid input.'];
+  return new ApiError(400, 'invalid_input', `${firstField}: ${firstMessage}`, { fields });
 }
 
 /** Ids are opaque url-safe strings; anything else cannot name a row. */

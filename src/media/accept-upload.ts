@@ -8,7 +8,7 @@ import type { User } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ApiError, badRequest } from '../errors';
 import { topicName } from '../http/text-fields';
-import { idSchema } from '../http/validation';
+import { idSchema, invalidInput } from '../http/validation';
 import { newId } from '../lib/ids';
 import { sourceKey } from '../storage/keys';
 import { planLadder } from './ladder';
@@ -60,13 +60,7 @@ export function checkDiskRoom(config: AppDeps['config'], incomingBytes: number) 
 /** Checks the target before any byte is kept: a refused target must leave nothing behind. */
 export async function checkUploadTarget(deps: AppDeps, user: User, raw: unknown): Promise<UploadTarget> {
   const parsed = uploadTarget.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || 'upload';
-    throw badRequest('invalid_input', `${field}: ${issue?.message ?? 'Invalid input.'}`, {
-      fields: { [field]: issue?.message ?? 'Invalid input.' },
-    });
-  }
+  if (!parsed.success) throw invalidInput(parsed.error.issues, 'upload');
   const target = parsed.data;
   if (target.courseId && !target.nameOfTopic) {
     throw badRequest('invalid_input', 'nameOfTopic: Topic name is required.', {

@@ -1,5 +1,6 @@
 import { type PointerEvent, useEffect, useId, useRef, useState } from 'react';
 import { formatClock } from '../lib/format';
+import { useDismiss } from '../lib/use-dismiss';
 import { FullscreenIcon, MuteIcon, PauseIcon, PlayIcon, ReplayIcon, SettingsIcon, VolumeIcon } from './icons';
 import type { Quality } from './useHlsPlayer';
 
@@ -59,24 +60,7 @@ export function PlayerControls({
   const menuId = useId();
   const menuRef = useRef<HTMLDivElement>(null);
   // The settings menu closes on Escape and on a click outside it.
-  useEffect(() => {
-    if (!menuOpen) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.stopPropagation();
-        setMenuOpen(false);
-      }
-    };
-    const onDown = (event: globalThis.PointerEvent) => {
-      if (!menuRef.current?.contains(event.target as Node)) setMenuOpen(false);
-    };
-    document.addEventListener('keydown', onKey, true);
-    document.addEventListener('pointerdown', onDown, true);
-    return () => {
-      document.removeEventListener('keydown', onKey, true);
-      document.removeEventListener('pointerdown', onDown, true);
-    };
-  }, [menuOpen]);
+  useDismiss(menuOpen, [menuRef], () => setMenuOpen(false));
   useEffect(() => {
     if (!compact) setMenuOpen(false);
   }, [compact]);
@@ -119,7 +103,7 @@ export function PlayerControls({
   };
   return (
     <div
-      className={`absolute inset-x-0 bottom-0 flex flex-col gap-1 bg-gradient-to-t from-black/80 to-transparent pt-6 text-white transition-opacity duration-300 ${compact ? 'px-1.5 pb-1' : 'px-3 pb-2'} ${
+      className={`absolute inset-x-0 bottom-0 z-20 flex flex-col gap-1 bg-gradient-to-t from-black/80 to-transparent pt-6 text-white transition-opacity duration-300 ${compact ? 'px-1.5 pb-1' : 'px-3 pb-2'} ${
         shown ? 'opacity-100' : 'pointer-events-none opacity-0'
       }`}
     >

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Lecture } from '../api/lectures';
+import { useDismiss } from '../lib/use-dismiss';
 import { MoreIcon, PlayIcon, PlusIcon } from './icons';
 import { LectureStatus } from './LectureStatus';
 
@@ -148,38 +149,31 @@ function TopicMenu({
     if (open && position) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [open, position]);
 
+  // Escape closes and gives focus back to the button; a click outside, Tab, a scroll or a resize just close.
+  useDismiss(
+    open,
+    [menuRef, buttonRef],
+    (reason) => {
+      onOpenChange(false);
+      if (reason === 'escape') buttonRef.current?.focus();
+    },
+    (event) => {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+        const index = items.indexOf(document.activeElement as HTMLElement);
+        items[(index + (event.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length]?.focus();
+      } else if (event.key === 'Tab') onOpenChange(false);
+    },
+  );
   useEffect(() => {
     if (!open) return;
-    const close = (returnFocus: boolean) => {
-      onOpenChange(false);
-      if (returnFocus) buttonRef.current?.focus();
-    };
-    const onKey = (event: KeyboardEvent) => {
-      const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-      const index = items.indexOf(document.activeElement as HTMLElement);
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        close(true);
-      } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        event.preventDefault();
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        items[(index + step + items.length) % items.length]?.focus();
-      } else if (event.key === 'Tab') close(false);
-    };
-    const onPointer = (event: PointerEvent) => {
-      const target = event.target as Node;
-      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) close(false);
-    };
-    const onScroll = () => close(false);
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    window.addEventListener('scroll', onScroll, true);
-    window.addEventListener('resize', onScroll);
+    const close = () => onOpenChange(false);
+    window.addEventListener('scroll', close, true);
+    window.addEventListener('resize', close);
     return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-      window.removeEventListener('scroll', onScroll, true);
-      window.removeEventListener('resize', onScroll);
+      window.removeEventListener('scroll', close, true);
+      window.removeEventListener('resize', close);
     };
   }, [open, onOpenChange]);
 
