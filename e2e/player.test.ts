@@ -321,3 +321,55 @@ test('notes save themselves a moment after typing stops, and when the student mo
   );
   await context.close();
 });
+
+test('captions: the teacher adds an SRT, a student turns on CC and reads each cue at its time; the choice is remembered', async () => {
+  const srt = (text: string) => ({ name: 'waves.srt', mimeType: 'application/x-subrip', buffer: Buffer.from(text) });
+  const asTeacher = await open({ width: 1280, height: 800 }, landscape, false, teacher.token);
+  await asTeacher.page.getByRole('button', { name: 'Actions for Landscape lecture' }).click();
+  await asTeacher.page.getByRole('menuitem', { name: 'Edit' }).click();
+  const dialog = asTeacher.page.getByRole('dialog');
+  await dialog.getByText('No captions yet.').waitFor();
+  const fileField = dialog.getByLabel('Caption file (.vtt or .srt)');
+  // A broken file is refused with the line that is wrong.
+  await fileField.setInputFiles(srt('1\n00:00:01,000 --> 00:00:0x,000\nWelcome\n'));
+  await dialog.getByLabel('Language code').fill('en');
+  expect(await dialog.getByLabel('Label students see').inputValue()).toBe('English');
+  await dialog.getByRole('button', { name: 'Add captions' }).click();
+  await dialog.getByText(/^Line 2: /).waitFor();
+  await fileField.setInputFiles(
+    srt(
+      '1\n00:00:01,000 --> 00:00:03,000\nWelcome to waves.\n\n2\n00:00:04,000 --> 00:00:06,000\nEnergy moves, <i>matter</i> stays.\n',
+    ),
+  );
+  await dialog.getByRole('button', { name: 'Add captions' }).click();
+  await dialog.getByText('English (en)').waitFor();
+  expect(await fileField.inputValue()).toBe('');
+  await asTeacher.context.close();
+
+  const { context, page, player } = await open({ width: 1280, height: 800 }, landscape);
+  const cc = player.getByRole('button', { name: 'Captions' });
+  expect(await cc.getAttribute('aria-pressed')).toBe('false');
+  await cc.click();
+  expect(await cc.getAttribute('aria-pressed')).toBe('true');
+  await player.getByRole('button', { name: 'Play', exact: true }).first().click();
+  const captionAt = async (text: string) => {
+    await player.getByTestId('captions').getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
+    return (await state(page)).time;
+  };
+  const first = await captionAt('Welcome to waves.');
+  expect(first).toBeGreaterThanOrEqual(0.9);
+  expect(first).toBeLessThanOrEqual(3.1);
+  const second = await captionAt('Energy moves, matter stays.');
+  expect(second).toBeGreaterThanOrEqual(3.9);
+  expect(second).toBeLessThanOrEqual(6.1);
+  await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 6.5);
+  await expect(player.getByTestId('captions').count()).resolves.toBe(0);
+
+  // Remembered on this device; CC again turns them off.
+  await page.reload();
+  await player.waitFor();
+  expect(await cc.getAttribute('aria-pressed')).toBe('true');
+  await cc.click();
+  expect(await cc.getAttribute('aria-pressed')).toBe('false');
+  await context.close();
+});

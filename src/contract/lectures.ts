@@ -1,4 +1,4 @@
-import type { Lecture, Video } from '../db/schema';
+import type { Caption, Lecture, Video } from '../db/schema';
 import { masterPlaylistPath, toVideoJson } from './videos';
 
 /** Whether one user liked a lecture and where they got to in it. */
@@ -20,7 +20,12 @@ export type ProcessingStatus = (typeof processingStatuses)[Video['status']];
  * One lecture as every client sees it. `videoLink` is the path of the master playlist (path-only, so the app works
  * at any name and scheme the school uses) once the video has something playable, and null before.
  */
-export function toLectureJson(lecture: Lecture, video: Video | undefined, mine?: PersonalState) {
+export function toLectureJson(
+  lecture: Lecture,
+  video: Video | undefined,
+  mine?: PersonalState,
+  captions: Pick<Caption, 'id' | 'language' | 'label'>[] = [],
+) {
   const videoJson = video ? toVideoJson(video) : null;
   return {
     _id: lecture.id,
@@ -35,7 +40,21 @@ export function toLectureJson(lecture: Lecture, video: Video | undefined, mine?:
     video: videoJson,
     likedByMe: mine?.liked ?? false,
     myProgress: mine?.progress ?? null,
+    captions: captions.map((caption) => toCaptionJson(lecture.id, caption)),
   };
 }
 
 export type LectureJson = ReturnType<typeof toLectureJson>;
+
+/** The WebVTT file of a lecture's captions: served to the class's members only. */
+export const captionUrl = (lectureId: string, captionId: string) =>
+  `/api/lectures/${lectureId}/captions/${captionId}.vtt`;
+
+/** One caption track as the API answers it (`POST /api/lectures/{id}/captions`, a lecture's `captions`). */
+export const toCaptionJson = (lectureId: string, caption: Pick<Caption, 'id' | 'language' | 'label'>) => ({
+  id: caption.id,
+  language: caption.language,
+  label: caption.label,
+  url: captionUrl(lectureId, caption.id),
+});
+export type CaptionJson = ReturnType<typeof toCaptionJson>;

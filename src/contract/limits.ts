@@ -17,6 +17,9 @@ export const LIMITS = {
   notesMax: 100_000,
   inviteCodeInputMax: 32,
   avatarMaxBytes: 5 * 1024 * 1024,
+  captionMaxBytes: 1024 * 1024,
+  captionLabelMax: 40,
+  captionsPerLecture: 20,
 } as const;
 
 /** Ids are opaque url-safe strings; anything else cannot name a row. */

@@ -204,6 +204,26 @@ export const lectures = sqliteTable(
   (table) => [index('lectures_course').on(table.courseId, table.createdAt), index('lectures_video').on(table.videoId)],
 );
 
+/** Captions of a lecture, one per language: the WebVTT text itself (small, and backed up with the database). */
+export const captions = sqliteTable(
+  'captions',
+  {
+    id: text('id').primaryKey(),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    /** A BCP 47 tag (en, de, pt-BR). */
+    language: text('language').notNull(),
+    label: text('label').notNull(),
+    vtt: text('vtt').notNull(),
+    createdAt: integer('created_at').notNull().default(now),
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (table) => [uniqueIndex('captions_lecture_language').on(table.lectureId, table.language)],
+);
+
+export type Caption = typeof captions.$inferSelect;
+
 export type Video = typeof videos.$inferSelect;
 export type Lecture = typeof lectures.$inferSelect;
 

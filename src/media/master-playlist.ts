@@ -2,17 +2,36 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUDIO_CODEC, AUDIO_KBPS, type Plan, type Rung, VIDEO_CODEC } from './ladder';
 
-/** The master playlist: each rung with BANDWIDTH, AVERAGE-BANDWIDTH, RESOLUTION, FRAME-RATE and CODECS. */
-export function masterPlaylist(rungs: Rung[], fps: number, hasAudio: boolean): string {
+/** A caption track the master lists as a subtitle rendition (native HLS players, as iPhone's, show it in full screen). */
+export type SubtitleRendition = { language: string; label: string; uri: string };
+
+const quoted = (text: string) => `"${text.replace(/["\r\n]/g, ' ')}"`;
+
+/**
+ * The master playlist: each rung with BANDWIDTH, AVERAGE-BANDWIDTH, RESOLUTION, FRAME-RATE and CODECS, and the
+ * lecture's captions as the subtitle group `cc`.
+ */
+export function masterPlaylist(
+  rungs: Rung[],
+  fps: number,
+  hasAudio: boolean,
+  subtitles: SubtitleRendition[] = [],
+): string {
   const codecs = hasAudio ? `${VIDEO_CODEC},${AUDIO_CODEC}` : VIDEO_CODEC;
   const audioBps = hasAudio ? AUDIO_KBPS * 1000 : 0;
   const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  for (const subtitle of subtitles) {
+    lines.push(
+      `#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="cc",NAME=${quoted(subtitle.label)},LANGUAGE=${quoted(subtitle.language)},DEFAULT=NO,AUTOSELECT=YES,FORCED=NO,URI=${quoted(subtitle.uri)}`,
+    );
+  }
+  const group = subtitles.length > 0 ? ',SUBTITLES="cc"' : '';
   rungs.forEach((rung, i) => {
     // Before measuring, declare the cap (maxrate) as the peak and 60% of it as the average.
     const peak = rung.peakBps ?? rung.maxrateKbps * 1000 + audioBps;
     const average = rung.averageBps ?? Math.round(rung.maxrateKbps * 600) + audioBps;
     lines.push(
-      `#EXT-X-STREAM-INF:BANDWIDTH=${Math.round(peak)},AVERAGE-BANDWIDTH=${Math.round(average)},RESOLUTION=${rung.width}x${rung.height},FRAME-RATE=${fps.toFixed(3)},CODECS="${codecs}"`,
+      `#EXT-X-STREAM-INF:BANDWIDTH=${Math.round(peak)},AVERAGE-BANDWIDTH=${Math.round(average)},RESOLUTION=${rung.width}x${rung.height},FRAME-RATE=${fps.toFixed(3)},CODECS="${codecs}"${group}`,
       `${i}/index.m3u8`,
     );
   });

@@ -20,6 +20,7 @@ import { badRequest } from '../errors';
 import { topicName } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
+import { captionsRoutes } from './captions';
 import { commentsRoutes } from './comments';
 import { progressRoutes } from './progress';
 import { reactionsRoutes } from './reactions';
@@ -62,8 +63,9 @@ export function lecturesRoutes(deps: AppDeps) {
   return (
     new Hono<AppEnv>()
       .use(requireUser(deps))
-      // Likes and views, comments and progress are lectures' sub-resources: authenticated by the line above.
+      // Likes and views, comments, progress and captions are lectures' sub-resources: authenticated by the line above.
       .route('/', reactionsRoutes(deps))
+      .route('/', captionsRoutes(deps))
       .route('/', commentsRoutes(deps))
       .route('/', progressRoutes(deps))
 

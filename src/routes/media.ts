@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { watchableVideo } from '../auth/access';
+import { readableLecture, watchableVideo } from '../auth/access';
 import { requireUser } from '../auth/middleware';
+import { captionUrl } from '../contract/lectures';
+import { captionsOf } from '../db/queries/lectures';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, notFound } from '../errors';
 import { fileResponse } from '../http/file-response';
@@ -29,6 +31,8 @@ export function mediaRoutes(deps: AppDeps) {
     '/videos/:videoId/:rest{.+}',
     requireUser(deps),
     validate('param', params),
+    // The master of a lecture's video lists that lecture's captions: `?lecture=` names it.
+    validate('query', z.object({ lecture: idSchema.optional() })),
     async (c) => {
       const { videoId, rest } = c.req.valid('param');
       const file = parseMediaPath(rest);
@@ -44,7 +48,17 @@ export function mediaRoutes(deps: AppDeps) {
           });
         }
         const plan = readPlan(video);
-        return c.body(masterPlaylist(plan.rungs, plan.fps, plan.hasAudio), 200, {
+        const lectureId = c.req.valid('query').lecture;
+        const shown = lectureId ? (await readableLecture(db, c.get('user'), lectureId)).lecture : undefined;
+        const subtitles =
+          shown?.videoId === video.id
+            ? ((await captionsOf(db, [shown.id])).get(shown.id) ?? []).map((caption) => ({
+                language: caption.language,
+                label: caption.label,
+                uri: captionUrl(shown.id, caption.id).replace(/\.vtt$/, '.m3u8'),
+              }))
+            : [];
+        return c.body(masterPlaylist(plan.rungs, plan.fps, plan.hasAudio, subtitles), 200, {
           'Content-Type': contentTypes.playlist,
           'Cache-Control': growing ? 'no-cache' : 'private, max-age=300',
         });

@@ -2,7 +2,18 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type PersonalState, toLectureJson } from '../../contract/lectures';
 import { newId } from '../../lib/ids';
 import type { Db } from '../client';
-import { type Lecture, lectures, likes, type User, type Video, videos, viewMarks, watchProgress } from '../schema';
+import {
+  type Caption,
+  captions,
+  type Lecture,
+  lectures,
+  likes,
+  type User,
+  type Video,
+  videos,
+  viewMarks,
+  watchProgress,
+} from '../schema';
 import { transaction } from '../transaction';
 
 export const VIEW_WINDOW_MS = 60 * 60 * 1000;
@@ -38,15 +49,82 @@ async function videosOf(db: Db, rows: Lecture[]): Promise<Map<string, Video>> {
   return new Map((await db.select().from(videos).where(inArray(videos.id, ids))).map((video) => [video.id, video]));
 }
 
-/** Lectures as one user sees them: with their video, and whether they liked it and where they got to. */
+/** The captions of these lectures (without their text), by lecture, in one query. */
+export async function captionsOf(db: Db, lectureIds: string[]) {
+  const byLecture = new Map<string, CaptionInfo[]>();
+  if (lectureIds.length === 0) return byLecture;
+  const rows = await db
+    .select({ id: captions.id, lectureId: captions.lectureId, language: captions.language, label: captions.label })
+    .from(captions)
+    .where(inArray(captions.lectureId, lectureIds))
+    .orderBy(asc(captions.label));
+  for (const row of rows) byLecture.set(row.lectureId, [...(byLecture.get(row.lectureId) ?? []), row]);
+  return byLecture;
+}
+export type CaptionInfo = Pick<Caption, 'id' | 'lectureId' | 'language' | 'label'>;
+
+/** Lectures as one user sees them: with their video and captions, and whether they liked it and where they got to. */
 export async function lecturesAsSeenBy(db: Db, user: Pick<User, 'id'>, rows: Lecture[]) {
+  const ids = rows.map((row) => row.id);
   const videoById = await videosOf(db, rows);
-  const mine = await personalState(
-    db,
-    user.id,
-    rows.map((row) => row.id),
+  const mine = await personalState(db, user.id, ids);
+  const captionsByLecture = await captionsOf(db, ids);
+  return rows.map((row) =>
+    toLectureJson(row, videoById.get(row.videoId ?? ''), mine.get(row.id), captionsByLecture.get(row.id)),
   );
-  return rows.map((row) => toLectureJson(row, videoById.get(row.videoId ?? ''), mine.get(row.id)));
+}
+
+export const captionOfLecture = async (db: Db, lectureId: string, captionId: string) =>
+  db
+    .select()
+    .from(captions)
+    .where(and(eq(captions.lectureId, lectureId), eq(captions.id, captionId)))
+    .get();
+
+/**
+ * Adds the lecture's captions in a language, or replaces those it has (same id, new text and label).
+ * Answers the row and whether it is new; undefined when the lecture already has as many languages as allowed.
+ */
+export async function putCaption(
+  db: Db,
+  values: { lectureId: string; language: string; label: string; vtt: string },
+  maxPerLecture: number,
+) {
+  return transaction(db, async (tx) => {
+    const existing = await tx
+      .select({ id: captions.id })
+      .from(captions)
+      .where(and(eq(captions.lectureId, values.lectureId), eq(captions.language, values.language)))
+      .get();
+    if (existing) {
+      const row = await tx
+        .update(captions)
+        .set({ label: values.label, vtt: values.vtt, updatedAt: Date.now() })
+        .where(eq(captions.id, existing.id))
+        .returning()
+        .get();
+      return { row: row as Caption, created: false };
+    }
+    const count =
+      (
+        await tx
+          .select({ n: sql<number>`count(*)` })
+          .from(captions)
+          .where(eq(captions.lectureId, values.lectureId))
+          .get()
+      )?.n ?? 0;
+    if (count >= maxPerLecture) return undefined;
+    const row = await tx
+      .insert(captions)
+      .values({ id: newId(), ...values })
+      .returning()
+      .get();
+    return { row: row as Caption, created: true };
+  });
+}
+
+export async function deleteCaption(db: Db, captionId: string) {
+  await db.delete(captions).where(eq(captions.id, captionId));
 }
 
 export const lecturesOfCourse = async (db: Db, courseId: string) =>

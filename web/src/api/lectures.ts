@@ -7,7 +7,7 @@ import type {
   ProgressJson,
   ViewsJson,
 } from '../../../src/contract/engagement';
-import type { LectureJson } from '../../../src/contract/lectures';
+import type { CaptionJson, LectureJson } from '../../../src/contract/lectures';
 import type { VideoJson } from '../../../src/contract/videos';
 import { request } from './client';
 import { courseKeys } from './courses';
@@ -17,7 +17,7 @@ export type {
   CourseProgressJson as CourseProgress,
   HistoryEntryJson as HistoryEntry,
 } from '../../../src/contract/engagement';
-export type { LectureJson as Lecture } from '../../../src/contract/lectures';
+export type { CaptionJson as Caption, LectureJson as Lecture } from '../../../src/contract/lectures';
 export type { VideoJson as VideoInfo, VideoStatus } from '../../../src/contract/videos';
 
 /** How often a class with a video in processing is asked for again. */
@@ -102,6 +102,41 @@ export function useDeleteLecture() {
   return useMutation({
     mutationFn: (lecture: LectureJson) => request<{ message: string }>('DELETE', `/lectures/${lecture._id}`),
     onSuccess: (_answer, lecture) => invalidate(lecture.courseId),
+  });
+}
+
+/** Adds a lecture's captions in a language (WebVTT or SRT), or replaces those it has in that language. */
+export function useAddCaption() {
+  const invalidate = useInvalidateCourseLectures();
+  return useMutation({
+    mutationFn: ({
+      lecture,
+      file,
+      language,
+      label,
+    }: {
+      lecture: LectureJson;
+      file: File;
+      language: string;
+      label: string;
+    }) => {
+      const form = new FormData();
+      form.append('file', file);
+      form.append('language', language);
+      form.append('label', label);
+      return request<CaptionJson>('POST', `/lectures/${lecture._id}/captions`, { body: form });
+    },
+    meta: { quiet: true },
+    onSuccess: (_caption, { lecture }) => invalidate(lecture.courseId),
+  });
+}
+
+export function useDeleteCaption() {
+  const invalidate = useInvalidateCourseLectures();
+  return useMutation({
+    mutationFn: ({ lecture, caption }: { lecture: LectureJson; caption: CaptionJson }) =>
+      request<{ message: string }>('DELETE', `/lectures/${lecture._id}/captions/${caption.id}`),
+    onSuccess: (_answer, { lecture }) => invalidate(lecture.courseId),
   });
 }
 

@@ -55,8 +55,10 @@ export function LectureStage({
       {lecture.videoLink && video?.playable ? (
         <div className="relative">
           <VideoPlayer
-            key={lecture.videoLink}
-            src={lecture.videoLink}
+            key={`${lecture._id} ${lecture.videoLink}`}
+            // The master of this lecture lists its captions for native HLS players (iPhone's full screen).
+            src={`${lecture.videoLink}?lecture=${lecture._id}`}
+            captions={lecture.captions}
             poster={video.posterUrl}
             durationHint={video.durationSeconds}
             width={video.width}

@@ -32,6 +32,9 @@ export function PlayerControls({
   onSpeed,
   onQuality,
   onFullscreen,
+  captions,
+  captionLanguage,
+  onCaptions,
 }: {
   compact: boolean;
   /** Present where the browser has picture-in-picture. */
@@ -55,7 +58,35 @@ export function PlayerControls({
   onSpeed: (speed: number) => void;
   onQuality: (index: number) => void;
   onFullscreen: () => void;
+  captions: { language: string; label: string }[];
+  /** The language shown, or null (off). */
+  captionLanguage: string | null;
+  onCaptions: (language: string | null) => void;
 }) {
+  // The CC button turns the last chosen (or the first) language on and off; with several, a menu picks one.
+  const [lastLanguage, setLastLanguage] = useState<string | null>(null);
+  const ccLanguage = captions.find((caption) => caption.language === (captionLanguage ?? lastLanguage))?.language;
+  const toggleCaptions = () => {
+    if (captionLanguage) {
+      setLastLanguage(captionLanguage);
+      onCaptions(null);
+    } else onCaptions(ccLanguage ?? captions[0]?.language ?? null);
+  };
+  const captionsSelect = captions.length > 1 && (
+    <select
+      aria-label="Captions language"
+      className="player-select"
+      value={captionLanguage ?? ''}
+      onChange={(event) => onCaptions(event.target.value || null)}
+    >
+      <option value="">Off</option>
+      {captions.map((caption) => (
+        <option key={caption.language} value={caption.language}>
+          {caption.label}
+        </option>
+      ))}
+    </select>
+  );
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
   const menuRef = useRef<HTMLDivElement>(null);
@@ -184,6 +215,9 @@ export function PlayerControls({
                 {qualitySelect && (
                   <span className="flex items-center justify-between gap-3">Quality {qualitySelect}</span>
                 )}
+                {captionsSelect && (
+                  <span className="flex items-center justify-between gap-3">Captions {captionsSelect}</span>
+                )}
               </div>
             )}
           </div>
@@ -191,7 +225,19 @@ export function PlayerControls({
           <>
             {speedSelect}
             {qualitySelect}
+            {captionsSelect}
           </>
+        )}
+        {captions.length > 0 && (
+          <button
+            type="button"
+            className="player-btn"
+            onClick={toggleCaptions}
+            aria-label="Captions"
+            aria-pressed={captionLanguage !== null}
+          >
+            <CaptionsIcon on={captionLanguage !== null} />
+          </button>
         )}
         {onPictureInPicture && !compact && (
           <button type="button" className="player-btn" onClick={onPictureInPicture} aria-label="Picture in picture">
@@ -203,6 +249,34 @@ export function PlayerControls({
         </button>
       </div>
     </div>
+  );
+}
+
+function CaptionsIcon({ on }: { on: boolean }) {
+  return (
+    <svg width={22} height={22} viewBox="0 0 24 24" aria-hidden="true">
+      <rect
+        x="2.5"
+        y="5"
+        width="19"
+        height="14"
+        rx="2.5"
+        fill={on ? 'currentColor' : 'none'}
+        stroke="currentColor"
+        strokeWidth={2}
+      />
+      <text
+        x="12"
+        y="15.5"
+        textAnchor="middle"
+        fontSize="8.5"
+        fontWeight="700"
+        fontFamily="system-ui, sans-serif"
+        fill={on ? 'black' : 'currentColor'}
+      >
+        CC
+      </text>
+    </svg>
   );
 }
 

@@ -4,6 +4,7 @@ import { type Lecture, useUpdateLecture } from '../api/lectures';
 import { errorMessage } from '../api/query-client';
 import { toast } from '../lib/toast';
 import { startUpload, uploadsAtom } from '../state/uploads';
+import { CaptionsEditor } from './CaptionsEditor';
 import { FormError } from './FormError';
 import { Modal, ModalActions } from './Modal';
 import { TopicNameField, UploadProgress, VideoFileField } from './TopicFields';
@@ -135,6 +136,7 @@ export function EditTopicModal({ lecture, onClose }: { lecture: Lecture | null; 
   return (
     <Modal open={lecture !== null} title="Edit Topic" onClose={onClose}>
       {lecture && <EditTopicForm key={lecture._id} lecture={lecture} onClose={onClose} />}
+      {lecture && <CaptionsEditor key={`captions-${lecture._id}`} lecture={lecture} />}
     </Modal>
   );
 }

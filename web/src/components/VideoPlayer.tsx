@@ -16,6 +16,8 @@ const DOUBLE_TAP_MS = 300;
 /** Below this player width (its own, not the window's) speed and quality go into the settings menu. */
 const COMPACT_BELOW_PX = 560;
 const SPEED_KEY = 'classroom.player.speed';
+/** The caption language this device chose last; absent (off) by default. */
+const CAPTIONS_KEY = 'classroom.player.captions';
 /** Seconds of real playback before a lecture counts as started (progress saved, History, the teacher's table). */
 const STARTED_AFTER_SECONDS = 3;
 
@@ -45,7 +47,18 @@ export type PlayerProps = {
   /** The video's width and height, so a portrait lecture is shown at its own aspect. */
   width?: number | null;
   height?: number | null;
+  /** The lecture's caption tracks (WebVTT), offered by the CC control. */
+  captions?: { id: string; language: string; label: string; url: string }[];
 };
+
+/** A cue's text without its WebVTT tags (<i>, <b>, <v Speaker>), as plain lines. */
+const cueText = (cue: TextTrackCue) =>
+  ((cue as VTTCue).text ?? '')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&nbsp;/g, '\u00a0');
 
 export function VideoPlayer({
   src,
@@ -57,6 +70,7 @@ export function VideoPlayer({
   autoPlay = false,
   width,
   height,
+  captions = [],
 }: PlayerProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const containerRef = useRef<HTMLElement>(null);
@@ -70,6 +84,9 @@ export function VideoPlayer({
   const [buffered, setBuffered] = useState(0);
   const [speed, setSpeed] = useState(rememberedSpeed);
   const [compact, setCompact] = useState(false);
+  const [captionLanguage, setCaptionLanguage] = useState<string | null>(() => localStorage.getItem(CAPTIONS_KEY));
+  const [cueLines, setCueLines] = useState<string[]>([]);
+  const shownCaptions = captions.find((caption) => caption.language === captionLanguage) ?? null;
   const lastTap = useRef<{ at: number; x: number } | null>(null);
   const tapTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const [controlsVisible, setControlsVisible] = useState(true);
@@ -94,6 +111,43 @@ export function VideoPlayer({
     containerRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [seekRequest]);
   const { error, setError } = player;
+
+  // Captions: the chosen language's track is "hidden" (its cues fire, the browser draws nothing) and its cues are
+  // drawn by the player above its controls, in full screen too; every other track is off. Native HLS players list
+  // the master playlist's subtitle renditions as tracks of the same language, so the first match wins.
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    const apply = () => {
+      let chosen: TextTrack | undefined;
+      for (const track of Array.from(video.textTracks)) {
+        if (track.kind !== 'subtitles' && track.kind !== 'captions') continue;
+        const wanted = !chosen && shownCaptions !== null && track.language === shownCaptions.language;
+        if (wanted) chosen = track;
+        track.mode = wanted ? 'hidden' : 'disabled';
+      }
+      const show = () => setCueLines(Array.from(chosen?.activeCues ?? []).map(cueText));
+      chosen?.addEventListener('cuechange', show);
+      show();
+      return () => chosen?.removeEventListener('cuechange', show);
+    };
+    let undo = apply();
+    const reapply = () => {
+      undo();
+      undo = apply();
+    };
+    video.textTracks.addEventListener('addtrack', reapply);
+    return () => {
+      undo();
+      video.textTracks.removeEventListener('addtrack', reapply);
+    };
+  }, [shownCaptions]);
+
+  const chooseCaptions = (language: string | null) => {
+    setCaptionLanguage(language);
+    if (language) localStorage.setItem(CAPTIONS_KEY, language);
+    else localStorage.removeItem(CAPTIONS_KEY);
+  };
 
   const showControls = useCallback(() => {
     setControlsVisible(true);
@@ -268,7 +322,7 @@ export function VideoPlayer({
       onKeyDown={onKeyDown}
       onMouseMove={showControls}
     >
-      {/* biome-ignore lint/a11y/useMediaCaption: lecture uploads carry no caption track */}
+      {/* biome-ignore lint/a11y/useMediaCaption: the teacher's caption tracks are added when there are any */}
       <video
         ref={videoRef}
         className="size-full"
@@ -320,7 +374,29 @@ export function VideoPlayer({
           if (!player.usesHlsJs())
             setError('Native Player Error: The video could not be played. Check the connection, then press Retry.');
         }}
-      />
+      >
+        {captions.map((caption) => (
+          <track key={caption.id} kind="subtitles" src={caption.url} srcLang={caption.language} label={caption.label} />
+        ))}
+      </video>
+
+      {shownCaptions && cueLines.length > 0 && (
+        <div
+          className={`pointer-events-none absolute inset-x-0 z-10 flex flex-col items-center px-3 transition-[bottom] ${controlsShown ? (compact ? 'bottom-16' : 'bottom-20') : 'bottom-3'}`}
+          data-testid="captions"
+          lang={shownCaptions.language}
+        >
+          {cueLines.map((line, index) => (
+            <p
+              // biome-ignore lint/suspicious/noArrayIndexKey: cues have no stable id of their own
+              key={index}
+              className={`max-w-[90%] rounded bg-black/75 px-2 py-0.5 text-center whitespace-pre-line text-white ${compact ? 'text-sm' : 'text-lg'}`}
+            >
+              {line}
+            </p>
+          ))}
+        </div>
+      )}
 
       {waiting && playing && !error && (
         <div className="pointer-events-none absolute inset-0 flex items-center justify-center">
@@ -400,6 +476,9 @@ export function VideoPlayer({
           setCurrent(video.currentTime);
         }}
         onSpeed={chooseSpeed}
+        captions={captions}
+        captionLanguage={shownCaptions?.language ?? null}
+        onCaptions={chooseCaptions}
         onQuality={player.chooseQuality}
         onFullscreen={toggleFullscreen}
       />

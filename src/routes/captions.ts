@@ -1,0 +1,134 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { describeRoute } from 'hono-openapi';
+import { z } from 'zod';
+import { readableLecture, taughtLecture } from '../auth/access';
+import { toCaptionJson } from '../contract/lectures';
+import { LIMITS } from '../contract/limits';
+import { captionOfLecture, deleteCaption, putCaption, videoById } from '../db/queries/lectures';
+import type { AppDeps, AppEnv } from '../deps';
+import { ApiError, badRequest, notFound } from '../errors';
+import { multipartBody } from '../http/openapi';
+import { plainText } from '../http/text-fields';
+import { idSchema, invalidInput, validate } from '../http/validation';
+import { subtitlePlaylist, toWebVtt } from '../media/captions';
+
+const captionFields = z.object({
+  // A BCP 47 tag as browsers and HLS players read it: en, de, pt-BR, zh-Hant.
+  language: z
+    .string({ error: 'Please choose the language of the captions.' })
+    .trim()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/, 'Please give a language code such as en, de or pt-BR.'),
+  label: plainText({
+    required: 'Please give the captions a label, such as English.',
+    tooShort: 'Please give the captions a label, such as English.',
+    tooLong: `A label can be at most ${LIMITS.captionLabelMax} characters.`,
+    min: 1,
+    max: LIMITS.captionLabelMax,
+    hidden: 'The label contains hidden characters. Please type it again.',
+  }),
+});
+const captionParam = z.object({ id: idSchema, captionId: idSchema });
+const captionFileParam = z.object({
+  id: idSchema,
+  file: z.string().regex(/^[A-Za-z0-9_-]{1,64}\.(vtt|m3u8)$/, 'Not a caption file.'),
+});
+const tooLarge = () =>
+  new ApiError(413, 'too_large', `The caption file is too large. The limit is ${LIMITS.captionMaxBytes / 1024} KB.`);
+
+/** Captions of a lecture (WebVTT, or SRT converted); mounted inside the lectures routes (already authenticated). */
+export function captionsRoutes(deps: AppDeps) {
+  const { db } = deps;
+  return (
+    new Hono<AppEnv>()
+      .post(
+        '/:id/captions',
+        describeRoute({
+          summary: "Add or replace a lecture's captions in one language (WebVTT or SRT)",
+          requestBody: multipartBody('file', {
+            language: 'BCP 47 language tag, such as en or pt-BR',
+            label: 'What students see in the captions menu, such as English',
+          }),
+        }),
+        validate('param', z.object({ id: idSchema })),
+        bodyLimit({
+          maxSize: LIMITS.captionMaxBytes + 64 * 1024,
+          onError: () => {
+            throw tooLarge();
+          },
+        }),
+        async (c) => {
+          const lecture = await taughtLecture(db, c.get('user'), c.req.valid('param').id);
+          const form = await c.req.parseBody().catch(() => {
+            throw badRequest('bad_form', 'Please send the captions as multipart form data.');
+          });
+          const file = form.file;
+          if (!(file instanceof File) || file.size === 0) {
+            throw badRequest('missing_file', 'Please choose a caption file (.vtt or .srt).', {
+              fields: { file: 'Please choose a caption file (.vtt or .srt).' },
+            });
+          }
+          if (file.size > LIMITS.captionMaxBytes) throw tooLarge();
+          const fields = captionFields.safeParse({ language: form.language, label: form.label });
+          if (!fields.success) throw invalidInput(fields.error.issues, 'form');
+          let text: string;
+          try {
+            text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
+          } catch {
+            throw badRequest('bad_captions', 'The caption file must be UTF-8 text.', {
+              fields: { file: 'Not UTF-8 text.' },
+            });
+          }
+          const converted = toWebVtt(text);
+          if ('error' in converted) {
+            const where = converted.line ? `Line ${converted.line}: ` : '';
+            throw badRequest('bad_captions', `${where}${converted.error}`, {
+              fields: { file: `${where}${converted.error}` },
+              line: converted.line ?? null,
+            });
+          }
+          const saved = await putCaption(
+            db,
+            { lectureId: lecture.id, language: fields.data.language, label: fields.data.label, vtt: converted.vtt },
+            LIMITS.captionsPerLecture,
+          );
+          if (!saved) {
+            throw new ApiError(
+              409,
+              'too_many_captions',
+              `A lecture can have captions in at most ${LIMITS.captionsPerLecture} languages.`,
+            );
+          }
+          return c.json(toCaptionJson(lecture.id, saved.row), saved.created ? 201 : 200);
+        },
+      )
+
+      .delete('/:id/captions/:captionId', validate('param', captionParam), async (c) => {
+        const { id, captionId } = c.req.valid('param');
+        const lecture = await taughtLecture(db, c.get('user'), id);
+        const caption = await captionOfLecture(db, lecture.id, captionId);
+        if (!caption) throw notFound('caption_not_found', 'These captions do not exist.');
+        await deleteCaption(db, caption.id);
+        return c.json({ message: 'Captions deleted' });
+      })
+
+      // The WebVTT file (the player's <track>), and the one-segment playlist the master lists for native HLS players.
+      .get('/:id/captions/:file', validate('param', captionFileParam), async (c) => {
+        const { id, file } = c.req.valid('param');
+        const { lecture } = await readableLecture(db, c.get('user'), id);
+        const [captionId, kind] = file.split('.') as [string, 'vtt' | 'm3u8'];
+        const caption = await captionOfLecture(db, lecture.id, captionId);
+        if (!caption) throw notFound('caption_not_found', 'These captions do not exist.');
+        const headers = {
+          'Cache-Control': 'private, no-cache',
+          'Last-Modified': new Date(caption.updatedAt).toUTCString(),
+        };
+        if (kind === 'vtt') return c.body(caption.vtt, 200, { ...headers, 'Content-Type': 'text/vtt; charset=utf-8' });
+        const video = lecture.videoId ? await videoById(db, lecture.videoId) : undefined;
+        return c.body(subtitlePlaylist(`${caption.id}.vtt`, (video?.durationMs ?? 0) / 1000), 200, {
+          ...headers,
+          'Content-Type': 'application/vnd.apple.mpegurl',
+        });
+      })
+  );
+}
