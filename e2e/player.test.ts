@@ -346,7 +346,10 @@ test('captions: the teacher adds an SRT, a student turns on CC and reads each cu
   expect(await fileField.inputValue()).toBe('');
   await asTeacher.context.close();
 
-  const { context, page, player } = await open({ width: 1280, height: 800 }, landscape);
+  // A student who has not watched it yet (it starts at 0:00).
+  const reader = await createAccount(env.server, env.mail, 'Caption Reader', 'student');
+  await reader.api('POST', '/api/enrollments/join', { inviteCode });
+  const { context, page, player } = await open({ width: 1280, height: 800 }, landscape, false, reader.token);
   const cc = player.getByRole('button', { name: 'Captions' });
   expect(await cc.getAttribute('aria-pressed')).toBe('false');
   await cc.click();

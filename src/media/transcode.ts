@@ -9,16 +9,18 @@ export const FFMPEG_NICE = 10;
 
 /**
  * One ffmpeg process makes every rung from one decode: scale to the top rung once, split, and scale the
- * copies down (measured 0.86× the time of scaling each from the source).
+ * copies down (measured 0.86× the time of scaling each from the source). Pixels stay square (`setsar=1`): rounding a
+ * size to even numbers would otherwise leave a sample aspect ratio, and players would show a size the master does
+ * not declare (240×427 for a 240×426 rung).
  */
 export function transcodeArgs(tools: Tools, plan: Plan, source: string, outDir: string): string[] {
   const count = plan.rungs.length;
   const top = plan.rungs[count - 1];
   const labels = plan.rungs.map((_, i) => `[s${i}]`).join('');
   const downscales = plan.rungs.map((rung, i) =>
-    i === count - 1 ? `[s${i}]null[v${i}]` : `[s${i}]scale=${rung.width}:${rung.height}[v${i}]`,
+    i === count - 1 ? `[s${i}]null[v${i}]` : `[s${i}]scale=${rung.width}:${rung.height},setsar=1[v${i}]`,
   );
-  const filter = `[0:v]fps=${plan.fps},scale=${top.width}:${top.height},format=yuv420p,split=${count}${labels};${downscales.join(';')}`;
+  const filter = `[0:v]fps=${plan.fps},scale=${top.width}:${top.height},setsar=1,format=yuv420p,split=${count}${labels};${downscales.join(';')}`;
   const gop = Math.max(1, Math.round(plan.fps * KEYFRAME_SECONDS));
   const args = [
     tools.ffmpegPath,

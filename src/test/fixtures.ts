@@ -62,6 +62,12 @@ export async function makeClip(
     crf?: number;
     /** Moving grain over the picture: nothing to compress, so the file is big (with `crf: 0`, ~90 MB/s at 1080p). */
     noise?: boolean;
+    /** A video filter (say `select=...`, to make a variable frame rate with `vfr`). */
+    filter?: string;
+    /** Variable frame rate: frames keep the times the filter gave them. */
+    vfr?: boolean;
+    /** The display rotation a phone records (the stream is stored landscape, shown turned). */
+    rotate?: 90 | 180 | 270;
   },
 ): Promise<string> {
   const file = join(dir, options.name ?? `clip-${options.width}x${options.height}.mp4`);
@@ -80,8 +86,7 @@ export async function makeClip(
   args.push(
     '-t',
     String(options.seconds),
-    '-r',
-    String(fps),
+    ...(options.vfr ? ['-fps_mode', 'vfr'] : ['-r', String(fps)]),
     '-c:v',
     'libx264',
     '-preset',
@@ -90,11 +95,31 @@ export async function makeClip(
     'yuv420p',
   );
   if (options.crf !== undefined) args.push('-crf', String(options.crf));
-  if (options.noise) args.push('-vf', 'noise=alls=60:allf=t+u');
+  const filters = [options.noise ? 'noise=alls=60:allf=t+u' : '', options.filter ?? ''].filter(Boolean);
+  if (filters.length > 0) args.push('-vf', filters.join(','));
   if (options.audio !== false) args.push('-c:a', 'aac', '-shortest');
-  args.push(file);
+  const made = options.rotate ? `${file}.unrotated.mp4` : file;
+  args.push(made);
   const result = await runTool(args);
   if (result.exitCode !== 0) throw new Error(result.stderr);
+  if (options.rotate) {
+    // ffmpeg 5.1 writes the rotation (a display matrix) when remuxing, not when encoding.
+    const remux = await runTool([
+      tools.ffmpegPath,
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      made,
+      '-c',
+      'copy',
+      '-metadata:s:v:0',
+      `rotate=${options.rotate}`,
+      file,
+    ]);
+    rmSync(made, { force: true });
+    if (remux.exitCode !== 0) throw new Error(remux.stderr);
+  }
   return file;
 }
 
