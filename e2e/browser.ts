@@ -37,3 +37,61 @@ export async function seriousA11yFindings(page: import('playwright-core').Page) 
       where: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
     }));
 }
+
+/**
+ * Runs axe on every page the e2e tests visit: on the state a page is in before each `goto` leaves it, and on
+ * every open page when its context closes. A critical or serious finding fails the `close()` that found it
+ * (the context is closed first), so every e2e test is an accessibility test of the screens it reaches.
+ */
+export function auditAccessibility(browser: Browser) {
+  const audited = new WeakSet<object>();
+  const audit = async (page: import('playwright-core').Page, when: string) => {
+    const url = page.url();
+    if (!url.startsWith('http') || page.isClosed()) return [];
+    try {
+      const findings = await seriousA11yFindings(page);
+      return findings.map((finding) => ({ ...finding, page: new URL(url).pathname, when }));
+    } catch {
+      // The page was navigating or closing as we looked: the next look covers it.
+      return [];
+    }
+  };
+  const watchPage = (page: import('playwright-core').Page, found: unknown[]) => {
+    if (audited.has(page)) return page;
+    audited.add(page);
+    const goto = page.goto.bind(page);
+    page.goto = async (...args: Parameters<typeof goto>) => {
+      found.push(...(await audit(page, `before going to ${args[0]}`)));
+      return goto(...args);
+    };
+    return page;
+  };
+  const watchContext = (context: import('playwright-core').BrowserContext) => {
+    const found: unknown[] = [];
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => watchPage(await newPage(), found);
+    const close = context.close.bind(context);
+    context.close = async (...args: Parameters<typeof close>) => {
+      for (const page of context.pages()) found.push(...(await audit(watchPage(page, found), 'on closing')));
+      await close(...args);
+      if (found.length > 0) {
+        throw new Error(`axe found critical or serious problems:\n${JSON.stringify(found, null, 2)}`);
+      }
+    };
+    return context;
+  };
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<typeof newContext>) => watchContext(await newContext(...args));
+  // browser.newPage makes a context of its own; closing the page is closing it.
+  browser.newPage = async (...args: Parameters<Browser['newPage']>) => {
+    const context = await browser.newContext(...args);
+    const page = await context.newPage();
+    const closePage = page.close.bind(page);
+    page.close = async (...closeArgs: Parameters<typeof closePage>) => {
+      await context.close();
+      await closePage(...closeArgs).catch(() => {});
+    };
+    return page;
+  };
+  return browser;
+}

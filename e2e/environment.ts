@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'bun:test';
 import type { Browser } from 'playwright-core';
 import { startMailCapture } from '../src/test/mail-capture';
-import { launchBrowser } from './browser';
+import { auditAccessibility, launchBrowser } from './browser';
 import { type RunningServer, startServer } from './server';
 
 export type E2eEnvironment = {
@@ -10,13 +10,16 @@ export type E2eEnvironment = {
   browser: Browser;
 };
 
-/** Per test file: a real SMTP capture, the real server as a child process on a fresh DATA_DIR, and Chromium. */
+/**
+ * Per test file: a real SMTP capture, the real server as a child process on a fresh DATA_DIR, and Chromium whose
+ * every page is checked by axe (see auditAccessibility).
+ */
 export function e2eEnvironment(serverEnv: Record<string, string> = { TEACHER_SIGNUP: 'open' }): E2eEnvironment {
   const env = {} as E2eEnvironment;
   beforeAll(async () => {
     env.mail = await startMailCapture();
     env.server = await startServer({ env: { SMTP_URL: env.mail.url, ...serverEnv } });
-    env.browser = await launchBrowser();
+    env.browser = auditAccessibility(await launchBrowser());
   });
   afterAll(async () => {
     await env.browser?.close();

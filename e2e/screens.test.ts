@@ -106,3 +106,44 @@ test('class list, course page and history: loaded, empty and failed, at every wi
     await failed.close();
   }
 }, 180_000);
+
+test('settings tabs follow the ARIA tabs pattern: one Tab stop, arrows, Home and End select', async () => {
+  const context = await signedInContext(env.browser, env.server, teacher.token);
+  const page = await context.newPage();
+  await page.goto(`${env.server.baseUrl}/settings`);
+  const tabs = page.getByRole('tab');
+  await tabs.first().waitFor();
+  const names = await tabs.allTextContents();
+  expect(names.length).toBeGreaterThan(1);
+  // Only the selected tab is a Tab stop.
+  expect(
+    await tabs.evaluateAll((all) =>
+      all.map((tab) => `${tab.getAttribute('aria-selected')} ${tab.getAttribute('tabindex')}`),
+    ),
+  ).toEqual(
+    await tabs.evaluateAll((all) =>
+      all.map((tab) => (tab.getAttribute('aria-selected') === 'true' ? 'true 0' : 'false -1')),
+    ),
+  );
+  await tabs.first().click();
+  const selectedAndFocused = () =>
+    page.evaluate(() => ({
+      selected: document.querySelector('[role="tab"][aria-selected="true"]')?.textContent,
+      focused: document.activeElement?.textContent,
+    }));
+  await tabs.first().focus();
+  await page.keyboard.press('ArrowRight');
+  expect(await selectedAndFocused()).toEqual({ selected: names[1], focused: names[1] });
+  await page.keyboard.press('End');
+  expect(await selectedAndFocused()).toEqual({ selected: names.at(-1), focused: names.at(-1) });
+  await page.keyboard.press('ArrowRight');
+  expect(await selectedAndFocused()).toEqual({ selected: names[0], focused: names[0] });
+  await page.keyboard.press('ArrowLeft');
+  expect(await selectedAndFocused()).toEqual({ selected: names.at(-1), focused: names.at(-1) });
+  await page.keyboard.press('Home');
+  expect(await selectedAndFocused()).toEqual({ selected: names[0], focused: names[0] });
+  // Tab leaves the tab list for the panel's first field.
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => !!document.activeElement?.closest('[role="tabpanel"]'))).toBe(true);
+  await context.close();
+});

@@ -233,7 +233,8 @@ export function PlayerControls({
             type="button"
             className="player-btn"
             onClick={toggleCaptions}
-            aria-label="Captions"
+            // The name holds the "CC" the button shows.
+            aria-label="Captions (CC)"
             aria-pressed={captionLanguage !== null}
           >
             <CaptionsIcon on={captionLanguage !== null} />

@@ -1,6 +1,9 @@
-import { type ReactNode, useId } from 'react';
+import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
 
-/** Tabs that follow the ARIA tab pattern: a tablist of buttons and the selected tab's panel. */
+/**
+ * Tabs that follow the ARIA tabs pattern: a tablist of buttons and the selected tab's panel. Only the selected tab
+ * is a Tab stop; Left and Right (wrapping), Home and End move to another tab and select it.
+ */
 export function Tabs<Name extends string>({
   label,
   tabs,
@@ -17,9 +20,34 @@ export function Tabs<Name extends string>({
   children: ReactNode;
 }) {
   const baseId = useId();
+  const list = useRef<HTMLDivElement>(null);
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const at = tabs.indexOf(selected);
+    const to =
+      event.key === 'ArrowRight'
+        ? (at + 1) % tabs.length
+        : event.key === 'ArrowLeft'
+          ? (at - 1 + tabs.length) % tabs.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? tabs.length - 1
+              : -1;
+    const next = tabs[to];
+    if (next === undefined) return;
+    event.preventDefault();
+    onSelect(next);
+    list.current?.querySelectorAll<HTMLElement>('[role="tab"]')[to]?.focus();
+  };
   return (
     <>
-      <div role="tablist" aria-label={label} className="flex overflow-x-auto border-b border-slate-200">
+      <div
+        ref={list}
+        role="tablist"
+        aria-label={label}
+        className="flex overflow-x-auto border-b border-slate-200"
+        onKeyDown={onKeyDown}
+      >
         {tabs.map((name) => (
           <button
             key={name}
@@ -27,6 +55,7 @@ export function Tabs<Name extends string>({
             role="tab"
             id={`${baseId}-${name}`}
             aria-selected={selected === name}
+            tabIndex={selected === name ? 0 : -1}
             aria-controls={`${baseId}-panel`}
             onClick={() => onSelect(name)}
             className={`-mb-px shrink-0 border-b-2 px-4 py-3 text-sm font-medium whitespace-nowrap ${
