@@ -24,6 +24,18 @@ const axeSource = await Bun.file(require.resolve('axe-core/axe.min.js')).text();
 
 /** Runs axe-core on the page as it is; answers the critical and serious findings (id, impact, where). */
 export async function seriousA11yFindings(page: import('playwright-core').Page) {
+  // Let transitions end first (a toast fading in is not the colour it will be); endless ones (spinners) are left.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 1500)),
+    ]),
+  );
   // Evaluated through the DevTools protocol, which the app's Content-Security-Policy does not govern.
   await page.evaluate(axeSource);
   const results = (await page.evaluate(() =>

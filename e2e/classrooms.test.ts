@@ -64,7 +64,17 @@ test('a teacher shares a class by QR; a new student scans it, signs up and lands
   await student.goto(link);
   await student.waitForURL('**/login');
   expect(await student.evaluate(() => localStorage.getItem('pendingInviteCode'))).toBe(code);
+  // The sign-in and sign-up screens name the class and its teacher.
+  await student.getByText("You're invited to Physics 101").waitFor();
+  await student.getByText("Marie Curie's class. Log in to join.").waitFor();
+  await student.getByRole('link', { name: 'Sign up' }).click();
+  await student.getByText("Marie Curie's class. Create your account to join.").waitFor();
+  // The password rule is on the form, read with the field.
+  const hint = await student.getByLabel('Password', { exact: true }).getAttribute('aria-describedby');
+  expect(await student.locator(`[id="${hint}"]`).textContent()).toBe('At least 8 characters.');
+  await student.goto(`${env.server.baseUrl}/login`);
   await signUpInPage(student, 'Pierre Student', 'pierre@example.test', 'student');
+  await student.getByText('You joined Physics 101').waitFor({ timeout: 15_000 });
   await student.getByRole('heading', { name: 'Physics 101' }).waitFor({ timeout: 15_000 });
   expect(new URL(student.url()).pathname).toStartWith('/classroom/');
   expect(await student.evaluate(() => localStorage.getItem('pendingInviteCode'))).toBeNull();
@@ -109,16 +119,24 @@ test('a teacher shares a class by QR; a new student scans it, signs up and lands
   await teacher.close();
 });
 
-test('an invite link with a dead code shows the error screen', async () => {
+test('a dead invite says so before sign-in, offers "Enter a class code", and "Go Back" stays in the app', async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${env.server.baseUrl}/login`);
-  await signUpInPage(page, 'Lost Student', 'lost@example.test', 'student');
-  await page.waitForURL('**/classroom');
+  // Signed out: the login screen says the link no longer works.
   await page.goto(`${env.server.baseUrl}/join/ZZZZ999`);
-  await page.getByRole('heading', { name: 'Error Joining Classroom' }).waitFor();
+  await page.waitForURL('**/login');
+  await page.getByText('This invite link no longer works.').waitFor();
+  await signUpInPage(page, 'Lost Student', 'lost@example.test', 'student');
+  await page.getByRole('heading', { name: 'Error Joining Classroom' }).waitFor({ timeout: 15_000 });
   await page.getByText('No class has this code').waitFor();
-  await page.getByRole('button', { name: 'Try Again' }).waitFor();
   await screenshot(page, 'join-error');
+  // Opened straight from a chat or a QR code: Go Back goes to the class list, not out of the app.
+  await page.goto(`${env.server.baseUrl}/join/ZZZZ998`);
+  await page.getByRole('heading', { name: 'Error Joining Classroom' }).waitFor();
+  await page.getByRole('button', { name: 'Go Back' }).click();
+  await page.waitForURL('**/classroom');
+  await page.goto(`${env.server.baseUrl}/join/ZZZZ997`);
+  await page.getByRole('link', { name: 'Enter a class code' }).click();
+  await page.getByRole('dialog').getByLabel('Class code').waitFor();
   await context.close();
 });

@@ -14,7 +14,7 @@ import { accountsRoutes } from './routes/accounts';
 import { adminRoutes } from './routes/admin';
 import { appInfoRoutes } from './routes/app-info';
 import { coursesRoutes } from './routes/courses';
-import { enrollmentsRoutes } from './routes/enrollments';
+import { enrollmentsRoutes, invitesRoutes } from './routes/enrollments';
 import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
 import { lecturesRoutes } from './routes/lectures';
@@ -81,6 +81,7 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
   app.route('/api/users', profileRoutes(deps));
   app.route('/api/courses', coursesRoutes(deps));
   app.route('/api/enrollments', enrollmentsRoutes(deps));
+  app.route('/api/invites', invitesRoutes(deps));
   app.route('/api/lectures', lecturesRoutes(deps));
   app.route('/api/upload', uploadRoutes(deps));
   app.route('/api/uploads', resumableUploadRoutes(deps));

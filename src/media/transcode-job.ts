@@ -55,6 +55,7 @@ export function transcodeHandler(deps: { config: Config; db: Db; storage: Storag
 
       if (await makePoster(config, plan, source, work, video.durationMs)) await markPosterReady(db, video.id);
       let lastWrite = 0;
+      let eta: { seconds: number; at: number } | null = null;
       let firstPlayable = false;
       const writes: Promise<unknown>[] = [];
       const result = await runTranscode(
@@ -72,8 +73,9 @@ export function transcodeHandler(deps: { config: Config; db: Db; storage: Storag
           lastWrite = now;
           const progress = Math.min(99, (outTimeMs / video.durationMs) * 100);
           const elapsed = (now - started) / 1000;
-          const eta = progress > 1 ? Math.round((elapsed / progress) * (100 - progress)) : null;
-          writes.push(reportProgress(db, video.id, Math.round(progress * 10) / 10, eta));
+          const measured = progress > 1 ? (elapsed / progress) * (100 - progress) : null;
+          eta = measured === null ? null : { seconds: steadyEta(eta, measured, now), at: now };
+          writes.push(reportProgress(db, video.id, Math.round(progress * 10) / 10, eta && Math.round(eta.seconds)));
         },
         signal,
         (pid) => writes.push(recordFfmpegPid(db, video.id, pid)),
@@ -97,4 +99,16 @@ export function transcodeHandler(deps: { config: Config; db: Db; storage: Storag
       if (!cancelled) await markStopped(db, videoId);
     },
   };
+}
+
+/**
+ * The time left as people read it: it counts down with the clock and leans a third of the way toward each new
+ * measurement, and it only goes up when the work is clearly slower than shown (half as long again: another job,
+ * a busy machine), so it does not jump back and forth with every progress line.
+ */
+export function steadyEta(previous: { seconds: number; at: number } | null, measured: number, now: number): number {
+  if (!previous) return measured;
+  const counted = Math.max(0, previous.seconds - (now - previous.at) / 1000);
+  const leaned = counted + (measured - counted) / 3;
+  return leaned > counted && measured < counted * 1.5 ? counted : leaned;
 }

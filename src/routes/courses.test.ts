@@ -113,6 +113,19 @@ describe('classes', () => {
     expect(fresh.status).toBe(201);
   });
 
+  test('an invite link names its class and teacher to anyone, before sign-in; a dead one says so', async () => {
+    const course = await createCourse('Physics 101');
+    const preview = await h.api('GET', `/api/invites/${course.inviteCode.toLowerCase()}`);
+    expect(preview.status).toBe(200);
+    expect(preview.json).toEqual({ courseName: 'Physics 101', teacherName: owner.user.username });
+    const regenerated = await h.api('POST', `/api/courses/${course._id}/invite-code`, { as: owner.token });
+    const dead = await h.api('GET', `/api/invites/${course.inviteCode}`);
+    expect(dead.status).toBe(404);
+    expect(dead.json.message).toBe('This invite link no longer works. Ask your teacher for the class code.');
+    expect((await h.api('GET', `/api/invites/${regenerated.json.inviteCode}`)).json.courseName).toBe('Physics 101');
+    expect((await h.api('GET', `/api/invites/${'X'.repeat(40)}`)).status).toBe(400);
+  });
+
   test('renaming and deleting; deleting takes enrollments and notes with it', async () => {
     const course = await createCourse('History');
     await h.api('POST', '/api/enrollments/join', { as: student.token, body: { inviteCode: course.inviteCode } });

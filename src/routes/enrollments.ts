@@ -29,6 +29,26 @@ const notesBody = z.object({
     .max(LIMITS.notesMax, `Notes can be at most ${LIMITS.notesMax.toLocaleString('en')} characters.`),
 });
 
+/**
+ * What an invite link shows before anyone signs in: the class's name and its teacher's, so the sign-in and sign-up
+ * screens can say "You're invited to Physics 101". Nothing else about the class; unknown codes count against the
+ * network's wrong-code limit, as joining does.
+ */
+export function invitesRoutes(deps: AppDeps & { limits: AccountLimits }) {
+  const { db, config, limits } = deps;
+  return new Hono<AppEnv>().get('/:code', validate('param', z.object({ code: codeText('Invite code') })), async (c) => {
+    const address = clientAddress(c, config.trustProxy);
+    refuseWhileLimited(limits.perClient.failedJoins, address, 'wrong class codes from this network');
+    const course = await courseByInviteCode(db, c.req.valid('param').code);
+    if (!course) {
+      limits.perClient.failedJoins.hit(address);
+      throw notFound('class_code_not_found', 'This invite link no longer works. Ask your teacher for the class code.');
+    }
+    const teacher = await teacherRef(db, course.teacherId);
+    return c.json({ courseName: course.courseName, teacherName: teacher.username || null });
+  });
+}
+
 export function enrollmentsRoutes(deps: AppDeps & { limits: AccountLimits }) {
   const { db, config, limits } = deps;
 

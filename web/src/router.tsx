@@ -1,7 +1,8 @@
-import { lazy, Suspense } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { lazy, Suspense, useEffect } from 'react';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { ProtectedRoute } from './components/ProtectedRoute';
 import { FullPageLoader } from './components/Spinner';
+import { dismissToastsOfLastPage } from './lib/toast';
 import { HomeRedirect } from './routes/HomeRedirect';
 
 /**
@@ -26,9 +27,19 @@ const AdminPage = page(() => import('./routes/AdminPage'), 'AdminPage');
 const SharePage = page(() => import('./routes/SharePage'), 'SharePage');
 const NotFoundPage = page(() => import('./routes/NotFoundPage'), 'NotFoundPage');
 
+/** A toast belongs to the page that showed it: moving to another page clears it (see dismissToastsOfLastPage). */
+function ToastsFollowPages() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    if (pathname) dismissToastsOfLastPage();
+  }, [pathname]);
+  return null;
+}
+
 export function AppRoutes() {
   return (
     <BrowserRouter>
+      <ToastsFollowPages />
       <Suspense fallback={<FullPageLoader />}>
         <Routes>
           <Route path="/" element={<HomeRedirect />} />

@@ -99,6 +99,17 @@ export function useEnroll() {
   });
 }
 
+/** An invite link's class and teacher, for the sign-in screens ("You're invited to Physics 101"); no sign-in needed. */
+export const useInvitePreview = (code: string | null) =>
+  useQuery({
+    queryKey: ['invites', code],
+    queryFn: () =>
+      request<{ courseName: string; teacherName: string | null }>('GET', `/invites/${encodeURIComponent(code ?? '')}`),
+    enabled: code !== null && code !== '',
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
 export const joinByInviteCode = (inviteCode: string) =>
   request<EnrollmentJson>('POST', '/enrollments/join', { body: { inviteCode } });
 

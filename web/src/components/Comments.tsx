@@ -4,6 +4,7 @@ import { LIMITS } from '../../../src/contract/limits';
 import { type Comment, useAddComment, useComments, useDeleteComment } from '../api/lectures';
 import { errorMessage } from '../api/query-client';
 import { formatClock, formatLongDate, formatRelative, secondsOf, TIME_IN_TEXT } from '../lib/format';
+import { toast } from '../lib/toast';
 import { playerClockAtom, seekRequestAtom } from '../state/player';
 import { useSession } from '../state/session';
 import { Avatar } from './Avatar';
@@ -144,7 +145,13 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
         busy={remove.isPending}
         onConfirm={() =>
           deleting &&
-          remove.mutate(deleting._id, { onSuccess: () => setDeleting(null), onError: () => setDeleting(null) })
+          remove.mutate(deleting._id, {
+            onSuccess: () => {
+              setDeleting(null);
+              toast.success('Comment deleted');
+            },
+            onError: () => setDeleting(null),
+          })
         }
         onClose={() => setDeleting(null)}
       >

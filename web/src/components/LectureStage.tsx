@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { type Lecture, useCountView, useSaveProgress, useToggleLike } from '../api/lectures';
-import { formatEta } from '../lib/format';
+import { processingForStudents } from '../lib/format';
 import { EyeIcon, HeartIcon, PlayIcon } from './icons';
 import { VideoPlayer } from './VideoPlayer';
 
@@ -16,11 +16,14 @@ export function LectureStage({
   next = null,
   onNext,
   autoPlay = false,
+  onAddFirst,
 }: {
   lecture: Lecture | null;
   next?: Lecture | null;
   onNext?: (lecture: Lecture) => void;
   autoPlay?: boolean;
+  /** The teacher's call to action in an empty class. */
+  onAddFirst?: () => void;
 }) {
   const toggleLike = useToggleLike();
   const countView = useCountView();
@@ -41,6 +44,16 @@ export function LectureStage({
       <div className="card flex aspect-video flex-col items-center justify-center gap-3 bg-slate-900 p-6 text-center text-slate-200">
         <PlayIcon size={36} className="text-slate-400" />
         <p className="font-medium">No lectures yet</p>
+        {onAddFirst ? (
+          <>
+            <p className="max-w-sm text-sm text-slate-300">Upload a video and your students can watch it here.</p>
+            <button type="button" className="btn btn-primary" onClick={onAddFirst}>
+              Add the first lecture
+            </button>
+          </>
+        ) : (
+          <p className="max-w-sm text-sm text-slate-300">Your teacher has not added a lecture yet.</p>
+        )}
       </div>
     );
   }
@@ -103,8 +116,8 @@ export function LectureStage({
             <p className="font-medium">This topic has no video.</p>
           ) : video.status === 'failed' ? (
             <>
-              <p className="font-medium">This video could not be processed.</p>
-              <p className="max-w-sm text-sm text-slate-400">{video.error}</p>
+              <p className="font-medium">This video is not available yet.</p>
+              <p className="max-w-sm text-sm text-slate-300">{video.error}</p>
             </>
           ) : (
             <>
@@ -112,11 +125,8 @@ export function LectureStage({
               <div className="h-2 w-56 max-w-full overflow-hidden rounded-full bg-slate-700">
                 <div className="h-full bg-indigo-500 transition-[width]" style={{ width: `${video.progress}%` }} />
               </div>
-              <p className="text-sm text-slate-400">
-                {video.status === 'queued'
-                  ? 'Waiting to start'
-                  : `${Math.floor(video.progress)}%${video.etaSeconds !== null ? ` · ${formatEta(video.etaSeconds)}` : ''}`}
-                . It will play here as soon as the first part is ready.
+              <p className="text-sm text-slate-300">
+                {processingForStudents(video.etaSeconds)}. It will play here as soon as the first part is ready.
               </p>
             </>
           )}
@@ -129,7 +139,7 @@ export function LectureStage({
           <p className="mt-0.5 flex items-center gap-1 text-sm text-slate-600">
             <EyeIcon size={16} /> {lecture.noOfViews} {lecture.noOfViews === 1 ? 'view' : 'views'}
             {video?.status === 'processing' && video.playable && (
-              <span className="ml-2 text-indigo-700">· still processing, {Math.floor(video.progress)}%</span>
+              <span className="ml-2 text-indigo-700">· {processingForStudents(video.etaSeconds)}</span>
             )}
           </p>
         </div>

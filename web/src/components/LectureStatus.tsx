@@ -1,11 +1,20 @@
 import { type Lecture, useRetryVideo } from '../api/lectures';
-import { formatClock, formatEta } from '../lib/format';
+import { formatClock, formatEta, processingForStudents } from '../lib/format';
 
-/** One line under a topic: processing with percent and time left, failed with the reason, or its length. */
+/**
+ * One line under a topic: processing with percent and time left, failed with the reason, or its length. Students
+ * (who cannot retry) read only "Processing…, ready in about 2 min", or that the video is not available.
+ */
 export function LectureStatus({ lecture, canRetry }: { lecture: Lecture; canRetry: boolean }) {
   const retry = useRetryVideo(lecture.courseId);
   const video = lecture.video;
   if (!video) return <span className="text-xs text-slate-600">No video</span>;
+  if (!canRetry && (video.status === 'queued' || (video.status === 'processing' && !video.playable)))
+    return <span className="text-xs font-medium text-indigo-700">{processingForStudents(video.etaSeconds)}</span>;
+  if (!canRetry && video.status === 'failed')
+    return <span className="text-xs text-slate-600">Video not available yet</span>;
+  if (!canRetry && video.status === 'processing')
+    return <span className="text-xs text-slate-600">{formatClock(video.durationSeconds)}</span>;
   if (video.status === 'queued') return <span className="text-xs font-medium text-amber-700">Waiting to process…</span>;
   if (video.status === 'processing') {
     const eta = formatEta(video.etaSeconds);

@@ -22,6 +22,7 @@ export function NewPasswordFields({
         onChange={onPassword}
         autoComplete="new-password"
         minLength={LIMITS.passwordMin}
+        hint={`At least ${LIMITS.passwordMin} characters.`}
       />
       <PasswordInput
         label="Confirm new password"

@@ -8,6 +8,7 @@ export function PasswordInput({
   autoComplete,
   name,
   minLength,
+  hint,
 }: {
   label: string;
   value: string;
@@ -15,6 +16,8 @@ export function PasswordInput({
   autoComplete: string;
   name: string;
   minLength?: number;
+  /** A rule the password must follow, shown under the field and read with it. */
+  hint?: string;
 }) {
   const [visible, setVisible] = useState(false);
   const id = useId();
@@ -31,6 +34,7 @@ export function PasswordInput({
           onChange={(event) => onChange(event.target.value)}
           autoComplete={autoComplete}
           minLength={minLength}
+          aria-describedby={hint ? `${id}-hint` : undefined}
           required
         />
         <button
@@ -43,6 +47,11 @@ export function PasswordInput({
           {visible ? <EyeOffIcon size={18} /> : <EyeIcon size={18} />}
         </button>
       </div>
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
     </div>
   );
 }

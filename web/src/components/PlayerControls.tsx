@@ -233,8 +233,7 @@ export function PlayerControls({
             type="button"
             className="player-btn"
             onClick={toggleCaptions}
-            // The name holds the "CC" the button shows.
-            aria-label="Captions (CC)"
+            aria-label="Captions"
             aria-pressed={captionLanguage !== null}
           >
             <CaptionsIcon on={captionLanguage !== null} />
@@ -254,29 +253,16 @@ export function PlayerControls({
 }
 
 function CaptionsIcon({ on }: { on: boolean }) {
+  // "CC" drawn as two arcs, not text: the button's name is its label alone.
   return (
-    <svg width={22} height={22} viewBox="0 0 24 24" aria-hidden="true">
-      <rect
-        x="2.5"
-        y="5"
-        width="19"
-        height="14"
-        rx="2.5"
-        fill={on ? 'currentColor' : 'none'}
-        stroke="currentColor"
-        strokeWidth={2}
+    <svg width={22} height={22} viewBox="0 0 24 24" fill="none" strokeWidth={2} aria-hidden="true">
+      <rect x="2.5" y="5" width="19" height="14" rx="2.5" stroke="currentColor" fill={on ? 'currentColor' : 'none'} />
+      <path
+        d="M10.3 10.2a2.4 2.4 0 1 0 0 3.6M17.3 10.2a2.4 2.4 0 1 0 0 3.6"
+        stroke={on ? 'black' : 'currentColor'}
+        strokeWidth={1.8}
+        strokeLinecap="round"
       />
-      <text
-        x="12"
-        y="15.5"
-        textAnchor="middle"
-        fontSize="8.5"
-        fontWeight="700"
-        fontFamily="system-ui, sans-serif"
-        fill={on ? 'black' : 'currentColor'}
-      >
-        CC
-      </text>
     </svg>
   );
 }

@@ -36,9 +36,7 @@ export function Playlist({
         )}
       </div>
       {lectures.length === 0 ? (
-        <p className="px-4 py-8 text-center text-sm text-slate-500">
-          {isTeacher ? 'No topics yet. Add the first lecture.' : 'No lectures yet.'}
-        </p>
+        <p className="px-4 py-8 text-center text-sm text-slate-500">No topics yet.</p>
       ) : (
         <ol className="flex max-h-[32rem] flex-col gap-1 overflow-y-auto p-2">
           {lectures.map((lecture, index) => {

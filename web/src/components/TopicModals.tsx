@@ -172,8 +172,8 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
       // A new video goes through the tray (resumable); the topic shows it when the last byte lands.
       if (action === 'update' && file) {
         startUpload(file, { courseId: lecture.courseId, lectureId: lecture._id });
-        toast.info('Uploading the new video. Follow it in the uploads tray.');
-      }
+        toast.info('Saved. Uploading the new video: follow it in the uploads tray.');
+      } else toast.success(action === 'delete' ? 'Saved. The video was removed.' : 'Topic saved');
       onClose();
     } catch (failure) {
       setError(errorMessage(failure));

@@ -16,6 +16,15 @@ export function formatEta(seconds: number | null): string {
   return `about ${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
 }
 
+/** What a student reads of a video in processing: "Processing…, ready in about 2 min" (no percent, no jargon). */
+export function processingForStudents(etaSeconds: number | null): string {
+  if (etaSeconds === null || !Number.isFinite(etaSeconds)) return 'Processing…';
+  if (etaSeconds < 60) return 'Processing…, ready in less than a minute';
+  const minutes = Math.round(etaSeconds / 60);
+  if (minutes < 60) return `Processing…, ready in about ${minutes} min`;
+  return `Processing…, ready in about ${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
 /** A long date with hours and minutes, e.g. "November 22, 2026 at 10:05 AM". */
 export function formatLongDate(iso: string): string {
   return new Date(iso).toLocaleString(undefined, {

@@ -29,17 +29,49 @@ function loadSonner() {
   return sonner;
 }
 
+/** When each toast on screen was shown, so a move to another page can clear the ones that belong to the last. */
+const shownAt = new Map<string | number, number>();
+/** A toast this young announces the move itself ("Login successful! Redirecting…"): it goes along. */
+const CARRIED_MS = 2500;
+
 const show =
   (kind: 'success' | 'error' | 'info') =>
   (message: Message, options?: ExternalToast): void => {
     loadSonner()
-      .then((toast) => toast[kind](message, options))
+      .then((toast) => {
+        const id = toast[kind](message, {
+          ...options,
+          onDismiss: (t) => {
+            shownAt.delete(t.id);
+            options?.onDismiss?.(t);
+          },
+          onAutoClose: (t) => {
+            shownAt.delete(t.id);
+            options?.onAutoClose?.(t);
+          },
+        });
+        shownAt.set(id, Date.now());
+      })
       .catch(() => {
         // The toast library could not load (offline): the screen itself still shows the state.
       });
   };
 
 export const toast = { success: show('success'), error: show('error'), info: show('info') };
+
+/** On a move to another page: the last page's toasts go, except those shown just before the move (its reason). */
+export function dismissToastsOfLastPage() {
+  if (shownAt.size === 0 || !sonner) return;
+  const now = Date.now();
+  sonner.then((toast) => {
+    for (const [id, at] of shownAt) {
+      if (now - at > CARRIED_MS) {
+        toast.dismiss(id);
+        shownAt.delete(id);
+      }
+    }
+  });
+}
 
 /** Renders sonner's Toaster once the first toast has loaded it. */
 export function Toasts() {
@@ -53,5 +85,17 @@ export function Toasts() {
   // Runs after the Toaster's own effects, so it has subscribed before the first toast is sent.
   useEffect(() => toaster?.mounted(), [toaster]);
   if (!toaster) return null;
-  return <toaster.Toaster position="top-right" duration={TOAST_MS} richColors closeButton />;
+  // Never over the header (its menu and account buttons) or a page's own top-right button: on a phone at the bottom,
+  // elsewhere centred under the header.
+  const phone = window.matchMedia('(max-width: 639px)').matches;
+  return (
+    <toaster.Toaster
+      position={phone ? 'bottom-center' : 'top-center'}
+      offset={{ top: 64 }}
+      mobileOffset={{ bottom: 16 }}
+      duration={TOAST_MS}
+      richColors
+      closeButton
+    />
+  );
 }

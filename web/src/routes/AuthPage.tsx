@@ -2,12 +2,14 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LIMITS } from '../../../src/contract/limits';
 import { ApiError } from '../api/client';
+import { useInvitePreview } from '../api/courses';
 import { login, type Role, register } from '../api/users';
 import { AuthLayout } from '../components/AuthLayout';
 import { PasswordInput } from '../components/PasswordInput';
 import { VerifyEmailForm } from '../components/VerifyEmailForm';
 import { destinationAfterSignIn } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS, withTryAgain } from '../lib/messages';
+import { pendingInvite } from '../lib/pending-invite';
 import { toast } from '../lib/toast';
 import { useSession } from '../state/session';
 
@@ -90,6 +92,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
 
   return (
     <AuthLayout>
+      <InviteBanner signUp={isSignup} />
       <h1 className="auth-title">{isSignup ? 'Create an Account' : 'Welcome Back'}</h1>
       <p className="mt-2 text-center text-sm text-slate-600">
         {isSignup ? 'Join your classes and watch lectures anywhere.' : 'Log in to continue to your classes.'}
@@ -131,6 +134,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
           onChange={setPassword}
           autoComplete={isSignup ? 'new-password' : 'current-password'}
           minLength={isSignup ? LIMITS.passwordMin : undefined}
+          hint={isSignup ? `At least ${LIMITS.passwordMin} characters.` : undefined}
         />
         {!isSignup && (
           <Link to="/forgot-password" className="link -mt-2 self-end text-sm">
@@ -184,4 +188,29 @@ export function LoginPage() {
 
 export function SignupPage() {
   return <AuthPage key="signup" mode="signup" />;
+}
+
+/** An invite link brought the visitor here: which class it is and whose, or that the link no longer works. */
+function InviteBanner({ signUp }: { signUp: boolean }) {
+  const [code] = useState(pendingInvite.get);
+  const preview = useInvitePreview(code);
+  if (!code || preview.isPending) return null;
+  if (preview.isError) {
+    return (
+      <p role="status" className="mb-4 rounded-xl bg-amber-50 p-3 text-sm text-amber-900">
+        {preview.error instanceof ApiError && preview.error.status === 404
+          ? 'This invite link no longer works. After you sign in, enter the class code your teacher gave you.'
+          : 'You have an invite to a class: sign in to join it.'}
+      </p>
+    );
+  }
+  return (
+    <div role="status" className="mb-4 rounded-xl bg-indigo-50 p-3 text-center text-sm text-indigo-900">
+      <p className="font-semibold">You're invited to {preview.data.courseName}</p>
+      <p className="mt-0.5">
+        {preview.data.teacherName ? `${preview.data.teacherName}'s class. ` : ''}
+        {signUp ? 'Create your account to join.' : 'Log in to join.'}
+      </p>
+    </div>
+  );
 }

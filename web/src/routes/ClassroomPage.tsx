@@ -1,10 +1,12 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { type Course, useCourses, useDeleteCourse, useRenameCourse } from '../api/courses';
 import { ClassCard } from '../components/ClassCard';
 import { CreateClassModal } from '../components/CreateClassModal';
 import { BookIcon, LogInIcon, PlusIcon } from '../components/icons';
 import { JoinClassModal } from '../components/JoinClassModal';
 import { QueryState } from '../components/QueryState';
+import { toast } from '../lib/toast';
 import { useSession } from '../state/session';
 
 export function ClassroomPage() {
@@ -15,14 +17,18 @@ export function ClassroomPage() {
   const rename = useRenameCourse();
   const remove = useDeleteCourse();
   const [createOpen, setCreateOpen] = useState(false);
-  const [joinOpen, setJoinOpen] = useState(false);
+  // `?join` (a dead invite's "Enter a class code") opens the join form at once.
+  const [search, setSearch] = useSearchParams();
+  const [joinOpen, setJoinOpen] = useState(() => search.has('join'));
 
   // Both throw on failure, so the card stays open with what the user typed (the toast says why).
   const onRename = async (course: Course, courseName: string) => {
     await rename.mutateAsync({ id: course._id, courseName });
+    toast.success(`Renamed to ${courseName}`);
   };
   const onDelete = async (course: Course) => {
     await remove.mutateAsync(course._id);
+    toast.success(`Deleted ${course.courseName}`);
   };
 
   return (
@@ -89,7 +95,15 @@ export function ClassroomPage() {
       </div>
 
       {isTeacher && <CreateClassModal open={createOpen} onClose={() => setCreateOpen(false)} />}
-      {!isTeacher && <JoinClassModal open={joinOpen} onClose={() => setJoinOpen(false)} />}
+      {!isTeacher && (
+        <JoinClassModal
+          open={joinOpen}
+          onClose={() => {
+            setJoinOpen(false);
+            if (search.has('join')) setSearch({}, { replace: true });
+          }}
+        />
+      )}
     </section>
   );
 }

@@ -17,6 +17,7 @@ import { SharePanel } from '../components/SharePanel';
 import { FullPageLoader } from '../components/Spinner';
 import { TeacherProgress } from '../components/TeacherProgress';
 import { AddTopicModal, EditTopicModal } from '../components/TopicModals';
+import { toast } from '../lib/toast';
 import { useSession } from '../state/session';
 
 export function CoursePage() {
@@ -85,6 +86,7 @@ export function CoursePage() {
       () => {
         if (selectedId === lecture._id) setSelectedId(null);
         setDeleting(null);
+        toast.success(`Deleted "${lecture.nameOfTopic}"`);
       },
       () => setDeleting(null),
     );
@@ -111,18 +113,23 @@ export function CoursePage() {
         )}
       </header>
       {isTeacher && sharing && <SharePanel course={course} />}
-      <div className="grid min-w-0 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <div className="flex min-w-0 flex-col gap-6">
+      {/*
+        One column up to 1279 px, in the order a student needs on a phone: the player, the playlist, notes, then
+        comments. From 1280 px the playlist and notes sit beside the player, and comments under it. (At 1024 px a
+        side column would leave the player 344 px wide.)
+      */}
+      <div className="grid min-w-0 items-start gap-6 xl:grid-cols-[minmax(0,1fr)_22rem] xl:grid-rows-[auto_1fr]">
+        <div className="min-w-0 xl:col-start-1 xl:row-start-1">
           <LectureStage
             key={selected?._id ?? 'none'}
             lecture={selected}
             next={selected && lectures ? (lectures[lectures.indexOf(selected) + 1] ?? null) : null}
             onNext={playNext}
             autoPlay={selected !== null && autoPlayId === selected._id}
+            onAddFirst={isTeacher ? () => setAdding(true) : undefined}
           />
-          {selected && <Comments lectureId={selected._id} isTeacher={isTeacher} />}
         </div>
-        <div className="flex min-w-0 flex-col gap-6">
+        <div className="flex min-w-0 flex-col gap-6 xl:col-start-2 xl:row-span-2 xl:row-start-1">
           <Playlist
             lectures={lectures}
             selectedId={selected?._id ?? null}
@@ -134,6 +141,11 @@ export function CoursePage() {
           />
           <CourseNotes courseId={course._id} />
         </div>
+        {selected && (
+          <div className="min-w-0 xl:col-start-1 xl:row-start-2">
+            <Comments lectureId={selected._id} isTeacher={isTeacher} />
+          </div>
+        )}
       </div>
       {isTeacher && <ClassRoster courseId={course._id} />}
       {isTeacher && <TeacherProgress courseId={course._id} />}

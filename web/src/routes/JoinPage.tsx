@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { joinByInviteCode } from '../api/courses';
 import { AuthLayout } from '../components/AuthLayout';
 import { Spinner } from '../components/Spinner';
 import { pendingInvite } from '../lib/pending-invite';
+import { toast } from '../lib/toast';
 import { readToken } from '../lib/token-cookie';
 
 type JoinState = 'initializing' | 'joining' | 'joined' | 'error';
@@ -27,6 +28,7 @@ export function JoinPage() {
     try {
       const enrollment = await joinByInviteCode(inviteCode);
       setState('joined');
+      toast.success(`You joined ${enrollment.course.courseName}`);
       navigate(`/classroom/${enrollment.courseId}`, { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
@@ -54,10 +56,18 @@ export function JoinPage() {
             {message}
           </p>
           <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-center">
-            <button type="button" className="btn btn-secondary" onClick={() => navigate(-1)}>
+            <button
+              type="button"
+              className="btn btn-secondary"
+              // Back inside the app; a link opened from a chat or a QR code has no page of ours before it.
+              onClick={() => ((window.history.state?.idx ?? 0) > 0 ? navigate(-1) : navigate('/classroom'))}
+            >
               Go Back
             </button>
-            <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
+            <Link to="/classroom?join" className="btn btn-primary">
+              Enter a class code
+            </Link>
+            <button type="button" className="btn btn-secondary" onClick={() => window.location.reload()}>
               Try Again
             </button>
           </div>

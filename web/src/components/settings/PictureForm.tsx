@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { type User, useUploadProfilePicture } from '../../api/users';
 import { toast } from '../../lib/toast';
@@ -9,6 +9,7 @@ export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: Use
   const [preview, setPreview] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const upload = useUploadProfilePicture();
+  const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (!file) return setPreview(null);
     const url = URL.createObjectURL(file);
@@ -31,6 +32,8 @@ export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: Use
           onSaved(updated);
           toast.success('Profile picture updated successfully!');
           setFile(null);
+          // The field is empty again: the picture it named is the one shown now.
+          if (input.current) input.current.value = '';
         },
         onError: (error) =>
           toast.error('Failed to update profile picture. Please try again.', {
@@ -47,6 +50,7 @@ export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: Use
         <div className="field">
           <label htmlFor="profile-picture">Choose a picture</label>
           <input
+            ref={input}
             id="profile-picture"
             type="file"
             accept="image/png,image/jpeg,image/gif,image/webp"
