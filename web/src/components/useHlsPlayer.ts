@@ -3,6 +3,21 @@ import type { ErrorData } from 'hls.js';
 import { type RefObject, useEffect, useRef, useState } from 'react';
 
 export const MAX_RETRIES = 3;
+
+/**
+ * The player's code (hls.js), asked for as soon as a page with a player loads (this module comes with it), not
+ * after that page's data has arrived and the player has rendered: one round trip less before the first frame.
+ */
+let hlsModule: Promise<typeof import('hls.js/light')> | undefined;
+function loadHls() {
+  hlsModule ??= import('hls.js/light');
+  // A failed load (offline) is tried again by the next player or Retry.
+  hlsModule.catch(() => {
+    hlsModule = undefined;
+  });
+  return hlsModule;
+}
+loadHls();
 /** After a fatal network error, loading starts again this often until the network answers. */
 const RELOAD_EVERY_MS = 3000;
 /** Give up a segment load sooner than hls.js's default (about 30 s), so a student hears what happened. */
@@ -66,7 +81,7 @@ export function useHlsPlayer(
     setQualities([]);
     setQuality(-1);
     (async () => {
-      const { default: HlsClass } = await import('hls.js/light');
+      const { default: HlsClass } = await loadHls();
       if (cancelled) return;
       if (HlsClass.isSupported()) {
         const hls = new HlsClass({
@@ -74,7 +89,9 @@ export function useHlsPlayer(
           autoStartLoad: false,
           maxBufferLength: 30,
           maxLoadingDelay: 4,
-          startLevel: -1,
+          // The lowest rung first, whatever the bandwidth guess: on a phone's 3G the first frame comes from a small
+          // segment, and the bandwidth measured on it lifts the quality for the next ones (bench:web).
+          startLevel: 0,
           startPosition: startAt,
           capLevelToPlayerSize: false,
           fragLoadPolicy: LOAD_POLICY,
@@ -82,7 +99,11 @@ export function useHlsPlayer(
         hlsRef.current = hls;
         hls.on(HlsClass.Events.MANIFEST_PARSED, (_event, data) => {
           const remembered = rememberedQuality();
-          if (remembered >= 0 && remembered < data.levels.length) setQuality(remembered);
+          if (remembered >= 0 && remembered < data.levels.length) {
+            // A quality the student chose on this device is where it starts, too.
+            setQuality(remembered);
+            hls.startLevel = remembered;
+          }
           setQualities(
             data.levels.map((level, index) => ({
               index,

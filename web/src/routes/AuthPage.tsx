@@ -1,17 +1,23 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LIMITS } from '../../../src/contract/limits';
 import { ApiError } from '../api/client';
-import { useInvitePreview } from '../api/courses';
 import { login, type Role, register } from '../api/users';
 import { AuthLayout } from '../components/AuthLayout';
 import { PasswordInput } from '../components/PasswordInput';
-import { VerifyEmailForm } from '../components/VerifyEmailForm';
 import { destinationAfterSignIn } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS, withTryAgain } from '../lib/messages';
 import { pendingInvite } from '../lib/pending-invite';
 import { toast } from '../lib/toast';
 import { useSession } from '../state/session';
+
+// Only a visitor who came by an invite link loads the banner (and the class API it asks): the sign-in page stays
+// inside its transfer budget (bench:web).
+// The code form comes after a submit: loaded then, not with the first page.
+const VerifyEmailForm = lazy(() =>
+  import('../components/VerifyEmailForm').then((m) => ({ default: m.VerifyEmailForm })),
+);
+const InviteBanner = lazy(() => import('../components/InviteBanner').then((m) => ({ default: m.InviteBanner })));
 
 /** One form for /login and /signup; it turns into the code form when the account needs verifying. */
 export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
@@ -85,14 +91,20 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
   if (verifyEmail) {
     return (
       <AuthLayout>
-        <VerifyEmailForm email={verifyEmail.trim().toLowerCase()} onBack={() => setVerifyEmail(null)} />
+        <Suspense fallback={null}>
+          <VerifyEmailForm email={verifyEmail.trim().toLowerCase()} onBack={() => setVerifyEmail(null)} />
+        </Suspense>
       </AuthLayout>
     );
   }
 
   return (
     <AuthLayout>
-      <InviteBanner signUp={isSignup} />
+      {pendingInvite.get() && (
+        <Suspense fallback={null}>
+          <InviteBanner signUp={isSignup} />
+        </Suspense>
+      )}
       <h1 className="auth-title">{isSignup ? 'Create an Account' : 'Welcome Back'}</h1>
       <p className="mt-2 text-center text-sm text-slate-600">
         {isSignup ? 'Join your classes and watch lectures anywhere.' : 'Log in to continue to your classes.'}
@@ -188,29 +200,4 @@ export function LoginPage() {
 
 export function SignupPage() {
   return <AuthPage key="signup" mode="signup" />;
-}
-
-/** An invite link brought the visitor here: which class it is and whose, or that the link no longer works. */
-function InviteBanner({ signUp }: { signUp: boolean }) {
-  const [code] = useState(pendingInvite.get);
-  const preview = useInvitePreview(code);
-  if (!code || preview.isPending) return null;
-  if (preview.isError) {
-    return (
-      <p role="status" className="mb-4 rounded-xl bg-amber-50 p-3 text-sm text-amber-900">
-        {preview.error instanceof ApiError && preview.error.status === 404
-          ? 'This invite link no longer works. After you sign in, enter the class code your teacher gave you.'
-          : 'You have an invite to a class: sign in to join it.'}
-      </p>
-    );
-  }
-  return (
-    <div role="status" className="mb-4 rounded-xl bg-indigo-50 p-3 text-center text-sm text-indigo-900">
-      <p className="font-semibold">You're invited to {preview.data.courseName}</p>
-      <p className="mt-0.5">
-        {preview.data.teacherName ? `${preview.data.teacherName}'s class. ` : ''}
-        {signUp ? 'Create your account to join.' : 'Log in to join.'}
-      </p>
-    </div>
-  );
 }
