@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
 import { readableLecture, taughtLecture } from '../auth/access';
@@ -8,6 +7,7 @@ import { LIMITS } from '../contract/limits';
 import { captionOfLecture, deleteCaption, putCaption, videoById } from '../db/queries/lectures';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, notFound } from '../errors';
+import { smallFileForm } from '../http/form-file';
 import { multipartBody } from '../http/openapi';
 import { plainText } from '../http/text-fields';
 import { idSchema, invalidInput, validate } from '../http/validation';
@@ -33,8 +33,14 @@ const captionFileParam = z.object({
   id: idSchema,
   file: z.string().regex(/^[A-Za-z0-9_-]{1,64}\.(vtt|m3u8)$/, 'Not a caption file.'),
 });
-const tooLarge = () =>
-  new ApiError(413, 'too_large', `The caption file is too large. The limit is ${LIMITS.captionMaxBytes / 1024} KB.`);
+const captionFile = smallFileForm({
+  field: 'file',
+  maxBytes: LIMITS.captionMaxBytes,
+  tooLarge: () =>
+    new ApiError(413, 'too_large', `The caption file is too large. The limit is ${LIMITS.captionMaxBytes / 1024} KB.`),
+  missing: 'Please choose a caption file (.vtt or .srt).',
+  what: 'the captions',
+});
 
 /** Captions of a lecture (WebVTT, or SRT converted); mounted inside the lectures routes (already authenticated). */
 export function captionsRoutes(deps: AppDeps) {
@@ -51,24 +57,10 @@ export function captionsRoutes(deps: AppDeps) {
           }),
         }),
         validate('param', z.object({ id: idSchema })),
-        bodyLimit({
-          maxSize: LIMITS.captionMaxBytes + 64 * 1024,
-          onError: () => {
-            throw tooLarge();
-          },
-        }),
+        captionFile.limit,
         async (c) => {
           const lecture = await taughtLecture(db, c.get('user'), c.req.valid('param').id);
-          const form = await c.req.parseBody().catch(() => {
-            throw badRequest('bad_form', 'Please send the captions as multipart form data.');
-          });
-          const file = form.file;
-          if (!(file instanceof File) || file.size === 0) {
-            throw badRequest('missing_file', 'Please choose a caption file (.vtt or .srt).', {
-              fields: { file: 'Please choose a caption file (.vtt or .srt).' },
-            });
-          }
-          if (file.size > LIMITS.captionMaxBytes) throw tooLarge();
+          const { form, file } = await captionFile.read(c);
           const fields = captionFields.safeParse({ language: form.language, label: form.label });
           if (!fields.success) throw invalidInput(fields.error.issues, 'form');
           let text: string;

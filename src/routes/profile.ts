@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
 import { requireUser } from '../auth/middleware';
@@ -13,6 +12,7 @@ import { avatarVersionOf, bumpAvatarVersion, updateUser } from '../db/queries/us
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
+import { smallFileForm } from '../http/form-file';
 import { multipartBody } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
 import { toAvatar } from '../images/avatar';
@@ -26,7 +26,13 @@ const passwordBody = z.object({
 });
 const profileBody = z.object({ username: usernameField });
 const deleteBody = z.object({ password: z.string({ error: 'Password is required.' }).min(1).max(LIMITS.passwordMax) });
-const tooLarge = () => new ApiError(413, 'too_large', 'The picture is too large. The limit is 5 MB.');
+const picture = smallFileForm({
+  field: 'profilePicture',
+  maxBytes: LIMITS.avatarMaxBytes,
+  tooLarge: () => new ApiError(413, 'too_large', 'The picture is too large. The limit is 5 MB.'),
+  missing: 'Please select an image file to upload.',
+  what: 'the picture',
+});
 
 /** The signed-in user's own name, password and picture, and everyone's pictures. */
 export function profileRoutes(deps: AppDeps) {
@@ -45,23 +51,9 @@ export function profileRoutes(deps: AppDeps) {
         requestBody: multipartBody('profilePicture'),
       }),
       auth,
-      bodyLimit({
-        maxSize: LIMITS.avatarMaxBytes + 64 * 1024,
-        onError: () => {
-          throw tooLarge();
-        },
-      }),
+      picture.limit,
       async (c) => {
-        const form = await c.req.parseBody().catch(() => {
-          throw badRequest('bad_form', 'Please send the picture as multipart form data.');
-        });
-        const file = form.profilePicture;
-        if (!(file instanceof File) || file.size === 0) {
-          throw badRequest('missing_file', 'Please select an image file to upload.', {
-            fields: { profilePicture: 'Please select an image file to upload.' },
-          });
-        }
-        if (file.size > LIMITS.avatarMaxBytes) throw tooLarge();
+        const { file } = await picture.read(c);
         const avatar = await toAvatar(config, tempDir(config.dataDir), new Uint8Array(await file.arrayBuffer()));
         const caller = c.get('user');
         await storage.put(avatarKey(caller.id), avatar);
