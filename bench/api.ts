@@ -3,7 +3,12 @@
  * list, the comments and HLS files of a class with 50 lectures and 500 comments, against the real server as a
  * child process. Prints requests per second and p50/p99 latency, and the same load against a bare Bun.serve
  * answering a static JSON from memory (the ceiling), in the same invocation. Then the gzipped size of what the
- * login page and the course page load in Chromium. Usage: bun run bench:api [--students 50] [--seconds 10]
+ * login page and the course page load in Chromium.
+ *
+ * Then each hot route on its own: autocannon (a Node process of its own, 50 connections) against the server and
+ * against bench/bare-peer.ts (a bare Bun.serve doing the same queries on the same file with prepared statements),
+ * interleaved, and the ratio, which the "fast where it matters" issue wants ≥ 0.8.
+ * Usage: bun run bench:api [--students 50] [--seconds 10] [--route-seconds 5]
  */
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +25,35 @@ const arg = (name: string, fallback: number) => {
 };
 const studentCount = arg('students', 50);
 const seconds = arg('seconds', 10);
+const routeSeconds = arg('route-seconds', 5);
+
+/** autocannon in its own process: requests per second and p99 latency of one URL. */
+async function autocannon(url: string, token: string) {
+  const child = Bun.spawn(
+    [
+      'node',
+      join(import.meta.dir, '..', 'node_modules', 'autocannon', 'autocannon.js'),
+      '-j',
+      '-c',
+      '50',
+      '-d',
+      String(routeSeconds),
+      '-H',
+      `authorization=Bearer ${token}`,
+      url,
+    ],
+    { stdout: 'pipe', stderr: 'pipe' },
+  );
+  const out = await new Response(child.stdout).text();
+  await child.exited;
+  const result = JSON.parse(out) as {
+    requests: { average: number };
+    latency: { p99: number };
+    non2xx: number;
+    errors: number;
+  };
+  return { rps: result.requests.average, p99: result.latency.p99, bad: result.non2xx + result.errors };
+}
 
 type Load = { requests: number; errors: number; rps: number; p50: number; p99: number };
 
@@ -87,6 +121,11 @@ try {
     students.push(student);
   }
   const watched = lectureIds[49];
+  const fifty = lectureIds[48];
+  for (let i = 0; i < 50; i++) {
+    await students[i % students.length].api('POST', `/api/lectures/${fifty}/comments`, { text: `Comment ${i}` });
+  }
+  await students[0].api('PATCH', `/api/enrollments/${course._id}/notes`, { notes: 'Notes of a student. '.repeat(40) });
   for (let i = 0; i < 500; i++) {
     await students[i % students.length].api('POST', `/api/lectures/${watched}/comments`, {
       text: `Comment number ${i}`,
@@ -155,6 +194,30 @@ try {
   console.log(
     `  ratio (server / bare): ${(appLoad.rps / bareLoad.rps).toFixed(2)} of the throughput, p99 ${(appLoad.p99 / bareLoad.p99).toFixed(1)}×`,
   );
+
+  // Each hot route alone, against the bare peer on the same file, interleaved.
+  const peer = Bun.spawn(['bun', join(import.meta.dir, 'bare-peer.ts'), join(server.dataDir, 'classroom.sqlite')], {
+    stdout: 'pipe',
+  });
+  const peerPort = new TextDecoder().decode((await peer.stdout.getReader().read()).value).trim();
+  const routes: [string, string][] = [
+    ['current user', '/api/users'],
+    ['class list', '/api/courses'],
+    ['lecture list of 50', `/api/lectures/course/${course._id}`],
+    ['comments of 50', `/api/lectures/${fifty}/comments`],
+    ['notes', `/api/enrollments/${course._id}/notes`],
+  ];
+  console.log(`hot routes, autocannon -c 50 -d ${routeSeconds} each (server, then bare peer):`);
+  for (const [label, path] of routes) {
+    const app = await autocannon(`${base}${path}`, students[0].token);
+    const bareRoute = await autocannon(`http://127.0.0.1:${peerPort}${path}`, students[0].token);
+    const ratio = app.rps / bareRoute.rps;
+    const bad = app.bad + bareRoute.bad ? ` (${app.bad}/${bareRoute.bad} not 2xx)` : '';
+    console.log(
+      `  ${label}: ${app.rps.toFixed(0)} req/s p99 ${app.p99} ms; bare ${bareRoute.rps.toFixed(0)} req/s p99 ${bareRoute.p99} ms; ratio ${ratio.toFixed(2)} ${ratio >= 0.8 ? '✓' : '✗'} ≥ 0.8${bad}`,
+    );
+  }
+  peer.kill();
 
   // What each page makes the browser download, gzipped.
   const browser = await launchBrowser();

@@ -1,8 +1,9 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { TeacherRef } from '../../contract/courses';
 import { newId } from '../../lib/ids';
 import { newInviteCode } from '../../lib/invite-codes';
 import type { Db } from '../client';
+import { preparedPerDatabase } from '../prepared';
 import { type Course, courses, type Enrollment, enrollments, lectures, notes, users } from '../schema';
 import { isUniqueViolation } from '../transaction';
 
@@ -42,23 +43,38 @@ export async function teacherRef(db: Db, teacherId: string): Promise<TeacherRef>
   return { _id: teacherId, username: teacher?.username ?? '' };
 }
 
+/** The class list's and the notes' queries (hot: every page asks), prepared once per database. */
+const hotQueries = preparedPerDatabase((db: Db) => {
+  const columns = { course: courses, username: users.username };
+  const userId = sql.placeholder('userId');
+  return {
+    taught: db
+      .select(columns)
+      .from(courses)
+      .innerJoin(users, eq(users.id, courses.teacherId))
+      .where(eq(courses.teacherId, userId))
+      .orderBy(desc(courses.createdAt))
+      .prepare(),
+    enrolled: db
+      .select(columns)
+      .from(enrollments)
+      .innerJoin(courses, eq(courses.id, enrollments.courseId))
+      .innerJoin(users, eq(users.id, courses.teacherId))
+      .where(eq(enrollments.studentId, userId))
+      .orderBy(desc(enrollments.joinedAt))
+      .prepare(),
+    notes: db
+      .select()
+      .from(notes)
+      .where(and(eq(notes.courseId, sql.placeholder('courseId')), eq(notes.userId, userId)))
+      .prepare(),
+  };
+});
+
 /** The classes a user teaches, or is enrolled in, newest first, with the teacher's name. */
 export async function coursesOf(db: Db, user: { id: string; role: string }) {
-  const columns = { course: courses, username: users.username };
-  return user.role === 'teacher'
-    ? db
-        .select(columns)
-        .from(courses)
-        .innerJoin(users, eq(users.id, courses.teacherId))
-        .where(eq(courses.teacherId, user.id))
-        .orderBy(desc(courses.createdAt))
-    : db
-        .select(columns)
-        .from(enrollments)
-        .innerJoin(courses, eq(courses.id, enrollments.courseId))
-        .innerJoin(users, eq(users.id, courses.teacherId))
-        .where(eq(enrollments.studentId, user.id))
-        .orderBy(desc(enrollments.joinedAt));
+  const queries = hotQueries(db);
+  return (user.role === 'teacher' ? queries.taught : queries.enrolled).all({ userId: user.id });
 }
 
 /** Deletes the class (enrollments, notes and lectures go with it by ON DELETE CASCADE) and answers its video ids. */
@@ -112,11 +128,7 @@ export async function removeStudent(db: Db, courseId: string, studentId: string)
 }
 
 export const notesOf = async (db: Db, courseId: string, userId: string) =>
-  db
-    .select()
-    .from(notes)
-    .where(and(eq(notes.courseId, courseId), eq(notes.userId, userId)))
-    .get();
+  hotQueries(db).notes.get({ courseId, userId });
 
 export async function saveNotes(db: Db, courseId: string, userId: string, text: string, now = Date.now()) {
   const row = { courseId, userId, text, updatedAt: now };
