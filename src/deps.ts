@@ -2,7 +2,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { User } from './db/schema';
 import type { JobsClient } from './jobs/client';
-import type { Logger } from './lib/log';
+import type { Logger, RequestLog } from './lib/log';
 import type { Mailer } from './mail/mailer';
 import type { Storage } from './storage/storage';
 
@@ -18,4 +18,4 @@ export type AppDeps = {
 
 /** Hono environment of authenticated routes. */
 /** Hono environment: the request's own logger (with its request id) on every route, the user on authenticated ones. */
-export type AppEnv = { Variables: { user: User; sessionId: string; log: Logger; requestId: string } };
+export type AppEnv = { Variables: { user: User; sessionId: string; log: RequestLog; requestId: string } };

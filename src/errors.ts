@@ -40,7 +40,7 @@ export function handleError(error: unknown, c: Context) {
     const message = status === 400 ? 'The request body could not be read.' : error.message || 'Request failed.';
     return c.json(errorBody(status === 400 ? 'bad_request' : 'http_error', message), status);
   }
-  const log = c.get('log') as import('./lib/log').Logger | undefined;
+  const log = c.get('log') as import('./lib/log').RequestLog | undefined;
   log?.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
   return c.json(errorBody('internal_error', 'Something went wrong on our side. Please try again.'), 500);
 }

@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../deps';
-import type { Logger } from '../lib/log';
+import type { Logger, RequestLog } from '../lib/log';
 
 /**
  * One JSON line per request: request id (also sent back as X-Request-Id), method, path without its query
@@ -10,7 +10,13 @@ import type { Logger } from '../lib/log';
 export function logRequests(log: Logger) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const started = performance.now();
-    const requestLog = log.child({ reqId: c.get('requestId') });
+    // Not a pino child: with redaction on, making one compiles the redaction again (about 3 µs a request).
+    const reqId = c.get('requestId');
+    const requestLog: RequestLog = {
+      info: (fields, message) => log.info({ reqId, ...fields }, message),
+      warn: (fields, message) => log.warn({ reqId, ...fields }, message),
+      error: (fields, message) => log.error({ reqId, ...fields }, message),
+    };
     c.set('log', requestLog);
     await next();
     const status = c.res.status;

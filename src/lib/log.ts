@@ -3,6 +3,9 @@ import pretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
+/** What a request's code logs through (`c.get('log')`): every line carries the request's id. */
+export type RequestLog = Record<'info' | 'warn' | 'error', (fields: Record<string, unknown>, message: string) => void>;
+
 /**
  * The one logger: a JSON line per event (time, level, msg, and fields such as the request id), or readable
  * lines for a terminal with LOG_FORMAT=pretty. No worker-thread transport, so it runs inside the compiled binary.
