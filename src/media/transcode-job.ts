@@ -53,7 +53,10 @@ export function transcodeHandler(deps: { config: Config; db: Db; storage: Storag
       const started = Date.now();
       log(`[media] transcoding ${video.id} (attempt ${job.attempts}, ${plan.rungs.map((r) => r.name).join('/')})`);
 
-      if (await makePoster(config, plan, source, work, video.durationMs)) await markPosterReady(db, video.id);
+      // The poster is made beside the ladder, not before it: the first segment comes sooner.
+      const poster = makePoster(config, plan, source, work, video.durationMs).then(
+        (made) => (made ? markPosterReady(db, video.id) : undefined),
+      );
       let lastWrite = 0;
       let eta: { seconds: number; at: number } | null = null;
       let firstPlayable = false;
@@ -80,7 +83,7 @@ export function transcodeHandler(deps: { config: Config; db: Db; storage: Storag
         signal,
         (pid) => writes.push(recordFfmpegPid(db, video.id, pid)),
       );
-      await Promise.all(writes);
+      await Promise.all([...writes, poster]);
       if (signal.aborted) throw new Error('stopped');
       if (!result.ok) throw new Error(result.reason);
       const measured = { ...plan, rungs: measureRungs(work, plan) };

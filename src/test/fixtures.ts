@@ -129,3 +129,41 @@ export function uploadForm(bytes: Uint8Array, fileName: string): FormData {
   form.append('uploadedFile', new File([bytes as Uint8Array<ArrayBuffer>], fileName, { type: 'video/mp4' }));
   return form;
 }
+
+/**
+ * A lecture with one cue to see and hear at once: black (a still slide, or with moving grain for a camera), turning
+ * white for a second at `flashAt` while a tone sounds, silent otherwise. Comparing when the picture turns white with
+ * when the tone starts, after transcoding, shows whether sound and picture stayed together.
+ */
+export async function makeFlashClip(
+  dir: string,
+  options: { name: string; seconds: number; flashAt: number; camera: boolean; width?: number; height?: number },
+): Promise<string> {
+  const { seconds, flashAt } = options;
+  const size = `${options.width ?? 1280}x${options.height ?? 720}`;
+  const during = `between(t\\,${flashAt}\\,${flashAt + 1})`;
+  const grain = options.camera ? ',noise=alls=30:allf=t+u' : '';
+  const file = join(dir, options.name);
+  const result = await runTool([
+    tools.ffmpegPath,
+    '-v',
+    'error',
+    '-y',
+    '-filter_complex',
+    `color=c=black:s=${size}:r=30:d=${seconds},drawbox=c=white:t=fill:enable='${during}'${grain},format=yuv420p[v];` +
+      `sine=f=440:d=${seconds},volume=volume=0:enable='not(${during})'[a]`,
+    '-map',
+    '[v]',
+    '-map',
+    '[a]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-c:a',
+    'aac',
+    file,
+  ]);
+  if (result.exitCode !== 0) throw new Error(result.stderr);
+  return file;
+}

@@ -1,0 +1,115 @@
+import { afterAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeFlashClip, tools } from '../test/fixtures';
+import { runTool } from './ffmpeg';
+import { planLadder } from './ladder';
+import { describeSource } from './probe';
+import { runTranscode } from './transcode';
+
+const work = mkdtempSync(join(tmpdir(), 'classroom-transcode-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const SECONDS = 16;
+const FLASH_AT = 9.3; // inside the second segment, where a lost guess of a frame's duration would show
+
+/** What a player reading one rung's playlist gets: times of its frames, keyframes, the flash and the tone. */
+async function readRung(playlist: string) {
+  const packets = await runTool([
+    tools.ffprobePath,
+    '-v',
+    'error',
+    '-select_streams',
+    'v',
+    '-show_entries',
+    'packet=pts_time,flags',
+    '-of',
+    'csv=p=0',
+    playlist,
+  ]);
+  const video = new TextDecoder()
+    .decode(packets.stdout)
+    .trim()
+    .split('\n')
+    .map((line) => ({ at: Number(line.split(',')[0]), key: line.includes('K') }));
+  // Each filter writes "frame:N pts:P pts_time:T" then "key=value" lines to its own file.
+  const videoStats = `${playlist}.video.txt`;
+  const audioStats = `${playlist}.audio.txt`;
+  await runTool([
+    tools.ffmpegPath,
+    '-v',
+    'error',
+    '-i',
+    playlist,
+    '-vf',
+    `signalstats,metadata=print:key=lavfi.signalstats.YAVG:file=${videoStats}`,
+    '-af',
+    `astats=metadata=1:reset=1,ametadata=print:key=lavfi.astats.Overall.RMS_level:file=${audioStats}`,
+    '-f',
+    'null',
+    '-',
+  ]);
+  /** The time of the first frame whose value passes `threshold`. */
+  const firstAbove = (file: string, threshold: number) => {
+    let at = 0;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      const time = /pts_time:([\d.]+)/.exec(line);
+      if (time) at = Number(time[1]);
+      const value = /=(-?[\d.]+)$/.exec(line);
+      if (value && !time && Number(value[1]) > threshold) return at;
+    }
+    return undefined;
+  };
+  const flash = firstAbove(videoStats, 128);
+  const tone = firstAbove(audioStats, -40);
+  const durations = [...readFileSync(playlist, 'utf8').matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1]));
+  return { video, keyframes: video.filter((p) => p.key).map((p) => p.at), flash, tone, durations };
+}
+
+describe('lecture-aware transcoding (real ffmpeg)', () => {
+  for (const kind of ['slides', 'camera'] as const) {
+    test(`${kind}: every rung keeps sound and picture together, keyframes and segments in step`, async () => {
+      const source = await makeFlashClip(work, {
+        name: `${kind}.mp4`,
+        seconds: SECONDS,
+        flashAt: FLASH_AT,
+        camera: kind === 'camera',
+      });
+      const info = await describeSource(tools, source);
+      if ('refused' in info) throw new Error(info.refused);
+      const plan = planLadder(info);
+      const out = join(work, kind);
+      const result = await runTranscode(tools, plan, source, out, () => {}, new AbortController().signal);
+      expect(result.ok).toBe(true);
+
+      const rungs = await Promise.all(plan.rungs.map((_, i) => readRung(join(out, String(i), 'index.m3u8'))));
+      expect(rungs.length).toBe(3);
+      for (const [i, rung] of rungs.entries()) {
+        const seen = { rung: i, flash: rung.flash, tone: rung.tone };
+        // The picture turns white where the source does, and the tone starts with it (within a frame or two).
+        expect(Math.abs((rung.flash ?? 0) - FLASH_AT)).toBeLessThan(0.15);
+        expect({ ...seen, apart: Math.abs((rung.flash ?? 0) - (rung.tone ?? 100)) < 0.05 }).toEqual({
+          ...seen,
+          apart: true,
+        });
+        // Segments of 6 s, cut at the same times in every rung; a keyframe every 2 s, the same frames in each.
+        expect(rung.durations).toEqual(rungs[0].durations);
+        expect(rung.durations.slice(0, -1).every((d) => Math.abs(d - 6) < 0.01)).toBe(true);
+        expect(rung.keyframes).toEqual(rungs[0].keyframes);
+        const gaps = rung.keyframes.slice(1).map((t, k) => t - rung.keyframes[k]);
+        expect(gaps.every((gap) => gap > 1.9 && gap < 2.1)).toBe(true);
+        // The last frame plays to the end: nothing of the lecture is lost.
+        expect(rung.video.at(-1)?.at ?? 0).toBeGreaterThan(SECONDS - 0.2);
+      }
+      const frames = rungs[0].video.length;
+      if (kind === 'slides') {
+        // A still picture is not encoded 30 times a second: what is left is the frames kept around keyframes.
+        expect(frames).toBeLessThan(SECONDS * 30 * 0.2);
+      } else {
+        // Moving grain: no frame repeats, none is dropped.
+        expect(frames).toBeGreaterThanOrEqual(SECONDS * 30 - 1);
+      }
+    }, 120_000);
+  }
+});
