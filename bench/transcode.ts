@@ -30,7 +30,16 @@ type Measure = { wall: number; cpu: number; peakMb: number };
 async function transcode(plan: Plan, source: string, out: string, options: LadderOptions): Promise<Measure> {
   rmSync(out, { recursive: true, force: true });
   const started = performance.now();
-  const result = await runTranscode(tools, plan, source, out, () => {}, new AbortController().signal, () => {}, options);
+  const result = await runTranscode(
+    tools,
+    plan,
+    source,
+    out,
+    () => {},
+    new AbortController().signal,
+    () => {},
+    options,
+  );
   if (!result.ok) throw new Error(result.reason);
   return { wall: (performance.now() - started) / 1000, cpu: result.usage.cpuSeconds, peakMb: result.usage.peakMb };
 }

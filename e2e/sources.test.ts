@@ -2,13 +2,14 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeClip } from '../src/test/fixtures';
+import { makeClip, makeFlashClip } from '../src/test/fixtures';
 import { e2eEnvironment } from './environment';
 import { createAccount } from './server';
 
 /**
  * Whatever a teacher uploads (sizes from an old 160×120 clip to 4K, portrait, 60 fps, a phone's rotated video, a
- * variable frame rate, no audio), once ffprobe accepts it, it plays in Chromium at every rung its master lists.
+ * variable frame rate, no audio, a still slide), once ffprobe accepts it, it plays in Chromium at every rung its master
+ * lists.
  */
 const env = e2eEnvironment();
 const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-sources-'));
@@ -29,6 +30,11 @@ const SOURCES: Source[] = [
   { name: '60 fps', make: clip('60fps', { width: 1280, height: 720, fps: 60 }), shown: 'landscape' },
   // Stored 640×360, shown turned: a phone held upright.
   { name: 'rotated phone video', make: clip('rotated', { width: 640, height: 360, rotate: 90 }), shown: 'portrait' },
+  {
+    name: 'slides (a still picture)',
+    make: () => makeFlashClip(clips, { name: 'still.mp4', seconds: SECONDS, flashAt: 2, camera: false }),
+    shown: 'landscape',
+  },
   {
     name: 'variable frame rate',
     // Half of each second at 30 fps, the other half at 6 fps, with the frames' own times kept.
@@ -126,3 +132,82 @@ test('every source in the table plays in Chromium at every rung its master playl
   expect(played.length).toBeGreaterThanOrEqual(SOURCES.length);
   await context.close();
 }, 600_000);
+
+test('a slides lecture and a camera lecture play across segments and switch rungs mid-play, with no gap in the buffer', async () => {
+  const teacher = await createAccount(env.server, env.mail, 'Switch Teacher', 'teacher');
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Slides and Camera' });
+  const lectures: { kind: string; lectureId: string; videoId: string }[] = [];
+  for (const kind of ['slides', 'camera']) {
+    const form = new FormData();
+    const file = await makeFlashClip(clips, {
+      name: `${kind}-16s.mp4`,
+      seconds: 16,
+      flashAt: 9,
+      camera: kind === 'camera',
+    });
+    form.append('uploadedFile', Bun.file(file));
+    form.append('courseId', course._id);
+    form.append('nameOfTopic', `${kind} lecture`);
+    const uploaded = await teacher.api('POST', '/api/upload', form);
+    lectures.push({ kind, lectureId: uploaded.lectureId, videoId: uploaded.videoId });
+  }
+  for (const { videoId } of lectures) {
+    while ((await teacher.api('GET', `/api/videos/${videoId}`)).status !== 'ready') await Bun.sleep(250);
+  }
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addCookies([{ name: 'token', value: teacher.token, url: env.server.baseUrl }]);
+  const page = await context.newPage();
+  const playhead = () =>
+    page.evaluate(() => {
+      const video = document.querySelector('video') as HTMLVideoElement;
+      const ranges = Array.from({ length: video.buffered.length }, (_, i) => [
+        video.buffered.start(i),
+        video.buffered.end(i),
+      ]);
+      return { time: video.currentTime, height: video.videoHeight, duration: video.duration, ranges };
+    });
+  for (const { kind, lectureId } of lectures) {
+    // Start at the lowest rung, at double speed.
+    await page.goto(`${env.server.baseUrl}/login`);
+    await page.evaluate(() => localStorage.setItem('classroom.player.quality', '0'));
+    await page.goto(`${env.server.baseUrl}/classroom/${course._id}?lecture=${lectureId}`);
+    const player = page.getByTestId('video-player');
+    await player.getByRole('button', { name: 'Play', exact: true }).first().click();
+    await player.getByLabel('Playback speed', { exact: true }).selectOption('2');
+    await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement).currentTime > 7, undefined, {
+      timeout: 30_000,
+    });
+    const before = await playhead();
+    // The timeline starts at 0 and what is buffered has no hole in it, across the first segment boundary (6 s).
+    expect({
+      kind,
+      height: before.height,
+      ranges: before.ranges.length,
+      start: (before.ranges[0]?.[0] ?? 9) < 0.2,
+    }).toEqual({
+      kind,
+      height: 240,
+      ranges: 1,
+      start: true,
+    });
+    // Into the second segment, switch to the top rung; it plays on to the end, past the next segment boundary.
+    await player.getByLabel('Quality', { exact: true }).selectOption({ label: '720p' });
+    await page.waitForFunction(
+      () => {
+        const video = document.querySelector('video') as HTMLVideoElement;
+        return video.videoHeight === 720 && (video.currentTime > 13.5 || video.ended);
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    const after = await playhead();
+    // The lecture's 16 s, and no hole in the buffer after the switch either (the next boundary is at 12 s).
+    expect({ kind, duration: Math.abs(after.duration - 16) < 0.3, ranges: after.ranges.length }).toEqual({
+      kind,
+      duration: true,
+      ranges: 1,
+    });
+    await expect(player.getByRole('alert').count()).resolves.toBe(0);
+  }
+  await context.close();
+}, 300_000);

@@ -54,8 +54,8 @@ export function transcodeHandler(deps: { config: Config; db: Db; storage: Storag
       log(`[media] transcoding ${video.id} (attempt ${job.attempts}, ${plan.rungs.map((r) => r.name).join('/')})`);
 
       // The poster is made beside the ladder, not before it: the first segment comes sooner.
-      const poster = makePoster(config, plan, source, work, video.durationMs).then(
-        (made) => (made ? markPosterReady(db, video.id) : undefined),
+      const poster = makePoster(config, plan, source, work, video.durationMs).then((made) =>
+        made ? markPosterReady(db, video.id) : undefined,
       );
       let lastWrite = 0;
       let eta: { seconds: number; at: number } | null = null;
