@@ -1,7 +1,7 @@
 /**
  * bench:capacity — how many students one server on this machine serves at once with p99 under 200 ms. Each
- * simulated student (its own account and session) fetches the next 720p segment every 6 s (as a player keeps its
- * buffer), saves its progress every 10 s, and opens the lecture list and the comments every 30 s, starting at
+ * simulated student (its own account and session) fetches the next 720p segment every segment length (4 s; as a player keeps its
+ * buffer), saves its progress about every 10 s, and opens the lecture list and the comments about every 30 s, starting at
  * random moments. The number of students doubles until p99 passes 200 ms (or a request fails); then the same
  * steps while a 720p video transcodes. The load runs in this process, the server in its own.
  * Usage: bun run bench:capacity [--step-seconds 20] [--max 6400]
@@ -13,6 +13,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, type RunningServer, startServer } from '../e2e/server';
 import { signToken, TOKEN_LIFETIME_SECONDS } from '../src/auth/tokens';
+import { SEGMENT_SECONDS } from '../src/media/ladder';
 import { makeClip } from '../src/test/fixtures';
 import { startMailCapture } from '../src/test/mail-capture';
 
@@ -104,27 +105,27 @@ try {
       tokens.slice(0, students).map(async (token, i) => {
         let segment = i % segments.length;
         let tick = Math.floor(Math.random() * 30);
-        await Bun.sleep(Math.random() * 6000);
+        await Bun.sleep(Math.random() * SEGMENT_SECONDS * 1000);
         while (performance.now() < deadline) {
           const work: Promise<void>[] = [
             timed(`${base}/media/videos/${uploaded.videoId}/2/${segments[segment]}`, token),
           ];
           segment = (segment + 1) % segments.length;
-          if (tick % 2 === 0) {
+          if (tick % Math.round(10 / SEGMENT_SECONDS) === 0) {
             work.push(
               timed(`${base}/api/lectures/${lectureId}/progress`, token, {
                 method: 'PUT',
-                body: JSON.stringify({ position: segment * 6, duration: 60 }),
+                body: JSON.stringify({ position: segment * SEGMENT_SECONDS, duration: 60 }),
               }),
             );
           }
-          if (tick % 5 === 0) {
+          if (tick % Math.round(30 / SEGMENT_SECONDS) === 0) {
             work.push(timed(`${base}/api/lectures/course/${course._id}`, token));
             work.push(timed(`${base}/api/lectures/${lectureId}/comments`, token));
           }
           tick++;
           await Promise.all(work);
-          await Bun.sleep(6000);
+          await Bun.sleep(SEGMENT_SECONDS * 1000);
         }
       }),
     );

@@ -178,7 +178,7 @@ test('a slides lecture and a camera lecture play across segments and switch rung
       timeout: 30_000,
     });
     const before = await playhead();
-    // The timeline starts at 0 and what is buffered has no hole in it, across the first segment boundary (6 s).
+    // The timeline starts at 0 and what is buffered has no hole in it, across the first segment boundaries (4 s).
     expect({
       kind,
       height: before.height,
@@ -201,7 +201,7 @@ test('a slides lecture and a camera lecture play across segments and switch rung
       { timeout: 30_000 },
     );
     const after = await playhead();
-    // The lecture's 16 s, and no hole in the buffer after the switch either (the next boundary is at 12 s).
+    // The lecture's 16 s, and no hole in the buffer after the switch either (boundaries at 8 and 12 s).
     expect({ kind, duration: Math.abs(after.duration - 16) < 0.3, ranges: after.ranges.length }).toEqual({
       kind,
       duration: true,

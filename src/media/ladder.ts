@@ -13,7 +13,7 @@ export const LADDER = [
 export const AUDIO_KBPS = 96;
 export const MAX_FPS = 30;
 export const KEYFRAME_SECONDS = 2;
-export const SEGMENT_SECONDS = 6;
+export const SEGMENT_SECONDS = 4;
 export const VIDEO_CODEC = 'avc1.4d401f';
 export const AUDIO_CODEC = 'mp4a.40.2';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeFlashClip, tools } from '../test/fixtures';
 import { runTool } from './ffmpeg';
-import { planLadder } from './ladder';
+import { planLadder, SEGMENT_SECONDS } from './ladder';
 import { describeSource } from './probe';
 import { runTranscode } from './transcode';
 
@@ -12,7 +12,7 @@ const work = mkdtempSync(join(tmpdir(), 'classroom-transcode-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const SECONDS = 16;
-const FLASH_AT = 9.3; // inside the second segment, where a lost guess of a frame's duration would show
+const FLASH_AT = 9.3; // in the third segment: each segment before it could lose time to a wrong guess
 
 /** What a player reading one rung's playlist gets: times of its frames, keyframes, the flash and the tone. */
 async function readRung(playlist: string) {
@@ -93,9 +93,9 @@ describe('lecture-aware transcoding (real ffmpeg)', () => {
           ...seen,
           apart: true,
         });
-        // Segments of 6 s, cut at the same times in every rung; a keyframe every 2 s, the same frames in each.
+        // Segments of 4 s, cut at the same times in every rung; a keyframe every 2 s, the same frames in each.
         expect(rung.durations).toEqual(rungs[0].durations);
-        expect(rung.durations.slice(0, -1).every((d) => Math.abs(d - 6) < 0.01)).toBe(true);
+        expect(rung.durations.slice(0, -1).every((d) => Math.abs(d - SEGMENT_SECONDS) < 0.01)).toBe(true);
         expect(rung.keyframes).toEqual(rungs[0].keyframes);
         const gaps = rung.keyframes.slice(1).map((t, k) => t - rung.keyframes[k]);
         expect(gaps.every((gap) => gap > 1.9 && gap < 2.1)).toBe(true);

@@ -66,7 +66,7 @@ export function transcodeCommands(
   const audio = pipedAudio ? [...quiet, '-i', source, '-map', '0:a:0', '-vn', ...aac, '-f', 'nut', 'pipe:1'] : null;
 
   const args = [...quiet, '-y', '-i', source];
-  if (pipedAudio) args.push('-f', 'nut', '-i', 'pipe:0');
+  if (pipedAudio) args.push('-analyzeduration', '0', '-probesize', '32768', '-f', 'nut', '-i', 'pipe:0');
   args.push('-filter_complex', filter);
   plan.rungs.forEach((_, i) => {
     args.push('-map', `[v${i}]`);
@@ -111,6 +111,8 @@ export function transcodeCommands(
     '-progress',
     'pipe:1',
     '-nostats',
+    '-stats_period',
+    '0.1',
     join(outDir, '%v', 'index.m3u8'),
   );
   return { audio, ladder: args };
