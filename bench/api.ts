@@ -7,11 +7,12 @@
  *
  * Then each hot route on its own: autocannon (a Node process of its own, 50 connections) against the server and
  * against bench/bare-peer.ts (a bare Bun.serve doing the same queries on the same file with prepared statements),
- * interleaved, and the ratio, which the "fast where it matters" issue wants ≥ 0.8.
+ * interleaved, and the ratio, which the "fast where it matters" issue wants ≥ 0.8; and against
+ * bench/express-peer.cjs (Express 5 + better-sqlite3 under Node, the same queries), which the server should beat.
  * Usage: bun run bench:api [--students 50] [--seconds 10] [--route-seconds 5]
  */
 import { Database } from 'bun:sqlite';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser } from '../e2e/browser';
@@ -53,6 +54,39 @@ async function autocannon(url: string, token: string) {
     errors: number;
   };
   return { rps: result.requests.average, p99: result.latency.p99, bad: result.non2xx + result.errors };
+}
+
+/** Express and better-sqlite3 for the peer, installed once into node_modules/.cache (not an app dependency). */
+function expressModules(): string {
+  const dir = join(import.meta.dir, '..', 'node_modules', '.cache', 'bench-express');
+  if (!existsSync(join(dir, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'))) {
+    mkdirSync(dir, { recursive: true });
+    console.log('  installing express@5 and better-sqlite3@12 for the peer (builds SQLite: about a minute)…');
+    const install = Bun.spawnSync(
+      [
+        'npm',
+        'install',
+        '--prefix',
+        dir,
+        '--no-save',
+        '--no-package-lock',
+        '--no-fund',
+        '--no-audit',
+        'express@5',
+        'better-sqlite3@12',
+      ],
+      { stdout: 'ignore', stderr: 'pipe' },
+    );
+    if (install.exitCode !== 0) throw new Error(`npm install failed: ${install.stderr.toString().slice(-500)}`);
+  }
+  return join(dir, 'node_modules');
+}
+
+/** Starts a peer server that prints its port on its first line. */
+async function startPeer(command: string[]) {
+  const child = Bun.spawn(command, { stdout: 'pipe' });
+  const port = new TextDecoder().decode((await child.stdout.getReader().read()).value).trim();
+  return { child, base: `http://127.0.0.1:${port}` };
 }
 
 type Load = { requests: number; errors: number; rps: number; p50: number; p99: number };
@@ -195,11 +229,10 @@ try {
     `  ratio (server / bare): ${(appLoad.rps / bareLoad.rps).toFixed(2)} of the throughput, p99 ${(appLoad.p99 / bareLoad.p99).toFixed(1)}×`,
   );
 
-  // Each hot route alone, against the bare peer on the same file, interleaved.
-  const peer = Bun.spawn(['bun', join(import.meta.dir, 'bare-peer.ts'), join(server.dataDir, 'classroom.sqlite')], {
-    stdout: 'pipe',
-  });
-  const peerPort = new TextDecoder().decode((await peer.stdout.getReader().read()).value).trim();
+  // Each hot route alone, against the bare peer and the Express peer on the same file, interleaved.
+  const file = join(server.dataDir, 'classroom.sqlite');
+  const peer = await startPeer(['bun', join(import.meta.dir, 'bare-peer.ts'), file]);
+  const expressPeer = await startPeer(['node', join(import.meta.dir, 'express-peer.cjs'), expressModules(), file]);
   const routes: [string, string][] = [
     ['current user', '/api/users'],
     ['class list', '/api/courses'],
@@ -207,17 +240,23 @@ try {
     ['comments of 50', `/api/lectures/${fifty}/comments`],
     ['notes', `/api/enrollments/${course._id}/notes`],
   ];
-  console.log(`hot routes, autocannon -c 50 -d ${routeSeconds} each (server, then bare peer):`);
+  console.log(`hot routes, autocannon -c 50 -d ${routeSeconds} each (server, bare Bun peer, Express peer):`);
   for (const [label, path] of routes) {
     const app = await autocannon(`${base}${path}`, students[0].token);
-    const bareRoute = await autocannon(`http://127.0.0.1:${peerPort}${path}`, students[0].token);
+    const bareRoute = await autocannon(`${peer.base}${path}`, students[0].token);
+    const expressRoute = await autocannon(`${expressPeer.base}${path}`, students[0].token);
     const ratio = app.rps / bareRoute.rps;
-    const bad = app.bad + bareRoute.bad ? ` (${app.bad}/${bareRoute.bad} not 2xx)` : '';
+    const ahead = app.rps / expressRoute.rps;
+    const bad = app.bad + bareRoute.bad + expressRoute.bad;
     console.log(
-      `  ${label}: ${app.rps.toFixed(0)} req/s p99 ${app.p99} ms; bare ${bareRoute.rps.toFixed(0)} req/s p99 ${bareRoute.p99} ms; ratio ${ratio.toFixed(2)} ${ratio >= 0.8 ? '✓' : '✗'} ≥ 0.8${bad}`,
+      `  ${label}: ${app.rps.toFixed(0)} req/s p99 ${app.p99} ms; bare ${bareRoute.rps.toFixed(0)} req/s p99 ${bareRoute.p99} ms; ` +
+        `Express ${expressRoute.rps.toFixed(0)} req/s p99 ${expressRoute.p99} ms; ratio to bare ${ratio.toFixed(2)} ` +
+        `${ratio >= 0.8 ? '✓' : '✗'} ≥ 0.8, to Express ${ahead.toFixed(2)} ${ahead > 1 ? '✓' : '✗'} > 1` +
+        `${bad ? ` (${app.bad}/${bareRoute.bad}/${expressRoute.bad} not 2xx)` : ''}`,
     );
   }
-  peer.kill();
+  peer.child.kill();
+  expressPeer.child.kill();
 
   // What each page makes the browser download, gzipped.
   const browser = await launchBrowser();

@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { compress } from 'hono/compress';
+import { createMiddleware } from 'hono/factory';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { createAccountLimits } from './auth/limits';
 import type { Config } from './config';
 import type { AppDeps, AppEnv } from './deps';
 import { errorBody, handleError } from './errors';
+import { compressJson } from './http/compress-json';
 import { openApiDocument } from './http/openapi';
 import { logRequests } from './http/request-log';
 import { createWebHandler } from './http/web-assets';
@@ -61,7 +62,20 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
   });
   // Hashed scripts and styles are not documents: a page's policies (CSP, framing, referrer...) mean nothing on
   // them and cost ~450 bytes each on the sign-in page's dozen requests. They keep nosniff and CORP (web-assets.ts).
-  app.use((c, next) => (c.req.path.startsWith('/assets/') ? next() : documentHeaders(c, next)));
+  // API answers and media are not documents either: they get what matters for them, never sniffed into something
+  // else, never embedded by another site, never a referrer: three headers instead of twelve (about 450 bytes less
+  // on every answer and segment).
+  const dataHeaders = createMiddleware(async (c, next) => {
+    await next();
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    c.res.headers.set('Cross-Origin-Resource-Policy', 'same-origin');
+    c.res.headers.set('Referrer-Policy', 'no-referrer');
+  });
+  const isData = (path: string) => (path.startsWith('/api/') && path !== '/api/docs') || path.startsWith('/media/');
+  app.use((c, next) => {
+    if (c.req.path.startsWith('/assets/')) return next();
+    return isData(c.req.path) ? dataHeaders(c, next) : documentHeaders(c, next);
+  });
 
   // Every body but a video upload is small: refuse big ones before reading them.
   const smallBodies = bodyLimit({
@@ -72,8 +86,8 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
   const videoBytes = (path: string) =>
     path === '/api/upload' || path === '/api/uploads' || path.startsWith('/api/uploads/');
   app.use('/api/*', (c, next) => (videoBytes(c.req.path) ? next() : smallBodies(c, next)));
-  // JSON answers compressed on the fly when the client takes it (Hono skips small and non-text bodies).
-  app.use('/api/*', compress());
+  // JSON answers of 1 KB or more gzipped when the client takes it.
+  app.use('/api/*', compressJson);
 
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/app', appInfoRoutes(deps));
