@@ -28,8 +28,8 @@ const studentCount = arg('students', 50);
 const seconds = arg('seconds', 10);
 const routeSeconds = arg('route-seconds', 5);
 
-/** autocannon in its own process: requests per second and p99 latency of one URL. */
-async function autocannon(url: string, token: string) {
+/** autocannon in its own process: requests per second and p99 latency of one URL (a GET, or a write with a body). */
+async function autocannon(url: string, token: string, write?: { method: string; body?: string }) {
   const child = Bun.spawn(
     [
       'node',
@@ -41,6 +41,8 @@ async function autocannon(url: string, token: string) {
       String(routeSeconds),
       '-H',
       `authorization=Bearer ${token}`,
+      ...(write ? ['-m', write.method] : []),
+      ...(write?.body ? ['-H', 'content-type=application/json', '-b', write.body] : []),
       url,
     ],
     { stdout: 'pipe', stderr: 'pipe' },
@@ -233,18 +235,26 @@ try {
   const file = join(server.dataDir, 'classroom.sqlite');
   const peer = await startPeer(['bun', join(import.meta.dir, 'bare-peer.ts'), file]);
   const expressPeer = await startPeer(['node', join(import.meta.dir, 'express-peer.cjs'), expressModules(), file]);
-  const routes: [string, string][] = [
+  const routes: [string, string, { method: string; body?: string }?][] = [
     ['current user', '/api/users'],
     ['class list', '/api/courses'],
     ['lecture list of 50', `/api/lectures/course/${course._id}`],
     ['comments of 50', `/api/lectures/${fifty}/comments`],
     ['notes', `/api/enrollments/${course._id}/notes`],
+    [
+      'progress (a write)',
+      `/api/lectures/${watched}/progress`,
+      { method: 'PUT', body: '{"position":42,"duration":600}' },
+    ],
+    ['view (a write in a transaction)', `/api/lectures/${watched}/view`, { method: 'PATCH' }],
   ];
   console.log(`hot routes, autocannon -c 50 -d ${routeSeconds} each (server, bare Bun peer, Express peer):`);
-  for (const [label, path] of routes) {
-    const app = await autocannon(`${base}${path}`, students[0].token);
-    const bareRoute = await autocannon(`${peer.base}${path}`, students[0].token);
-    const expressRoute = await autocannon(`${expressPeer.base}${path}`, students[0].token);
+  // The writes go through the same file from three processes in turn; likes are not measured alone, as a like
+  // twice is refused (409) and each like is the view's transaction with another table.
+  for (const [label, path, write] of routes) {
+    const app = await autocannon(`${base}${path}`, students[0].token, write);
+    const bareRoute = await autocannon(`${peer.base}${path}`, students[0].token, write);
+    const expressRoute = await autocannon(`${expressPeer.base}${path}`, students[0].token, write);
     const ratio = app.rps / bareRoute.rps;
     const ahead = app.rps / expressRoute.rps;
     const bad = app.bad + bareRoute.bad + expressRoute.bad;

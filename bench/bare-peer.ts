@@ -1,12 +1,16 @@
 /**
  * The ceiling for bench:api: a bare Bun.serve on the same SQLite file doing the same work per hot route, with no
  * framework: read the bearer token's session id (no signature check: that is the ceiling), look the session and
- * its user up, run the route's queries as bun:sqlite prepared statements and answer the rows as JSON.
+ * its user up, run the route's queries as bun:sqlite prepared statements and answer the rows as JSON. The two
+ * writes a player makes (progress every few seconds, a view when a lecture opens) write the same rows.
  * Usage: bun bench/bare-peer.ts <database file>; prints its port.
  */
 import { Database } from 'bun:sqlite';
 
-const db = new Database(process.argv[2] ?? '', { readonly: true });
+const db = new Database(process.argv[2] ?? '');
+// The server's own pragmas (src/db/client.ts): WAL is in the file; synchronous is per connection.
+db.exec('PRAGMA busy_timeout = 5000');
+db.exec('PRAGMA synchronous = NORMAL');
 const q = {
   session: db.query(
     'SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.id = ? AND sessions.user_id = ? AND sessions.expires_at > ?',
@@ -30,7 +34,26 @@ const q = {
     'SELECT comments.*, users.username, users.avatar_version FROM comments JOIN users ON users.id = comments.user_id WHERE comments.lecture_id = ? ORDER BY comments.created_at DESC, comments.id DESC LIMIT 500',
   ),
   notes: db.query('SELECT * FROM notes WHERE course_id = ? AND user_id = ?'),
+  progress_save: db.query(
+    `INSERT INTO watch_progress (user_id, lecture_id, position_seconds, duration_seconds, furthest_seconds, completed, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (user_id, lecture_id) DO UPDATE SET position_seconds = excluded.position_seconds,
+       duration_seconds = excluded.duration_seconds, furthest_seconds = max(furthest_seconds, excluded.position_seconds),
+       completed = completed OR excluded.completed, updated_at = excluded.updated_at
+     RETURNING *`,
+  ),
+  view_mark: db.query(
+    `INSERT INTO view_marks (lecture_id, user_id, counted_at) VALUES (?, ?, ?)
+     ON CONFLICT (lecture_id, user_id) DO UPDATE SET counted_at = excluded.counted_at WHERE counted_at <= ? RETURNING *`,
+  ),
+  view_count: db.query('UPDATE lectures SET no_of_views = no_of_views + 1 WHERE id = ?'),
+  views: db.query('SELECT no_of_views FROM lectures WHERE id = ?'),
 };
+const countView = db.transaction((lectureId: string, userId: string, now: number) => {
+  const mark = q.view_mark.get(lectureId, userId, now, now - 3600_000);
+  if (mark) q.view_count.run(lectureId);
+  return !!mark;
+});
 
 type Row = Record<string, unknown>;
 const json = (body: unknown, status = 200) => Response.json(body, { status });
@@ -55,7 +78,7 @@ function readable(user: Row, courseId: string): Row | null {
 const server = Bun.serve({
   port: 0,
   hostname: '127.0.0.1',
-  fetch(request) {
+  async fetch(request) {
     const user = userOf(request);
     if (!user) return json({ error: 'unauthorized' }, 401);
     const path = new URL(request.url).pathname.split('/');
@@ -90,6 +113,33 @@ const server = Bun.serve({
       const lecture = q.lecture.get(path[3] ?? '') as Row | null;
       if (!lecture || !readable(user, lecture.course_id as string)) return json({ error: 'not found' }, 404);
       return json(q.comments.all(lecture.id as string));
+    }
+    // PUT /api/lectures/:id/progress, PATCH /api/lectures/:id/view
+    if (path[2] === 'lectures' && (path[4] === 'progress' || path[4] === 'view')) {
+      const lecture = q.lecture.get(path[3] ?? '') as Row | null;
+      if (!lecture || !readable(user, lecture.course_id as string)) return json({ error: 'not found' }, 404);
+      if (path[4] === 'view') {
+        const counted = countView(lecture.id as string, user.id as string, Date.now());
+        return json({ noOfViews: (q.views.get(lecture.id as string) as Row).no_of_views, counted });
+      }
+      const body = (await request.json()) as { position: number; duration: number };
+      const position = Math.min(body.position, body.duration);
+      const finished = body.duration > 0 && (position >= body.duration - 5 || position / body.duration >= 0.95);
+      const row = q.progress_save.get(
+        user.id as string,
+        lecture.id as string,
+        position,
+        body.duration,
+        position,
+        finished ? 1 : 0,
+        Date.now(),
+      ) as Row;
+      return json({
+        position: row.position_seconds,
+        duration: row.duration_seconds,
+        furthest: row.furthest_seconds,
+        completed: !!row.completed,
+      });
     }
     // /api/enrollments/:courseId/notes
     if (path[2] === 'enrollments' && path[4] === 'notes') {

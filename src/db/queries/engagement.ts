@@ -57,15 +57,17 @@ export async function deleteComment(db: Db, commentId: string) {
   await db.delete(comments).where(eq(comments.id, commentId));
 }
 
-/** Records where the user is; the furthest point and "finished" only ever grow. */
-export async function saveProgress(db: Db, userId: string, lectureId: string, position: number, duration: number) {
-  const finished = isFinished(position, duration);
-  const now = Date.now();
-  const row = await db
+/** Saving a position, prepared once per database: every watching student saves one every few seconds. */
+const saveProgressQuery = preparedPerDatabase((db: Db) => {
+  const position = sql.placeholder('position');
+  const duration = sql.placeholder('duration');
+  const finished = sql.placeholder('finished');
+  const now = sql.placeholder('now');
+  return db
     .insert(watchProgress)
     .values({
-      userId,
-      lectureId,
+      userId: sql.placeholder('userId'),
+      lectureId: sql.placeholder('lectureId'),
       positionSeconds: position,
       durationSeconds: duration,
       furthestSeconds: position,
@@ -75,15 +77,27 @@ export async function saveProgress(db: Db, userId: string, lectureId: string, po
     .onConflictDoUpdate({
       target: [watchProgress.userId, watchProgress.lectureId],
       set: {
-        positionSeconds: position,
-        durationSeconds: duration,
+        positionSeconds: sql`${position}`,
+        durationSeconds: sql`${duration}`,
         furthestSeconds: sql`max(${watchProgress.furthestSeconds}, ${position})`,
-        completed: sql`${watchProgress.completed} OR ${finished ? 1 : 0}`,
-        updatedAt: now,
+        completed: sql`${watchProgress.completed} OR ${finished}`,
+        updatedAt: sql`${now}`,
       },
     })
     .returning()
-    .get();
+    .prepare();
+});
+
+/** Records where the user is; the furthest point and "finished" only ever grow. */
+export async function saveProgress(db: Db, userId: string, lectureId: string, position: number, duration: number) {
+  const row = await saveProgressQuery(db).get({
+    userId,
+    lectureId,
+    position,
+    duration,
+    finished: isFinished(position, duration) ? 1 : 0,
+    now: Date.now(),
+  });
   return row as NonNullable<typeof row>;
 }
 

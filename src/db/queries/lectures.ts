@@ -183,59 +183,76 @@ export async function deleteLecture(db: Db, id: string) {
   await db.delete(lectures).where(eq(lectures.id, id));
 }
 
-const countOf = async (db: Db, id: string, column: typeof lectures.noOfLikes | typeof lectures.noOfViews) =>
-  (await db.select({ n: column }).from(lectures).where(eq(lectures.id, id)).get())?.n ?? 0;
+/** Views and likes, prepared once per database: a player counts a view each time a lecture opens. */
+const reactionQueries = preparedPerDatabase((db: Db) => {
+  const lectureId = sql.placeholder('lectureId');
+  const userId = sql.placeholder('userId');
+  const byLecture = eq(lectures.id, lectureId);
+  return {
+    markView: db
+      .insert(viewMarks)
+      .values({ lectureId, userId, countedAt: sql.placeholder('now') })
+      .onConflictDoUpdate({
+        target: [viewMarks.lectureId, viewMarks.userId],
+        set: { countedAt: sql`${sql.placeholder('now')}` },
+        setWhere: sql`${viewMarks.countedAt} <= ${sql.placeholder('windowStart')}`,
+      })
+      .returning()
+      .prepare(),
+    addView: db
+      .update(lectures)
+      .set({ noOfViews: sql`${lectures.noOfViews} + 1` })
+      .where(byLecture)
+      .prepare(),
+    addLike: db.insert(likes).values({ lectureId, userId }).onConflictDoNothing().returning().prepare(),
+    removeLike: db
+      .delete(likes)
+      .where(and(eq(likes.lectureId, lectureId), eq(likes.userId, userId)))
+      .returning()
+      .prepare(),
+    changeLikes: db
+      .update(lectures)
+      .set({ noOfLikes: sql`max(0, ${lectures.noOfLikes} + ${sql.placeholder('change')})` })
+      .where(byLecture)
+      .prepare(),
+    counts: db
+      .select({ noOfViews: lectures.noOfViews, noOfLikes: lectures.noOfLikes })
+      .from(lectures)
+      .where(byLecture)
+      .prepare(),
+  };
+});
+
+const countsOf = async (db: Db, lectureId: string) =>
+  (await reactionQueries(db).counts.get({ lectureId })) ?? { noOfViews: 0, noOfLikes: 0 };
 
 /** Counts a view when this user's last counted view of the lecture is over an hour old (or there is none). */
 export async function countView(db: Db, lectureId: string, userId: string, now = Date.now()) {
-  const counted = await transaction(db, async (tx) => {
-    const mark = await tx
-      .insert(viewMarks)
-      .values({ lectureId, userId, countedAt: now })
-      .onConflictDoUpdate({
-        target: [viewMarks.lectureId, viewMarks.userId],
-        set: { countedAt: now },
-        setWhere: sql`${viewMarks.countedAt} <= ${now - VIEW_WINDOW_MS}`,
-      })
-      .returning()
-      .get();
+  const q = reactionQueries(db);
+  const counted = await transaction(db, async () => {
+    const mark = await q.markView.get({ lectureId, userId, now, windowStart: now - VIEW_WINDOW_MS });
     if (!mark) return false;
-    await tx
-      .update(lectures)
-      .set({ noOfViews: sql`${lectures.noOfViews} + 1` })
-      .where(eq(lectures.id, lectureId));
+    await q.addView.run({ lectureId });
     return true;
   });
-  return { noOfViews: await countOf(db, lectureId, lectures.noOfViews), counted };
+  return { noOfViews: (await countsOf(db, lectureId)).noOfViews, counted };
 }
 
 /** Adds the user's like once; answers whether it was new and the count. */
 export async function addLike(db: Db, lectureId: string, userId: string) {
-  const added = await transaction(db, async (tx) => {
-    const row = await tx.insert(likes).values({ lectureId, userId }).onConflictDoNothing().returning().get();
-    if (!row) return false;
-    await tx
-      .update(lectures)
-      .set({ noOfLikes: sql`${lectures.noOfLikes} + 1` })
-      .where(eq(lectures.id, lectureId));
+  const q = reactionQueries(db);
+  const added = await transaction(db, async () => {
+    if (!(await q.addLike.get({ lectureId, userId }))) return false;
+    await q.changeLikes.run({ lectureId, change: 1 });
     return true;
   });
-  return { added, noOfLikes: await countOf(db, lectureId, lectures.noOfLikes) };
+  return { added, noOfLikes: (await countsOf(db, lectureId)).noOfLikes };
 }
 
 export async function removeLike(db: Db, lectureId: string, userId: string) {
-  await transaction(db, async (tx) => {
-    const removed = await tx
-      .delete(likes)
-      .where(and(eq(likes.lectureId, lectureId), eq(likes.userId, userId)))
-      .returning()
-      .get();
-    if (removed) {
-      await tx
-        .update(lectures)
-        .set({ noOfLikes: sql`max(0, ${lectures.noOfLikes} - 1)` })
-        .where(eq(lectures.id, lectureId));
-    }
+  const q = reactionQueries(db);
+  await transaction(db, async () => {
+    if (await q.removeLike.get({ lectureId, userId })) await q.changeLikes.run({ lectureId, change: -1 });
   });
-  return { noOfLikes: await countOf(db, lectureId, lectures.noOfLikes) };
+  return { noOfLikes: (await countsOf(db, lectureId)).noOfLikes };
 }
