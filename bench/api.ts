@@ -12,13 +12,14 @@
  * Usage: bun run bench:api [--students 50] [--seconds 10] [--route-seconds 5]
  */
 import { Database } from 'bun:sqlite';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser } from '../e2e/browser';
 import { createAccount, type RunningServer, signedInContext, startServer } from '../e2e/server';
 import { makeClip } from '../src/test/fixtures';
 import { startMailCapture } from '../src/test/mail-capture';
+import { benchTool } from './bench-tools';
 
 const arg = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -56,32 +57,6 @@ async function autocannon(url: string, token: string, write?: { method: string; 
     errors: number;
   };
   return { rps: result.requests.average, p99: result.latency.p99, bad: result.non2xx + result.errors };
-}
-
-/** Express and better-sqlite3 for the peer, installed once into node_modules/.cache (not an app dependency). */
-function expressModules(): string {
-  const dir = join(import.meta.dir, '..', 'node_modules', '.cache', 'bench-express');
-  if (!existsSync(join(dir, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'))) {
-    mkdirSync(dir, { recursive: true });
-    console.log('  installing express@5 and better-sqlite3@12 for the peer (builds SQLite: about a minute)…');
-    const install = Bun.spawnSync(
-      [
-        'npm',
-        'install',
-        '--prefix',
-        dir,
-        '--no-save',
-        '--no-package-lock',
-        '--no-fund',
-        '--no-audit',
-        'express@5',
-        'better-sqlite3@12',
-      ],
-      { stdout: 'ignore', stderr: 'pipe' },
-    );
-    if (install.exitCode !== 0) throw new Error(`npm install failed: ${install.stderr.toString().slice(-500)}`);
-  }
-  return join(dir, 'node_modules');
 }
 
 /** Starts a peer server that prints its port on its first line. */
@@ -234,7 +209,12 @@ try {
   // Each hot route alone, against the bare peer and the Express peer on the same file, interleaved.
   const file = join(server.dataDir, 'classroom.sqlite');
   const peer = await startPeer(['bun', join(import.meta.dir, 'bare-peer.ts'), file]);
-  const expressPeer = await startPeer(['node', join(import.meta.dir, 'express-peer.cjs'), expressModules(), file]);
+  const expressPeer = await startPeer([
+    'node',
+    join(import.meta.dir, 'express-peer.cjs'),
+    benchTool('express', ['express@5', 'better-sqlite3@12'], 'better-sqlite3/build/Release/better_sqlite3.node'),
+    file,
+  ]);
   const routes: [string, string, { method: string; body?: string }?][] = [
     ['current user', '/api/users'],
     ['class list', '/api/courses'],

@@ -15,7 +15,7 @@
  * the first run installs the pinned version into `node_modules/.cache/bench-lighthouse` from the npm registry, and
  * runs it with Node against Debian's Chromium. `--no-lighthouse` skips it. Usage: bun run bench:web
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -23,6 +23,7 @@ import { launchBrowser } from '../e2e/browser';
 import { createAccount, type RunningServer, signedInContext, startServer } from '../e2e/server';
 import { makeClip } from '../src/test/fixtures';
 import { startMailCapture } from '../src/test/mail-capture';
+import { benchTool } from './bench-tools';
 
 const LOGIN_BUDGET = 100 * 1024;
 /** The issue's profiles: down/up in bits per second, round trip in ms. */
@@ -39,27 +40,12 @@ const LIGHTHOUSE_GOAL = 90;
 
 /** Lighthouse's performance score (0–100) and its main figures for one page, run with Node. */
 async function lighthouse(url: string, token?: string) {
-  const dir = join(import.meta.dir, '..', 'node_modules', '.cache', 'bench-lighthouse');
-  const cli = join(dir, 'node_modules', 'lighthouse', 'cli', 'index.js');
-  if (!existsSync(cli)) {
-    mkdirSync(dir, { recursive: true });
-    const install = Bun.spawnSync(
-      [
-        'npm',
-        'install',
-        '--prefix',
-        dir,
-        '--no-save',
-        '--no-package-lock',
-        '--no-fund',
-        '--no-audit',
-        `lighthouse@${LIGHTHOUSE_VERSION}`,
-      ],
-      { stdout: 'ignore', stderr: 'pipe' },
-    );
-    if (install.exitCode !== 0)
-      throw new Error(`npm install lighthouse failed: ${install.stderr.toString().slice(-500)}`);
-  }
+  const cli = join(
+    benchTool('lighthouse', [`lighthouse@${LIGHTHOUSE_VERSION}`], 'lighthouse/cli/index.js'),
+    'lighthouse',
+    'cli',
+    'index.js',
+  );
   const run = Bun.spawn(
     [
       'node',
