@@ -53,10 +53,14 @@ export function transcodeHandler(deps: { config: Config; db: Db; storage: Storag
       const started = Date.now();
       log(`[media] transcoding ${video.id} (attempt ${job.attempts}, ${plan.rungs.map((r) => r.name).join('/')})`);
 
-      // The poster is made beside the ladder, not before it: the first segment comes sooner.
-      const poster = makePoster(config, plan, source, work, video.durationMs).then((made) =>
-        made ? markPosterReady(db, video.id) : undefined,
-      );
+      // The poster is made once the first segment is out, not before it: decoding the source for it would slow
+      // the ladder's start, and students can press Play before they see the poster.
+      let poster: Promise<unknown> | undefined;
+      const makeThePoster = () => {
+        poster ??= makePoster(config, plan, source, work, video.durationMs).then((made) =>
+          made ? markPosterReady(db, video.id) : undefined,
+        );
+      };
       let lastWrite = 0;
       let eta: { seconds: number; at: number } | null = null;
       let firstPlayable = false;
@@ -71,6 +75,7 @@ export function transcodeHandler(deps: { config: Config; db: Db; storage: Storag
           if (!firstPlayable && plan.rungs.every((_, i) => readRungPlaylist(work, i).length > 0)) {
             firstPlayable = true;
             writes.push(markFirstPlayable(db, video.id, now));
+            makeThePoster();
           }
           if (now - lastWrite < PROGRESS_WRITE_MS) return;
           lastWrite = now;
@@ -83,7 +88,9 @@ export function transcodeHandler(deps: { config: Config; db: Db; storage: Storag
         signal,
         (pid) => writes.push(recordFfmpegPid(db, video.id, pid)),
       );
-      await Promise.all([...writes, poster]);
+      await Promise.all(writes);
+      if (result.ok && !signal.aborted) makeThePoster();
+      await poster;
       if (signal.aborted) throw new Error('stopped');
       if (!result.ok) throw new Error(result.reason);
       const measured = { ...plan, rungs: measureRungs(work, plan) };
