@@ -63,7 +63,12 @@ export function transcodeCommands(
   const quiet = [tools.ffmpegPath, '-hide_banner', '-nostdin', '-v', 'error'];
   const aac = ['-c:a', 'aac', '-b:a', `${AUDIO_KBPS}k`, '-ac', '2', '-ar', '48000'];
   const pipedAudio = lectureAware && plan.hasAudio;
-  const audio = pipedAudio ? [...quiet, '-i', source, '-map', '0:a:0', '-vn', ...aac, '-f', 'nut', 'pipe:1'] : null;
+  // The ladder shifts each input to start at zero: the piped audio is padded with silence back to the source's start
+  // (`first_pts=0`), so a track that starts after the picture (a phone's, a screen recorder's) keeps its place.
+  const pad = ['-af', 'aresample=async=1:first_pts=0'];
+  const audio = pipedAudio
+    ? [...quiet, '-i', source, '-map', '0:a:0', '-vn', ...pad, ...aac, '-f', 'nut', 'pipe:1']
+    : null;
 
   const args = [...quiet, '-y', '-i', source];
   if (pipedAudio) args.push('-analyzeduration', '0', '-probesize', '32768', '-f', 'nut', '-i', 'pipe:0');

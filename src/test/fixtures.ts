@@ -137,7 +137,16 @@ export function uploadForm(bytes: Uint8Array, fileName: string): FormData {
  */
 export async function makeFlashClip(
   dir: string,
-  options: { name: string; seconds: number; flashAt: number; camera: boolean; width?: number; height?: number },
+  options: {
+    name: string;
+    seconds: number;
+    flashAt: number;
+    camera: boolean;
+    width?: number;
+    height?: number;
+    /** The sound track starts this many seconds after the picture (its times say so; no silence is added). */
+    audioLate?: number;
+  },
 ): Promise<string> {
   const { seconds, flashAt } = options;
   const size = `${options.width ?? 1280}x${options.height ?? 720}`;
@@ -162,8 +171,32 @@ export async function makeFlashClip(
     'ultrafast',
     '-c:a',
     'aac',
-    file,
+    options.audioLate ? `${file}.aligned.mp4` : file,
   ]);
   if (result.exitCode !== 0) throw new Error(result.stderr);
+  if (options.audioLate) {
+    const aligned = `${file}.aligned.mp4`;
+    const shifted = await runTool([
+      tools.ffmpegPath,
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      aligned,
+      '-itsoffset',
+      String(options.audioLate),
+      '-i',
+      aligned,
+      '-map',
+      '0:v',
+      '-map',
+      '1:a',
+      '-c',
+      'copy',
+      file,
+    ]);
+    rmSync(aligned, { force: true });
+    if (shifted.exitCode !== 0) throw new Error(shifted.stderr);
+  }
   return file;
 }
