@@ -27,7 +27,8 @@ export async function fileResponse(
   read: (range?: ByteRange) => Promise<Blob | undefined>,
   headers: Record<string, string>,
 ): Promise<Response | undefined> {
-  const common = { ...headers, 'Accept-Ranges': 'bytes', 'X-Content-Type-Options': 'nosniff' };
+  // nosniff, CORP and no-referrer come from the app's answer headers (app.ts), as for every /media answer.
+  const common = { ...headers, 'Accept-Ranges': 'bytes' };
   const head = request.method === 'HEAD';
   const range = parseRange(request.headers.get('range'), size);
   if (range === 'unsatisfiable') {

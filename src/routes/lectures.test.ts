@@ -95,11 +95,12 @@ describe('transcoding', () => {
         const dir = variant.slice(0, variant.lastIndexOf('/') + 1);
         for (const entry of uris(playlist.text)) {
           const file = await get(`${base}/${dir}${entry}`);
-          expect({ width, entry: `${dir}${entry}`, status: file.status }).toEqual({
+          expect({
             width,
             entry: `${dir}${entry}`,
-            status: 200,
-          });
+            status: file.status,
+            nosniff: file.headers.get('x-content-type-options'),
+          }).toEqual({ width, entry: `${dir}${entry}`, status: 200, nosniff: 'nosniff' });
           checked.push(entry);
         }
       }

@@ -70,7 +70,6 @@ export function profileRoutes(deps: AppDeps) {
         headers: {
           'Content-Type': 'image/webp',
           'Cache-Control': 'private, max-age=31536000, immutable',
-          'X-Content-Type-Options': 'nosniff',
         },
       });
     })
