@@ -1,22 +1,24 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Provider, useSetAtom } from 'jotai';
+import { Provider, useAtomValue, useSetAtom } from 'jotai';
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { queryClient } from './api/query-client';
 import { Toasts } from './lib/toast';
 import { AppRoutes } from './router';
-import { bindSessionToClient, loadSession, sessionAtom } from './state/session';
+import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } from './state/session';
 import { appStore } from './state/store';
 
 function App() {
   const setSession = useSetAtom(sessionAtom);
+  // A new generation after each sign-out: every screen mounts afresh, keeping nothing of the last person.
+  const generation = useAtomValue(sessionGenerationAtom);
   useEffect(() => {
-    bindSessionToClient(setSession);
+    bindSessionToClient();
     loadSession().then(setSession);
   }, [setSession]);
   return (
     <>
-      <AppRoutes />
+      <AppRoutes key={generation} />
       <Toasts />
     </>
   );

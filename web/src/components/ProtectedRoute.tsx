@@ -14,7 +14,8 @@ export function ProtectedRoute() {
   if (status === 'loading') return <FullPageLoader />;
   if (status === 'unreachable') return <Unreachable />;
   if (status !== 'authenticated') {
-    returnAfterSignIn.set(`${location.pathname}${location.search}${location.hash}`);
+    // A visitor's link is kept for after sign-in; the page of someone who just signed out is not.
+    if (status === 'unauthenticated') returnAfterSignIn.set(`${location.pathname}${location.search}${location.hash}`);
     return <Navigate to="/login" replace />;
   }
   return <Outlet />;

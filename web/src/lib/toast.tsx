@@ -73,6 +73,12 @@ export function dismissToastsOfLastPage() {
   });
 }
 
+/** Sign-out: every toast on screen goes, whoever it was for (a toast can name a class or a lecture). */
+export function dismissAllToasts() {
+  shownAt.clear();
+  sonner?.then((toast) => toast.dismiss()).catch(() => {});
+}
+
 /** Renders sonner's Toaster once the first toast has loaded it. */
 export function Toasts() {
   const [toaster, setToaster] = useState<{ Toaster: ComponentType<ToasterProps>; mounted: () => void } | null>(null);

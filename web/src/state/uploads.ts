@@ -178,6 +178,24 @@ export function retryUpload(key: string) {
   upload.start();
 }
 
+/**
+ * Sign-out: every upload of this tab stops (the server deletes what it has of each), the tray empties, and the
+ * resumable uploads this browser remembers are forgotten, so the next person sees none of them.
+ */
+export async function discardAllUploads() {
+  const stopping = [...running.values()].map((upload) =>
+    upload.abort(true).catch(() => {
+      // unreachable server: the unfinished upload expires there after a day
+    }),
+  );
+  running.clear();
+  listeners.clear();
+  appStore.set(uploadsAtom, []);
+  appStore.set(interruptedAtom, []);
+  // A server that does not answer must not hold the sign-out: what it keeps expires there after a day.
+  await Promise.race([Promise.all(stopping), new Promise((resolve) => setTimeout(resolve, 3000))]);
+}
+
 export const hasActiveUploads = () =>
   appStore.get(uploadsAtom).some((item) => item.status !== 'done' && item.status !== 'failed');
 
