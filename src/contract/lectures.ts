@@ -13,6 +13,8 @@ const processingStatuses = {
   processing: 'processing',
   ready: 'completed',
   failed: 'failed',
+  // Cancelled by an administrator: to a client, a video that did not process (Retry or Delete); `processingError` says why.
+  cancelled: 'failed',
 } as const satisfies Record<Video['status'], string>;
 export type ProcessingStatus = (typeof processingStatuses)[Video['status']];
 
@@ -33,7 +35,10 @@ export function toLectureJson(
     nameOfTopic: lecture.nameOfTopic,
     videoLink: video && videoJson?.playable ? masterPlaylistPath(video.id) : null,
     processingStatus: video ? processingStatuses[video.status] : null,
-    processingError: video?.status === 'failed' ? (video.error ?? 'The video could not be processed.') : null,
+    processingError:
+      video?.status === 'failed' || video?.status === 'cancelled'
+        ? (video.error ?? 'The video could not be processed.')
+        : null,
     noOfViews: lecture.noOfViews,
     noOfLikes: lecture.noOfLikes,
     createdAt: new Date(lecture.createdAt).toISOString(),

@@ -29,3 +29,11 @@ export function nowMs(db: Db): SQL<number> {
 export function greatest(db: Db, a: SQL | unknown, b: SQL | unknown): SQL<number> {
   return engineOf(db) === 'postgres' ? sql<number>`greatest(${a}, ${b})` : sql<number>`max(${a}, ${b})`;
 }
+
+/**
+ * Appended to a sub-select that picks a row to claim: on PostgreSQL it locks that row and skips rows other
+ * transactions hold, so concurrent claims pick different rows; SQLite's writers take turns, so it needs nothing.
+ */
+export function skipLocked(db: Db): SQL {
+  return engineOf(db) === 'postgres' ? sql` for update skip locked` : sql``;
+}

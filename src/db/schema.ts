@@ -163,14 +163,13 @@ export const videos = sqliteTable(
     ownerId: text('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['queued', 'processing', 'ready', 'failed'] }).notNull(),
+    /** A projection of its transcode job's state, written with it (src/media/state.ts). */
+    status: text('status', { enum: ['queued', 'processing', 'ready', 'failed', 'cancelled'] }).notNull(),
     /** 0 to 100. */
     progress: real('progress').notNull().default(0),
     etaSeconds: integer('eta_seconds'),
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
-    /** The running ffmpeg's process id, so a restart after kill -9 can stop an orphaned ffmpeg. */
-    ffmpegPid: integer('ffmpeg_pid'),
     sourceName: text('source_name').notNull(),
     sourceBytes: integer('source_bytes').notNull(),
     durationMs: integer('duration_ms').notNull(),
@@ -319,6 +318,8 @@ export const jobs = sqliteTable(
     maxAttempts: integer('max_attempts').notNull().default(3),
     /** Runs cut short by a worker that died (kill, crash, power): not attempts, but bounded (a poison file). */
     interruptions: integer('interruptions').notNull().default(0),
+    /** Whether the current run took the job back from a worker whose lease ran out. */
+    resumed: integer('resumed', { mode: 'boolean' }).notNull().default(false),
     runAfter: integer('run_after').notNull(),
     leaseOwner: text('lease_owner'),
     leaseUntil: integer('lease_until'),

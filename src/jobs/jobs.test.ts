@@ -2,75 +2,116 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
+import { jobs } from '../db/schema';
 import { cancelJobs, claimJob, enqueueJob, finishJob, heartbeat, MAX_INTERRUPTIONS } from './jobs';
-import { createJobRunner } from './runner';
+import { createJobRunner, periodicJobId } from './runner';
 
 const dir = mkdtempSync(join(tmpdir(), 'classroom-jobs-'));
-const { sqlite, db } = openDatabase(join(dir, 'test.sqlite'));
+const file = join(dir, 'test.sqlite');
+const { sqlite, db } = openDatabase(file);
 migrate(sqlite);
 afterAll(() => {
   sqlite.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a running job is taken back only once its lease has run out; the heartbeat keeps it', async () => {
-  const t0 = Date.now();
-  const job = await enqueueJob(db, 'transcode', { videoId: 'v1' }, { subjectId: 'v1', runAfter: t0 });
-  const first = await claimJob(db, 'worker-a', 1000, t0);
-  expect(first).toMatchObject({ job: { id: job.id, attempts: 1, leaseOwner: 'worker-a' }, takenBack: false });
+/** Nothing else in this file's database is due: each test starts from an empty queue. */
+const clear = () => db.delete(jobs);
+
+test('a running job is taken back only once its lease ran out by the database clock; the heartbeat keeps it', async () => {
+  await clear();
+  const job = await enqueueJob(db, 'transcode', { videoId: 'v1' }, { subjectId: 'v1' });
+  const first = await claimJob(db, 'worker-a.1', 400);
+  expect(first).toMatchObject({ id: job?.id, attempts: 1, leaseOwner: 'worker-a.1', resumed: false });
   // Another worker (a restart) finds nothing while the lease holds, and the owner renews it.
-  expect(await claimJob(db, 'worker-b', 1000, t0 + 900)).toBeUndefined();
-  expect(await heartbeat(db, 'worker-a', [job.id], 1000, t0 + 900)).toEqual([]);
-  expect(await claimJob(db, 'worker-b', 1000, t0 + 1500)).toBeUndefined();
-  // worker-a dies: no more heartbeats. After the lease, worker-b takes it back: an interruption, not an attempt.
-  const taken = await claimJob(db, 'worker-b', 1000, t0 + 2000);
-  expect(taken).toMatchObject({
-    job: { id: job.id, attempts: 1, interruptions: 1, leaseOwner: 'worker-b' },
-    takenBack: true,
-  });
+  expect(await claimJob(db, 'worker-b.1', 400)).toBeUndefined();
+  await Bun.sleep(250);
+  expect(await heartbeat(db, ['worker-a.1'], 400)).toEqual([]);
+  await Bun.sleep(250);
+  expect(await claimJob(db, 'worker-b.1', 400)).toBeUndefined();
+  // worker-a stops beating (it died, or its host froze). Once the lease ran out, worker-b takes it back:
+  // an interruption, not an attempt.
+  await Bun.sleep(500);
+  const taken = await claimJob(db, 'worker-b.1', 400);
+  expect(taken).toMatchObject({ id: job?.id, attempts: 1, interruptions: 1, leaseOwner: 'worker-b.1', resumed: true });
   // The old owner's heartbeat learns it lost the job; its late finish changes nothing.
-  expect(await heartbeat(db, 'worker-a', [job.id], 1000, t0 + 2100)).toEqual([job.id]);
-  await finishJob(db, first!.job, 'worker-a', { done: true });
-  await finishJob(db, taken!.job, 'worker-b', { done: true });
-  expect(await claimJob(db, 'worker-c', 1000, t0 + 10_000)).toBeUndefined();
+  expect(await heartbeat(db, ['worker-a.1'], 400)).toEqual(['worker-a.1']);
+  expect(await finishJob(db, first!, { done: true })).toBeUndefined();
+  expect(await finishJob(db, first!, { error: 'late failure' })).toBeUndefined();
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, job!.id));
+  expect(row).toMatchObject({ state: 'running', leaseOwner: 'worker-b.1', lastError: null });
+  expect(await finishJob(db, taken!, { done: true })).toBe('done');
+  expect(await claimJob(db, 'worker-c.1', 400)).toBeUndefined();
 });
 
 test('a failed attempt waits its backoff, the last one fails for good; a stop is not an attempt', async () => {
-  const t0 = Date.now();
-  const job = await enqueueJob(db, 'transcode', {}, { subjectId: 'v2', maxAttempts: 2, runAfter: t0 });
-  const one = (await claimJob(db, 'w', 1000, t0))!.job;
-  expect(await finishJob(db, one, 'w', { stopped: true }, t0)).toBe('queued');
-  const again = (await claimJob(db, 'w', 1000, t0))!.job;
+  await clear();
+  const job = await enqueueJob(db, 'transcode', {}, { subjectId: 'v2', maxAttempts: 2 });
+  const one = (await claimJob(db, 'w.1', 5000))!;
+  expect(await finishJob(db, one, { stopped: true })).toBe('queued');
+  const again = (await claimJob(db, 'w.2', 5000))!;
   expect(again.attempts).toBe(1);
-  expect(await finishJob(db, again, 'w', { error: 'boom' }, t0)).toBe('queued');
-  expect(await claimJob(db, 'w', 1000, t0 + 1000)).toBeUndefined();
-  const last = (await claimJob(db, 'w', 1000, t0 + 2000))!.job;
-  expect(last).toMatchObject({ id: job.id, attempts: 2 });
-  expect(await finishJob(db, last, 'w', { error: 'boom again' }, t0 + 2000)).toBe('failed');
-  expect(await claimJob(db, 'w', 1000, t0 + 60_000)).toBeUndefined();
+  expect(await finishJob(db, again, { error: 'boom' })).toBe('queued');
+  // Backoff: 2 s times the attempt number, on the database clock.
+  expect(await claimJob(db, 'w.3', 5000)).toBeUndefined();
+  await Bun.sleep(2100);
+  const last = (await claimJob(db, 'w.3', 5000))!;
+  expect(last).toMatchObject({ id: job?.id, attempts: 2 });
+  expect(await finishJob(db, last, { error: 'boom again' })).toBe('failed');
+  await Bun.sleep(4100);
+  expect(await claimJob(db, 'w.4', 5000)).toBeUndefined();
 });
 
-test('cancelling by subject stops waiting and running jobs', async () => {
-  const t0 = Date.now();
-  await enqueueJob(db, 'transcode', {}, { subjectId: 'v3', runAfter: t0 });
-  const running = (await claimJob(db, 'w', 1000, t0))!.job;
-  await enqueueJob(db, 'transcode', {}, { subjectId: 'v3', runAfter: t0 });
+test('cancelling by subject stops waiting and running jobs; the running one learns it at its heartbeat', async () => {
+  await clear();
+  await enqueueJob(db, 'transcode', {}, { subjectId: 'v3' });
+  const running = (await claimJob(db, 'w.5', 5000))!;
+  await enqueueJob(db, 'transcode', {}, { subjectId: 'v3' });
   expect(await cancelJobs(db, 'v3')).toHaveLength(2);
-  expect(await heartbeat(db, 'w', [running.id], 1000, t0 + 10)).toEqual([running.id]);
-  expect(await claimJob(db, 'w', 1000, t0 + 60_000)).toBeUndefined();
+  expect(await heartbeat(db, ['w.5'], 5000)).toEqual(['w.5']);
+  expect(await finishJob(db, running, { done: true })).toBeUndefined();
+  expect(await claimJob(db, 'w.6', 5000)).toBeUndefined();
+});
+
+test('workers in two processes claiming at once never take the same job', async () => {
+  await clear();
+  const count = 200;
+  for (let i = 0; i < count; i++) await enqueueJob(db, 'backup', { i });
+  const claimer = (name: string) =>
+    Bun.spawn(['bun', join(import.meta.dir, 'test-claimer.ts'), file, name, '8'], {
+      stdout: 'pipe',
+      stderr: 'inherit',
+    });
+  const processes = [claimer('a'), claimer('b')];
+  const taken = await Promise.all(
+    processes.map(async (child) => {
+      const out = await new Response(child.stdout).text();
+      expect(await child.exited).toBe(0);
+      return JSON.parse(out) as string[];
+    }),
+  );
+  const [a = [], b = []] = taken;
+  expect(a.length + b.length).toBe(count);
+  expect(new Set([...a, ...b]).size).toBe(count);
+  // Both took part (the race was real).
+  expect(a.length).toBeGreaterThan(0);
+  expect(b.length).toBeGreaterThan(0);
 });
 
 test('a job whose worker keeps dying is given up after MAX_INTERRUPTIONS, with a reason, through its handler', async () => {
-  const t0 = Date.now() - 60_000;
-  const job = await enqueueJob(db, 'backup', {}, { subjectId: 'poison', runAfter: t0 });
+  await clear();
+  const job = await enqueueJob(db, 'backup', {}, { subjectId: 'poison' });
   // Each run's worker dies (no heartbeat, no finish): the lease runs out and the next worker takes it back.
-  let claimed = await claimJob(db, 'dying-0', 1000, t0);
+  await claimJob(db, 'dying.0', 100);
   for (let i = 1; i <= MAX_INTERRUPTIONS; i++) {
-    claimed = await claimJob(db, `dying-${i}`, 1000, t0 + i * 2000);
-    expect(claimed).toMatchObject({ job: { id: job.id, attempts: 1, interruptions: i }, takenBack: true });
+    await Bun.sleep(150);
+    const claimed = await claimJob(db, `dying.${i}`, 100);
+    expect(claimed).toMatchObject({ id: job?.id, attempts: 1, interruptions: i, resumed: true });
   }
+  await Bun.sleep(150);
   const failures: { reason: string; final: boolean }[] = [];
   const runner = createJobRunner({
     db,
@@ -78,7 +119,6 @@ test('a job whose worker keeps dying is given up after MAX_INTERRUPTIONS, with a
     leaseMs: 1000,
     pollMs: 50,
     handlers: {
-      transcode: { run: async () => {} },
       backup: {
         run: async () => {
           throw new Error('must not run again');
@@ -94,5 +134,80 @@ test('a job whose worker keeps dying is given up after MAX_INTERRUPTIONS, with a
   expect(failures).toHaveLength(1);
   expect(failures[0]?.final).toBe(true);
   expect(failures[0]?.reason).toContain(`stopped unexpectedly ${MAX_INTERRUPTIONS + 1} times`);
-  expect(await claimJob(db, 'later', 1000, Date.now() + 60_000)).toBeUndefined();
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, job!.id));
+  expect(row?.state).toBe('failed');
+});
+
+test('a worker whose lease ran out stops its run (signal aborted) and its result is dropped', async () => {
+  await clear();
+  const job = await enqueueJob(db, 'backup', {}, { subjectId: 'slow' });
+  let aborted = false;
+  const runner = createJobRunner({
+    db,
+    concurrency: 1,
+    leaseMs: 600,
+    pollMs: 50,
+    handlers: {
+      backup: {
+        run: async (_payload, { signal }) => {
+          // Another worker takes the job while this one runs (as if this host had frozen past its lease).
+          await db.update(jobs).set({ leaseOwner: 'thief.1' }).where(eq(jobs.id, job!.id));
+          const deadline = Date.now() + 5000;
+          while (!signal.aborted && Date.now() < deadline) await Bun.sleep(20);
+          aborted = signal.aborted;
+        },
+      },
+    },
+  });
+  runner.start();
+  const deadline = Date.now() + 5000;
+  while (!aborted && Date.now() < deadline) await Bun.sleep(20);
+  while (!runner.isIdle() && Date.now() < deadline) await Bun.sleep(20);
+  await runner.stop();
+  expect(aborted).toBe(true);
+  // The thief's claim is untouched.
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, job!.id));
+  expect(row).toMatchObject({ state: 'running', leaseOwner: 'thief.1' });
+});
+
+test('periodic work runs once per period however many workers run', async () => {
+  await clear();
+  let runs = 0;
+  const runner = () =>
+    createJobRunner({
+      db,
+      concurrency: 2,
+      leaseMs: 1000,
+      pollMs: 20,
+      handlers: {
+        sweep: {
+          everyMs: 60_000,
+          run: async () => {
+            runs++;
+            await Bun.sleep(100);
+          },
+        },
+      },
+    });
+  const workers = [runner(), runner(), runner()];
+  try {
+    for (const worker of workers) worker.start();
+    await Bun.sleep(1000);
+    expect(runs).toBe(1);
+    const [row] = await db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.id, periodicJobId('sweep')));
+    expect(row?.state).toBe('queued');
+    expect(await db.$count(jobs, eq(jobs.type, 'sweep'))).toBe(1);
+    // Due again: the next period runs once too.
+    await db
+      .update(jobs)
+      .set({ runAfter: 0 })
+      .where(eq(jobs.id, periodicJobId('sweep')));
+    await Bun.sleep(800);
+    expect(runs).toBe(2);
+  } finally {
+    for (const worker of workers) await worker.stop();
+  }
 });

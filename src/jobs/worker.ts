@@ -4,14 +4,21 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Logger } from '../lib/log';
 import { expireResumableUploads } from '../media/resumable-store';
-import { sweepMedia } from '../media/sweep';
-import { transcodeHandler } from '../media/transcode-job';
+import { sweepLocalTemp, sweepMedia } from '../media/sweep';
+import { reclaimScratch, transcodeHandler } from '../media/transcode-job';
 import type { Storage } from '../storage/storage';
 import { createJobsClient } from './client';
 import { enqueueJob } from './jobs';
 import { createJobRunner } from './runner';
 
-/** The job runner with every handler and the periodic cleanup: what `main.ts` runs in-process and `src/worker.ts` alone. */
+/** How often the cluster-wide cleanup runs (once, whichever worker claims it). */
+export const SWEEP_EVERY_MS = 15 * 60 * 1000;
+
+/**
+ * The job runner with every handler: what `classroom all` runs in-process and `classroom worker` alone. The
+ * cleanup of the cluster (orphan videos and files, expired uploads, the scheduled backup) is the periodic `sweep`
+ * job, so however many workers run it runs once; each worker's own chore is its host's scratch folders.
+ */
 export function createWorker(deps: { config: Config; db: Db; storage: Storage; log: Logger }) {
   const { config, db, storage } = deps;
   const jobLog = deps.log.child({ component: 'jobs' });
@@ -34,18 +41,25 @@ export function createWorker(deps: { config: Config; db: Db; storage: Storage; l
           );
         },
       },
+      sweep: {
+        everyMs: SWEEP_EVERY_MS,
+        async run() {
+          const removed = await sweepMedia({ config, db, storage, jobs: createJobsClient(db, runner) });
+          if (removed) log(`[media] cleanup removed ${removed} leftover file(s) or video(s)`);
+          const expired = await expireResumableUploads(config.dataDir);
+          if (expired) log(`[media] cleanup removed ${expired} unfinished upload(s) older than a day`);
+          if (config.backupDir && (await backupIsDue(db, config.backupDir, config.backupEveryMs))) {
+            await enqueueJob(db, 'backup', {}, { maxAttempts: 1 });
+          }
+        },
+      },
     },
     concurrency: config.transcodeConcurrency,
     leaseMs: config.jobLeaseMs,
     log,
     chores: async () => {
-      const removed = await sweepMedia({ config, db, storage, jobs: createJobsClient(db, runner) });
-      if (removed) log(`[media] cleanup removed ${removed} leftover file(s) or video(s)`);
-      const expired = await expireResumableUploads(config.dataDir);
-      if (expired) log(`[media] cleanup removed ${expired} unfinished upload(s) older than a day`);
-      if (config.backupDir && (await backupIsDue(db, config.backupDir, config.backupEveryMs))) {
-        await enqueueJob(db, 'backup', {}, { maxAttempts: 1 });
-      }
+      const removed = (await reclaimScratch(db, config)) + sweepLocalTemp(config);
+      if (removed) log(`[media] removed ${removed} scratch or temp file(s) no job or upload uses`);
     },
   });
   return runner;

@@ -1,12 +1,19 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, exists, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { nowMs } from '../db/dialect';
 import { jobs, type Video, videos } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { enqueueJob } from '../jobs/jobs';
+import type { JobChange } from '../jobs/types';
 import type { Plan } from './ladder';
 import type { SourceInfo } from './probe';
 
-/** A video's state changes only through these functions: queued → processing → ready | failed. */
+/**
+ * A video's status is a projection of its transcode job: queued → processing → ready | failed | cancelled. It
+ * changes only here, and (but for the upload that creates both) only through `projectVideo`, which the jobs module
+ * calls inside the transaction that changes the job. Progress, the poster and "first playable" are facts of the
+ * running attempt, written only while that attempt still holds the job's lease.
+ */
 
 export const MAX_ATTEMPTS = 3;
 
@@ -14,13 +21,16 @@ export function readPlan(video: Pick<Video, 'plan'>): Plan {
   return JSON.parse(video.plan) as Plan;
 }
 
+/** What a finished transcode hands to its projection. */
+export type TranscodeResult = { plan: Plan };
+
 /** The video row and its transcode job, in one transaction. */
 export async function createQueuedVideo(
   db: Db,
   input: { id: string; ownerId: string; sourceName: string; sourceBytes: number; source: SourceInfo; plan: Plan },
 ): Promise<Video> {
   return transaction(db, async (tx) => {
-    const video = (await tx
+    const [video] = await tx
       .insert(videos)
       .values({
         id: input.id,
@@ -34,106 +44,115 @@ export async function createQueuedVideo(
         hasAudio: input.source.hasAudio,
         plan: JSON.stringify(input.plan),
       })
-      .returning()
-      .get()) as Video;
-    await enqueueJob(tx, 'transcode', { videoId: video.id }, { subjectId: video.id, maxAttempts: MAX_ATTEMPTS });
-    return video;
+      .returning();
+    await enqueueJob(tx, 'transcode', { videoId: input.id }, { subjectId: input.id, maxAttempts: MAX_ATTEMPTS });
+    return video as Video;
   });
 }
 
 export async function getVideo(db: Db, id: string) {
-  return db.select().from(videos).where(eq(videos.id, id)).get();
+  const [video] = await db.select().from(videos).where(eq(videos.id, id)).limit(1);
+  return video;
 }
 
-/** A worker took the job up: this is attempt `attempts`. */
-export async function markProcessing(db: Db, id: string, attempts: number, now = Date.now()) {
-  await db
-    .update(videos)
-    .set({
-      status: 'processing',
-      attempts,
-      progress: 0,
-      etaSeconds: null,
-      startedAt: now,
-      firstPlayableAt: null,
-      finishedAt: null,
-    })
-    .where(eq(videos.id, id));
+/** The video's side of a change of its transcode job; `tx` is the job's transaction. */
+export async function projectVideo(tx: Db, id: string, change: JobChange) {
+  const now = nowMs(tx);
+  const row = eq(videos.id, id);
+  const restart = { progress: 0, etaSeconds: null, firstPlayableAt: null };
+  switch (change.to) {
+    case 'running':
+      // A new attempt or a take-back: either way the ladder starts over.
+      await tx
+        .update(videos)
+        .set({ status: 'processing', attempts: change.job.attempts, ...restart, startedAt: now, finishedAt: null })
+        .where(row);
+      return;
+    case 'done': {
+      const result = change.result as TranscodeResult | undefined;
+      await tx
+        .update(videos)
+        .set({
+          status: 'ready',
+          progress: 100,
+          etaSeconds: 0,
+          error: null,
+          ...(result?.plan ? { plan: JSON.stringify(result.plan) } : {}),
+          finishedAt: now,
+          firstPlayableAt: sql`coalesce(${videos.firstPlayableAt}, ${now})`,
+        })
+        .where(row);
+      return;
+    }
+    case 'queued':
+      // A failed attempt waits for the next (its reason shown meanwhile), or a shutdown put it back.
+      await tx
+        .update(videos)
+        .set({ status: 'queued', ...restart, ...(change.error ? { error: change.error } : {}), finishedAt: null })
+        .where(row);
+      return;
+    case 'failed':
+      await tx
+        .update(videos)
+        .set({ status: 'failed', error: change.error, ...restart, finishedAt: now })
+        .where(row);
+      return;
+    case 'cancelled':
+      await tx
+        .update(videos)
+        .set({ status: 'cancelled', error: change.reason, ...restart, finishedAt: now })
+        .where(row);
+      return;
+  }
 }
 
-export async function reportProgress(db: Db, id: string, progress: number, etaSeconds: number | null) {
+/** The running attempt holding `lease` still owns the video's job (a worker that lost it writes nothing). */
+const heldBy = (db: Db, id: string, lease: string) =>
+  and(
+    eq(videos.id, id),
+    eq(videos.status, 'processing'),
+    exists(
+      db
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(and(eq(jobs.subjectId, id), eq(jobs.state, 'running'), eq(jobs.leaseOwner, lease))),
+    ),
+  );
+
+export async function reportProgress(db: Db, id: string, lease: string, progress: number, etaSeconds: number | null) {
   await db
     .update(videos)
     .set({ progress, etaSeconds })
-    .where(and(eq(videos.id, id), eq(videos.status, 'processing')));
+    .where(heldBy(db, id, lease));
 }
 
-export async function markPosterReady(db: Db, id: string) {
-  await db.update(videos).set({ hasPoster: true }).where(eq(videos.id, id));
-}
-
-export async function markFirstPlayable(db: Db, id: string, now = Date.now()) {
+export async function markPosterReady(db: Db, id: string, lease: string) {
   await db
     .update(videos)
-    .set({ firstPlayableAt: now })
-    .where(and(eq(videos.id, id), eq(videos.status, 'processing')));
+    .set({ hasPoster: true })
+    .where(heldBy(db, id, lease));
 }
 
-export async function markReady(db: Db, id: string, plan: Plan, now = Date.now()) {
+export async function markFirstPlayable(db: Db, id: string, lease: string) {
   await db
     .update(videos)
-    .set({
-      status: 'ready',
-      progress: 100,
-      etaSeconds: 0,
-      error: null,
-      plan: JSON.stringify(plan),
-      finishedAt: now,
-      ffmpegPid: null,
-      firstPlayableAt: sql`coalesce(${videos.firstPlayableAt}, ${now})`,
-    })
-    .where(eq(videos.id, id));
+    .set({ firstPlayableAt: nowMs(db) })
+    .where(heldBy(db, id, lease));
 }
 
-/** A failed run waits for its next attempt, or shows its reason when the attempts are spent. */
-export async function markAttemptFailed(db: Db, id: string, reason: string, final: boolean, now = Date.now()) {
-  await db
-    .update(videos)
-    .set({
-      status: final ? 'failed' : 'queued',
-      error: reason,
-      progress: 0,
-      etaSeconds: null,
-      firstPlayableAt: null,
-      ffmpegPid: null,
-      finishedAt: final ? now : null,
-    })
-    .where(eq(videos.id, id));
-}
-
-/** A run stopped by a shutdown waits in the queue again. */
-export async function markStopped(db: Db, id: string) {
-  await db
-    .update(videos)
-    .set({ status: 'queued', progress: 0, etaSeconds: null, firstPlayableAt: null, ffmpegPid: null })
-    .where(and(eq(videos.id, id), eq(videos.status, 'processing')));
-}
-
-export async function recordFfmpegPid(db: Db, id: string, pid: number | null) {
-  await db.update(videos).set({ ffmpegPid: pid }).where(eq(videos.id, id));
-}
-
-/** The teacher's Retry: a failed video starts over with fresh attempts and a new job. */
+/**
+ * The teacher's (or an administrator's) Retry: a failed or cancelled video starts over with fresh attempts and a
+ * new job, in one transaction. False when the video is in neither state (nothing changes).
+ */
 export async function retryFailed(db: Db, id: string): Promise<boolean> {
   return transaction(db, async (tx) => {
-    const row = await tx
+    const [row] = await tx
       .update(videos)
       .set({ status: 'queued', attempts: 0, error: null, progress: 0, etaSeconds: null, finishedAt: null })
-      .where(and(eq(videos.id, id), eq(videos.status, 'failed')))
-      .returning({ id: videos.id })
-      .get();
+      .where(and(eq(videos.id, id), inArray(videos.status, ['failed', 'cancelled'])))
+      .returning({ id: videos.id });
     if (!row) return false;
-    await tx.delete(jobs).where(and(eq(jobs.subjectId, id), eq(jobs.state, 'failed')));
+    await tx.delete(jobs).where(and(eq(jobs.subjectId, id), inArray(jobs.state, ['failed', 'cancelled'])));
     await enqueueJob(tx, 'transcode', { videoId: id }, { subjectId: id, maxAttempts: MAX_ATTEMPTS });
     return true;
   });

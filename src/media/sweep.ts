@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { and, eq, gt, inArray } from 'drizzle-orm';
-import { jobs, videos } from '../db/schema';
-import { scratchRoot, tempDir, UPLOADS_PREFIX, VIDEOS_PREFIX } from '../storage/keys';
+import { inArray } from 'drizzle-orm';
+import { videos } from '../db/schema';
+import { tempDir, UPLOADS_PREFIX, VIDEOS_PREFIX } from '../storage/keys';
 import { deleteUnreferencedVideos, type MediaDeps, orphanVideoIds } from './videos';
 
 /** A file in tmp/ untouched this long belongs to no upload in progress. */
@@ -13,8 +13,8 @@ const FRESH_UPLOAD_MS = 60 * 60 * 1000;
 const idOf = (name: string) => name.replace(/\.source$/, '');
 
 /**
- * The periodic cleanup (run by the job worker, at start and every 15 minutes): videos never attached to a
- * lecture within a day, stored files no video row names, scratch folders no live job writes, stale temp files.
+ * The cluster's periodic cleanup (the `sweep` job: once every 15 minutes, whichever worker claims it): videos never
+ * attached to a lecture within a day, stored files no video row names.
  * Returns how many things it removed.
  */
 export async function sweepMedia(deps: MediaDeps, now = Date.now()): Promise<number> {
@@ -47,25 +47,13 @@ export async function sweepMedia(deps: MediaDeps, now = Date.now()): Promise<num
     removed++;
   }
 
-  // Scratch folders of jobs that no live worker holds (a worker that died left them).
-  const scratch = scratchRoot(config.dataDir);
-  const scratchNames = existsSync(scratch) ? readdirSync(scratch) : [];
-  if (scratchNames.length) {
-    const live = new Set(
-      (
-        await db
-          .select({ subjectId: jobs.subjectId })
-          .from(jobs)
-          .where(and(eq(jobs.state, 'running'), gt(jobs.leaseUntil, now), inArray(jobs.subjectId, scratchNames)))
-      ).map((row) => row.subjectId),
-    );
-    for (const name of scratchNames) {
-      if (live.has(name)) continue;
-      rmSync(join(scratch, name), { recursive: true, force: true });
-      removed++;
-    }
-  }
+  // Scratch folders are each host's own: every worker reclaims its host's (reclaimScratch in transcode-job.ts).
+  return removed;
+}
 
+/** This host's stale temp files (each worker's own chore, like its scratch folders). */
+export function sweepLocalTemp(config: MediaDeps['config'], now = Date.now()): number {
+  let removed = 0;
   const temp = tempDir(config.dataDir);
   for (const name of existsSync(temp) ? readdirSync(temp) : []) {
     const path = join(temp, name);

@@ -1,112 +1,194 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { and, eq, gt, inArray } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import type { JobHandler } from '../jobs/runner';
-import { scratchDir, sourceKey, videoPrefix } from '../storage/keys';
+import { nowMs } from '../db/dialect';
+import { jobs } from '../db/schema';
+import { holdsLease } from '../jobs/jobs';
+import type { JobContext, JobHandler } from '../jobs/runner';
+import { scratchDir, scratchRoot, sourceKey, videoPrefix } from '../storage/keys';
 import type { Storage } from '../storage/storage';
-import { masterPlaylist, measureRungs, readRungPlaylist } from './master-playlist';
-import {
-  getVideo,
-  markAttemptFailed,
-  markFirstPlayable,
-  markPosterReady,
-  markProcessing,
-  markReady,
-  markStopped,
-  readPlan,
-  recordFfmpegPid,
-  reportProgress,
-} from './state';
+import { masterPlaylist, measureRungs } from './master-playlist';
+import { createPublisher } from './publish';
+import { getVideo, markFirstPlayable, markPosterReady, readPlan, reportProgress, type TranscodeResult } from './state';
 import { makePoster, runTranscode } from './transcode';
 
 const PROGRESS_WRITE_MS = 1000;
 
-/** Kills an ffmpeg left running by a worker that died with kill -9, if that pid is still our ffmpeg for this video. */
-function stopOrphanFfmpeg(pid: number, videoId: string) {
+/** The ffmpeg pid of an attempt, kept in its own scratch folder (a pid means something only on its host). */
+const PID_FILE = 'ffmpeg.pid';
+
+/**
+ * Each attempt works in its own folder, named after its claim (SCRATCH_DIR/transcodes/<video>/<attempt>): a worker
+ * that lost its lease removes its own folder, never the new owner's.
+ */
+export const attemptDir = (config: Pick<Config, 'scratchDir'>, videoId: string, attempt: string) =>
+  join(scratchDir(config.scratchDir, videoId), attempt);
+
+/** Kills an ffmpeg left running by a worker that died with kill -9, if that pid is still ffmpeg writing `folder`. */
+function stopOrphanFfmpeg(folder: string) {
   try {
+    const pid = Number(readFileSync(join(folder, PID_FILE), 'utf8'));
     const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (commandLine.includes('ffmpeg') && commandLine.includes(videoId)) process.kill(pid, 'SIGKILL');
+    if (commandLine.includes('ffmpeg') && commandLine.includes(folder)) process.kill(pid, 'SIGKILL');
   } catch {
-    // gone already, or not Linux: nothing to stop
+    // no pid written, gone already, or not Linux: nothing to stop
   }
 }
 
 /**
- * The `transcode` job: the HLS ladder and poster into a local scratch folder (served while it grows),
- * handed to storage when complete.
+ * This host's attempt folders whose lease is no longer held (by the database clock): their worker died. Stops
+ * their ffmpeg and removes them. Every worker runs this for its own host, at start, when it takes a job back, and
+ * with its housekeeping; answers how many it removed.
  */
-export function transcodeHandler(deps: { config: Config; db: Db; storage: Storage }): JobHandler {
-  const { config, db, storage } = deps;
-  return {
-    async run({ videoId }: { videoId: string }, { job, signal, log }) {
-      const video = await getVideo(db, videoId);
-      if (!video) return; // deleted while it waited
-      if (video.ffmpegPid) stopOrphanFfmpeg(video.ffmpegPid, video.id);
-      await markProcessing(db, video.id, job.attempts);
-      const source = await storage.localCopy(sourceKey(video.id));
-      if (!source) throw new Error('The uploaded original is missing. Please upload the video again.');
-      const plan = readPlan(video);
-      const work = scratchDir(config.dataDir, video.id);
-      rmSync(work, { recursive: true, force: true });
-      mkdirSync(work, { recursive: true });
-      const started = Date.now();
-      log(`[media] transcoding ${video.id} (attempt ${job.attempts}, ${plan.rungs.map((r) => r.name).join('/')})`);
+export async function reclaimScratch(db: Db, config: Pick<Config, 'scratchDir'>) {
+  const root = scratchRoot(config.scratchDir);
+  const videoIds = existsSync(root) ? readdirSync(root) : [];
+  if (videoIds.length === 0) return 0;
+  const live = new Set(
+    (
+      await db
+        .select({ lease: jobs.leaseOwner })
+        .from(jobs)
+        .where(and(eq(jobs.state, 'running'), gt(jobs.leaseUntil, nowMs(db)), inArray(jobs.subjectId, videoIds)))
+    ).map((row) => row.lease?.slice(row.lease.lastIndexOf('.') + 1)),
+  );
+  let removed = 0;
+  for (const videoId of videoIds) {
+    const folder = join(root, videoId);
+    let attempts: string[];
+    try {
+      attempts = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const attempt of attempts) {
+      if (live.has(attempt)) continue;
+      stopOrphanFfmpeg(join(folder, attempt));
+      rmSync(join(folder, attempt), { recursive: true, force: true });
+      removed++;
+    }
+    removeIfEmpty(folder);
+  }
+  return removed;
+}
 
-      // The poster is made once the first segment is out, not before it: decoding the source for it would slow
-      // the ladder's start, and students can press Play before they see the poster.
-      let poster: Promise<unknown> | undefined;
-      const makeThePoster = () => {
-        poster ??= makePoster(config, plan, source, work, video.durationMs).then((made) =>
-          made ? markPosterReady(db, video.id) : undefined,
+function removeIfEmpty(folder: string) {
+  try {
+    rmdirSync(folder);
+  } catch {
+    // not empty (another attempt works there) or gone
+  }
+}
+
+/** The `transcode` job's payload. */
+export type TranscodePayload = { videoId: string };
+
+/**
+ * The `transcode` job: the HLS ladder and poster into this attempt's scratch folder, published to storage as
+ * it comes; the video's status follows the job (src/media/state.ts).
+ */
+export function transcodeHandler(deps: {
+  config: Config;
+  db: Db;
+  storage: Storage;
+}): JobHandler<TranscodePayload, TranscodeResult | undefined> {
+  const { config, db, storage } = deps;
+
+  async function transcode(
+    { videoId }: TranscodePayload,
+    { job, signal, log, lease, takenBack }: JobContext,
+    work: string,
+  ): Promise<TranscodeResult | undefined> {
+    const video = await getVideo(db, videoId);
+    if (!video) return undefined; // deleted while it waited
+    // The worker this job was taken from may have died on this host, its ffmpeg still running.
+    if (takenBack) await reclaimScratch(db, config);
+    const copy = await storage.localCopy(sourceKey(video.id));
+    if (!copy) throw new Error('The uploaded original is missing. Please upload the video again.');
+    const plan = readPlan(video);
+    const source = copy.path;
+    mkdirSync(work, { recursive: true });
+    // Files of an earlier attempt; then each finished file is published as it comes (storage/publish.ts).
+    await storage.deletePrefix(videoPrefix(video.id));
+    const publisher = createPublisher(storage, video.id, work, plan.rungs.length);
+    const started = Date.now();
+    log(`[media] transcoding ${video.id} (attempt ${job.attempts}, ${plan.rungs.map((r) => r.name).join('/')})`);
+
+    // The poster is made once the first segment is out, not before it: decoding the source for it would slow
+    // the ladder's start, and students can press Play before they see the poster.
+    let poster: Promise<unknown> | undefined;
+    const makeThePoster = () => {
+      poster ??= makePoster(config, plan, source, work, video.durationMs).then(async (made) => {
+        if (!made) return;
+        await publisher.publishFile('poster.jpg');
+        await markPosterReady(db, video.id, lease);
+      });
+    };
+    let lastWrite = 0;
+    let eta: { seconds: number; at: number } | null = null;
+    let firstPlayable = false;
+    const writes: Promise<unknown>[] = [];
+    const result = await runTranscode(
+      config,
+      plan,
+      source,
+      work,
+      ({ outTimeMs }) => {
+        const now = Date.now();
+        publisher.kick();
+        if (!firstPlayable && publisher.playable()) {
+          firstPlayable = true;
+          writes.push(markFirstPlayable(db, video.id, lease));
+          makeThePoster();
+        }
+        if (now - lastWrite < PROGRESS_WRITE_MS) return;
+        lastWrite = now;
+        const progress = Math.min(99, (outTimeMs / video.durationMs) * 100);
+        const elapsed = (now - started) / 1000;
+        const measured = progress > 1 ? (elapsed / progress) * (100 - progress) : null;
+        eta = measured === null ? null : { seconds: steadyEta(eta, measured, now), at: now };
+        writes.push(
+          reportProgress(db, video.id, lease, Math.round(progress * 10) / 10, eta && Math.round(eta.seconds)),
         );
-      };
-      let lastWrite = 0;
-      let eta: { seconds: number; at: number } | null = null;
-      let firstPlayable = false;
-      const writes: Promise<unknown>[] = [];
-      const result = await runTranscode(
-        config,
-        plan,
-        source,
-        work,
-        ({ outTimeMs }) => {
-          const now = Date.now();
-          if (!firstPlayable && plan.rungs.every((_, i) => readRungPlaylist(work, i).length > 0)) {
-            firstPlayable = true;
-            writes.push(markFirstPlayable(db, video.id, now));
-            makeThePoster();
-          }
-          if (now - lastWrite < PROGRESS_WRITE_MS) return;
-          lastWrite = now;
-          const progress = Math.min(99, (outTimeMs / video.durationMs) * 100);
-          const elapsed = (now - started) / 1000;
-          const measured = progress > 1 ? (elapsed / progress) * (100 - progress) : null;
-          eta = measured === null ? null : { seconds: steadyEta(eta, measured, now), at: now };
-          writes.push(reportProgress(db, video.id, Math.round(progress * 10) / 10, eta && Math.round(eta.seconds)));
-        },
-        signal,
-        (pid) => writes.push(recordFfmpegPid(db, video.id, pid)),
-      );
-      await Promise.all(writes);
-      if (result.ok && !signal.aborted) makeThePoster();
-      await poster;
-      if (signal.aborted) throw new Error('stopped');
-      if (!result.ok) throw new Error(result.reason);
-      const measured = { ...plan, rungs: measureRungs(work, plan) };
-      writeFileSync(join(work, 'master.m3u8'), masterPlaylist(measured.rungs, measured.fps, measured.hasAudio));
-      await storage.putFolder(videoPrefix(video.id), work);
-      await markReady(db, video.id, measured);
-      if (!config.keepOriginals) await storage.delete(sourceKey(video.id));
-      log(`[media] ${video.id} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      },
+      signal,
+      (pid) => writeFileSync(join(work, PID_FILE), String(pid)),
+    );
+    await Promise.all(writes);
+    if (result.ok && !signal.aborted) makeThePoster();
+    await poster;
+    copy.release();
+    await publisher.settle();
+    if (signal.aborted) throw new Error('stopped');
+    if (!result.ok) throw new Error(result.reason);
+    const measured = { ...plan, rungs: measureRungs(work, plan, publisher.sizes) };
+    // A run that lost its lease publishes nothing more: the files are the new owner's now.
+    if (!(await holdsLease(db, job.id, lease))) throw new Error('stopped: lease lost');
+    await publisher.finish(masterPlaylist(measured.rungs, measured.fps, measured.hasAudio));
+    log(`[media] ${video.id} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return { plan: measured };
+  }
+
+  return {
+    async run(payload, context) {
+      const work = attemptDir(config, payload.videoId, context.attempt);
+      try {
+        return await transcode(payload, context, work);
+      } finally {
+        // This attempt's own folder only: a new owner (after a lost lease) works in another.
+        rmSync(work, { recursive: true, force: true });
+        removeIfEmpty(scratchDir(config.scratchDir, payload.videoId));
+      }
     },
-    async failed({ videoId }: { videoId: string }, reason, final) {
-      rmSync(scratchDir(config.dataDir, videoId), { recursive: true, force: true });
-      await markAttemptFailed(db, videoId, reason, final);
+    async finished({ videoId }) {
+      // The video is ready (committed): the original is no longer needed.
+      if (!config.keepOriginals) await storage.delete(sourceKey(videoId));
     },
-    async interrupted({ videoId }: { videoId: string }, cancelled) {
-      rmSync(scratchDir(config.dataDir, videoId), { recursive: true, force: true });
-      if (!cancelled) await markStopped(db, videoId);
+    async failed({ videoId }, _reason, final) {
+      // What was published while it ran is of no use to anyone (a retry starts over).
+      if (final) await storage.deletePrefix(videoPrefix(videoId));
     },
   };
 }

@@ -164,14 +164,17 @@ export function adminRoutes(deps: AppDeps) {
 
     .post('/videos/:id/retry', validate('param', idParam), async (c) => {
       if (!(await retryFailed(db, c.req.valid('param').id))) {
-        throw new ApiError(409, 'not_failed', 'Only a video that failed can be retried.');
+        throw new ApiError(409, 'not_failed', 'Only a video that failed or was cancelled can be retried.');
       }
       jobs.wake();
       return c.json({ message: 'Queued again' });
     })
 
     .post('/videos/:id/cancel', validate('param', idParam), async (c) => {
-      await jobs.cancel(c.req.valid('param').id);
+      // The job and the video change together: the teacher sees it cancelled, with Retry and Delete.
+      if ((await jobs.cancel(c.req.valid('param').id)) === 0) {
+        throw new ApiError(409, 'not_running', 'Only a video that waits or is processing can be cancelled.');
+      }
       return c.json({ message: 'Cancelled' });
     })
 

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { transaction } from '../db/transaction';
 import type { AppDeps } from '../deps';
-import { lastWorkerBeat } from '../jobs/jobs';
+import { sinceLastWorkerBeat } from '../jobs/jobs';
 import { heartbeatMs } from '../jobs/runner';
 import { newId } from '../lib/ids';
 import { VERSION } from '../lib/version';
@@ -56,10 +56,9 @@ export function healthRoutes(deps: AppDeps) {
       return ffmpeg.problem;
     });
     await run('worker', async () => {
-      const beat = await lastWorkerBeat(db);
+      const silent = await sinceLastWorkerBeat(db);
       const allowed = 3 * heartbeatMs(config.jobLeaseMs) + 5_000;
-      if (beat === undefined) return 'no job worker has reported yet';
-      const silent = Date.now() - beat;
+      if (silent === undefined) return 'no job worker has reported yet';
       return silent > allowed ? `no job worker reported in the last ${Math.round(silent / 1000)} s` : undefined;
     });
     return results;

@@ -1,4 +1,4 @@
-import { desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { courses, enrollments, jobs, lectures, likes, type User, users, videos } from '../schema';
 import { transaction } from '../transaction';
@@ -93,13 +93,24 @@ export async function allCourses(db: Db) {
   return { rows, videoRows };
 }
 
-/** The transcoding queue: what waits, runs, or failed, newest first, with the video's file name. */
+/**
+ * The transcoding queue: what waits, runs, or failed, and the cancelled videos still waiting for a Retry or a
+ * delete, newest first, with the video's file name. The periodic jobs (the cleanup) are not listed.
+ */
 export async function jobQueue(db: Db) {
   return db
     .select({ job: jobs, fileName: videos.sourceName, videoStatus: videos.status })
     .from(jobs)
     .leftJoin(videos, eq(videos.id, jobs.subjectId))
-    .where(inArray(jobs.state, ['queued', 'running', 'failed']))
+    .where(
+      and(
+        inArray(jobs.type, ['transcode', 'backup']),
+        or(
+          inArray(jobs.state, ['queued', 'running', 'failed']),
+          and(eq(jobs.state, 'cancelled'), eq(videos.status, 'cancelled')),
+        ),
+      ),
+    )
     .orderBy(desc(jobs.createdAt))
     .limit(50);
 }

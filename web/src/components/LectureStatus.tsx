@@ -2,7 +2,8 @@ import { type Lecture, useRetryVideo } from '../api/lectures';
 import { formatClock, formatEta, processingForStudents } from '../lib/format';
 
 /**
- * One line under a topic: processing with percent and time left, failed with the reason, or its length. Students
+ * One line under a topic: processing with percent and time left, failed or cancelled with the reason (and Retry
+ * for the teacher, who can also delete the topic), or its length. Students
  * (who cannot retry) read only "Processing…, ready in about 2 min", or that the video is not available.
  */
 export function LectureStatus({ lecture, canRetry }: { lecture: Lecture; canRetry: boolean }) {
@@ -11,7 +12,7 @@ export function LectureStatus({ lecture, canRetry }: { lecture: Lecture; canRetr
   if (!video) return <span className="text-xs text-slate-600">No video</span>;
   if (!canRetry && (video.status === 'queued' || (video.status === 'processing' && !video.playable)))
     return <span className="text-xs font-medium text-indigo-700">{processingForStudents(video.etaSeconds)}</span>;
-  if (!canRetry && video.status === 'failed')
+  if (!canRetry && (video.status === 'failed' || video.status === 'cancelled'))
     return <span className="text-xs text-slate-600">Video not available yet</span>;
   if (!canRetry && video.status === 'processing')
     return <span className="text-xs text-slate-600">{formatClock(video.durationSeconds)}</span>;
@@ -37,10 +38,14 @@ export function LectureStatus({ lecture, canRetry }: { lecture: Lecture; canRetr
       </span>
     );
   }
-  if (video.status === 'failed') {
+  if (video.status === 'failed' || video.status === 'cancelled') {
     return (
       <span className="flex flex-col items-start gap-1">
-        <span className="text-xs font-medium text-red-700">Processing failed: {video.error ?? 'unknown reason'}</span>
+        <span className="text-xs font-medium text-red-700">
+          {video.status === 'cancelled'
+            ? (video.error ?? 'Processing was cancelled.')
+            : `Processing failed: ${video.error ?? 'unknown reason'}`}
+        </span>
         {canRetry && (
           <button
             type="button"

@@ -41,7 +41,7 @@ export function AdminServer() {
                       <span className="font-medium">{entry.state}</span> (attempt {entry.attempts})
                       {entry.lastError && <span className="block text-xs text-red-700">{entry.lastError}</span>}
                     </span>
-                    {entry.videoId && entry.state === 'failed' && (
+                    {entry.videoId && (entry.state === 'failed' || entry.state === 'cancelled') && (
                       <button
                         type="button"
                         className="btn btn-secondary h-8 px-3 text-xs"
@@ -50,7 +50,7 @@ export function AdminServer() {
                         Retry
                       </button>
                     )}
-                    {entry.videoId && entry.state !== 'failed' && (
+                    {entry.videoId && (entry.state === 'queued' || entry.state === 'running') && (
                       <button
                         type="button"
                         className="btn btn-secondary h-8 px-3 text-xs"

@@ -1,0 +1,22 @@
+/**
+ * For jobs.test.ts: a second process claiming jobs from the same SQLite file, `lanes` claims in flight at once,
+ * until none is left; prints the claimed ids as JSON. (Two connections in one process would block each other: a
+ * waiting writer blocks the thread the other needs to commit.)
+ */
+import { openDatabase } from '../db/client';
+import { claimJob } from './jobs';
+
+const [file, name, lanes] = process.argv.slice(2) as [string, string, string];
+const { db, sqlite } = openDatabase(file);
+const taken: string[] = [];
+await Promise.all(
+  Array.from({ length: Number(lanes) }, async (_, lane) => {
+    for (let n = 0; ; n++) {
+      const job = await claimJob(db, `${name}.${lane}-${n}`, 60_000);
+      if (!job) return;
+      taken.push(job.id);
+    }
+  }),
+);
+sqlite.close();
+console.log(JSON.stringify(taken));

@@ -1,0 +1,34 @@
+import type { Db } from '../db/client';
+import type { Job } from '../db/schema';
+import { projectVideo } from '../media/state';
+
+/**
+ * Every job type, and the state of what a job runs on (its subject) that the job owns. A subject's state changes
+ * only through its projection, inside the transaction that changes the job (PeerTube's video-state.ts shape), so
+ * the two never disagree: Cancel, Retry, a failed attempt and a take-back each leave the subject in a state its
+ * owner can act on.
+ */
+export type JobType = 'transcode' | 'backup' | 'sweep';
+
+/** What happened to a job, as its subject's projection sees it. */
+export type JobChange =
+  /** A worker took it up (a new attempt, or a take-back after a worker died). */
+  | { to: 'running'; job: Job }
+  | { to: 'done'; job: Job; result: unknown }
+  /** Back in the queue: after a failed attempt (`error`) or a shutdown. */
+  | { to: 'queued'; job: Job; error: string | null }
+  | { to: 'failed'; job: Job; error: string }
+  | { to: 'cancelled'; job: Job; reason: string };
+
+export type Projection = (tx: Db, subjectId: string, change: JobChange) => Promise<void>;
+
+/** The projection of each job type that has a subject. */
+const projections: Partial<Record<string, Projection>> = {
+  transcode: (tx, subjectId, change) => projectVideo(tx, subjectId, change),
+};
+
+/** Writes the change to the job's subject (if it has one) in the caller's transaction. */
+export async function project(tx: Db, change: JobChange) {
+  const projection = projections[change.job.type];
+  if (projection && change.job.subjectId) await projection(tx, change.job.subjectId, change);
+}
