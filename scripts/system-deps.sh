@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the system packages the app needs when they are missing: ffmpeg (>= 5.1) always,
-# and Debian's Chromium too with --test (for the Playwright end-to-end tests).
+# and with --test Debian's Chromium (the Playwright end-to-end tests) and PostgreSQL (the server suite's second run).
 set -euo pipefail
 
 need=()
 if [[ -z "${FFMPEG_PATH:-}" ]] && ! command -v ffmpeg >/dev/null 2>&1; then need+=(ffmpeg); fi
 if [[ "${1:-}" == "--test" ]] && [[ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]]; then need+=(chromium fonts-dejavu-core); fi
+# The server suite runs a second time on PostgreSQL, on a throwaway cluster (scripts/test-postgres.ts).
+if [[ "${1:-}" == "--test" ]] && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then need+=(postgresql); fi
 
 if ((${#need[@]})); then
   echo "Installing system packages: ${need[*]}"

@@ -1,18 +1,23 @@
 /**
- * Runs every suite (lint, type check, web build, server tests, end-to-end tests) and ends with one line
- * `N passed, N failed` that sums them all. Exits non-zero when anything failed.
+ * Runs every suite (lint, type check, web build, server tests on SQLite and again on PostgreSQL, end-to-end tests)
+ * and ends with one line `N passed, N failed` that sums them all. Exits non-zero when anything failed.
  */
 import { join } from 'node:path';
 import { readStreamText } from '../src/lib/read-stream';
+import { startTestCluster } from './test-postgres';
 
 const root = join(import.meta.dir, '..');
 let passed = 0;
 let failed = 0;
 
 /** Runs a command, echoing its output, and returns the output and exit code. */
-async function run(name: string, command: string[]): Promise<{ output: string; exitCode: number }> {
+async function run(
+  name: string,
+  command: string[],
+  env: Record<string, string> = {},
+): Promise<{ output: string; exitCode: number }> {
   console.log(`\n=== ${name}: ${command.join(' ')}`);
-  const child = Bun.spawn(command, { cwd: root, env: process.env, stdout: 'pipe', stderr: 'pipe' });
+  const child = Bun.spawn(command, { cwd: root, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' });
   let output = '';
   const pump = (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) =>
     readStreamText(stream, (text) => {
@@ -34,8 +39,8 @@ async function check(name: string, command: string[]) {
 }
 
 /** A bun test suite: its own pass and fail counts; a crash, or a run with no test, is one failure. */
-async function bunTests(name: string, args: string[]) {
-  const { output, exitCode } = await run(name, ['bun', 'test', ...args]);
+async function bunTests(name: string, args: string[], env: Record<string, string> = {}) {
+  const { output, exitCode } = await run(name, ['bun', 'test', ...args], env);
   const pass = Number(/^\s*(\d+) pass$/m.exec(output)?.[1] ?? 0);
   const fail = Number(/^\s*(\d+) fail$/m.exec(output)?.[1] ?? 0);
   passed += pass;
@@ -50,8 +55,24 @@ async function bunTests(name: string, args: string[]) {
 await check('lint', ['bun', 'x', 'biome', 'check', '.']);
 await check('typecheck', ['bun', 'x', 'tsc', '--noEmit', '-p', '.']);
 await check('build', ['bun', 'run', 'scripts/build-web.ts']);
-await bunTests('server tests', ['--timeout', '60000', 'src/']);
+await bunTests('server tests (SQLite)', ['--timeout', '60000', 'src/']);
+await serverTestsOnPostgres();
 await bunTests('end-to-end tests', ['--timeout', '180000', 'e2e/']);
+
+/** The whole server suite again, each harness on its own database of a throwaway cluster (scripts/test-postgres.ts). */
+async function serverTestsOnPostgres() {
+  const name = 'server tests (PostgreSQL)';
+  let cluster: Awaited<ReturnType<typeof startTestCluster>> | undefined;
+  try {
+    cluster = await startTestCluster();
+    await bunTests(name, ['--timeout', '60000', 'src/'], { TEST_DATABASE_URL: cluster.url });
+  } catch (error) {
+    console.log(`--- ${name} could not run: ${(error as Error).message}`);
+    failed += 1;
+  } finally {
+    cluster?.stop();
+  }
+}
 
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

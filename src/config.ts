@@ -12,6 +12,10 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL (unset: SQLite in DATA_DIR)')
+    .optional(),
   PUBLIC_URL: z
     .url()
     .transform((url) => url.replace(/\/+$/, ''))
@@ -66,6 +70,8 @@ export type Config = Readonly<{
   host: string;
   dataDir: string;
   databaseFile: string;
+  /** postgres://… when the data lives in PostgreSQL; unset, SQLite in `databaseFile`. */
+  databaseUrl: string | undefined;
   publicUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -107,6 +113,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const values = parsed.data;
+  if (values.DATABASE_URL && !values.JWT_SECRET) {
+    // Every server of a cluster must sign and check tokens with one key; a key made in one DATA_DIR would not be shared.
+    throw new ConfigError(
+      'JWT_SECRET must be set (32+ characters, the same on every server) when DATABASE_URL is set.',
+    );
+  }
+  if (values.DATABASE_URL && values.BACKUP_DIR) {
+    throw new ConfigError('BACKUP_DIR snapshots SQLite only: with DATABASE_URL use pg_dump (docs/operations.md).');
+  }
   const dataDir = resolve(values.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   return Object.freeze({
@@ -114,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: values.HOST,
     dataDir,
     databaseFile: join(dataDir, 'classroom.sqlite'),
+    databaseUrl: values.DATABASE_URL,
     publicUrl: values.PUBLIC_URL,
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,

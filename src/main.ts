@@ -4,7 +4,7 @@ import { ensureConfiguredAdmin } from './auth/standing';
 import { runBackupCommand } from './backup/cli';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
-import { migrate } from './db/migrate';
+import { migrateDatabase } from './db/migrate';
 import { createJobsClient } from './jobs/client';
 import { createWorker } from './jobs/worker';
 import { createLogger } from './lib/log';
@@ -18,8 +18,9 @@ async function start() {
   const config = loadConfig(process.env);
   const log = createLogger({ level: config.logLevel, format: config.logFormat });
   log.info({ version: VERSION, dataDir: config.dataDir }, `Classroom ${VERSION} starting`);
-  const { sqlite, db } = openDatabase(config.databaseFile);
-  const applied = migrate(sqlite);
+  const database = openDatabase(config);
+  const { db } = database;
+  const applied = await migrateDatabase(database);
   if (applied.length) log.info({ migrations: applied }, `Applied migrations: ${applied.join(', ')}`);
   const adminId = await ensureConfiguredAdmin(db, config);
   if (config.adminEmail) {
@@ -64,7 +65,7 @@ async function start() {
     await worker?.stop();
     await Bun.sleep(50); // the cut requests' streams close and release their files
     rmSync(tempDir(config.dataDir), { recursive: true, force: true });
-    sqlite.close();
+    await database.close();
     process.exit(0);
   };
   process.on('SIGTERM', shutdown);

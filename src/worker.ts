@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
-import { migrate } from './db/migrate';
+import { migrateDatabase } from './db/migrate';
 import { createWorker } from './jobs/worker';
 import { createLogger } from './lib/log';
 import { checkFfmpeg } from './media/ffmpeg';
@@ -13,8 +13,9 @@ import { createLocalStorage } from './storage/storage';
 try {
   const config = loadConfig(process.env);
   const log = createLogger({ level: config.logLevel, format: config.logFormat });
-  const { sqlite, db } = openDatabase(config.databaseFile);
-  migrate(sqlite);
+  const database = openDatabase(config);
+  const { db } = database;
+  await migrateDatabase(database);
   const ffmpegProblem = checkFfmpeg(config);
   if (ffmpegProblem) log.warn(ffmpegProblem);
   const worker = createWorker({ config, db, storage: createLocalStorage(config.dataDir), log });
@@ -22,7 +23,7 @@ try {
   log.info(`Classroom worker ${worker.owner} is running (data in ${config.dataDir})`);
   const shutdown = async () => {
     await worker.stop();
-    sqlite.close();
+    await database.close();
     process.exit(0);
   };
   process.on('SIGTERM', shutdown);

@@ -1,7 +1,7 @@
 import { and, eq, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client';
-import { preparedPerDatabase } from '../db/prepared';
+import { preparedStatement } from '../db/prepared';
 import { type Course, courses, enrollments, type Lecture, lectures, type User, type Video, videos } from '../db/schema';
 import { forbidden, notFound } from '../errors';
 
@@ -30,43 +30,56 @@ export function isMemberOf(courseId: SQL | SQLiteColumn, userId: string | Placeh
   ) as SQL;
 }
 
-/** These lookups run on nearly every request (each HLS segment too). */
-const queries = preparedPerDatabase((db: Db) => {
-  const id = sql.placeholder('id');
-  return {
-    course: db.select().from(courses).where(eq(courses.id, id)).prepare(),
-    enrollment: db
-      .select({ id: enrollments.id })
-      .from(enrollments)
-      .where(
-        and(
-          eq(enrollments.courseId, sql.placeholder('courseId')),
-          eq(enrollments.studentId, sql.placeholder('userId')),
-        ),
-      )
-      .prepare(),
-    video: db.select().from(videos).where(eq(videos.id, id)).prepare(),
-    videoInReadableCourse: db
-      .select({ courseId: lectures.courseId })
-      .from(lectures)
-      .where(and(eq(lectures.videoId, id), isMemberOf(lectures.courseId, sql.placeholder('userId'))))
-      .limit(1)
-      .prepare(),
-    lecture: db.select().from(lectures).where(eq(lectures.id, id)).prepare(),
-  };
-});
+/* These lookups run on nearly every request (each HLS segment too). */
+const courseQuery = preparedStatement('course_by_id', (db: Db) =>
+  db
+    .select()
+    .from(courses)
+    .where(eq(courses.id, sql.placeholder('id')))
+    .limit(1),
+);
+const enrollmentQuery = preparedStatement('enrollment_of', (db: Db) =>
+  db
+    .select({ id: enrollments.id })
+    .from(enrollments)
+    .where(
+      and(eq(enrollments.courseId, sql.placeholder('courseId')), eq(enrollments.studentId, sql.placeholder('userId'))),
+    )
+    .limit(1),
+);
+const videoQuery = preparedStatement('video_by_id', (db: Db) =>
+  db
+    .select()
+    .from(videos)
+    .where(eq(videos.id, sql.placeholder('id')))
+    .limit(1),
+);
+const videoInReadableCourseQuery = preparedStatement('video_in_readable_course', (db: Db) =>
+  db
+    .select({ courseId: lectures.courseId })
+    .from(lectures)
+    .where(and(eq(lectures.videoId, sql.placeholder('id')), isMemberOf(lectures.courseId, sql.placeholder('userId'))))
+    .limit(1),
+);
+const lectureQuery = preparedStatement('lecture_by_id', (db: Db) =>
+  db
+    .select()
+    .from(lectures)
+    .where(eq(lectures.id, sql.placeholder('id')))
+    .limit(1),
+);
 
 /** The user's membership of a class, or undefined when they have none. */
 export async function membershipOf(db: Db, user: Pick<User, 'id' | 'role'>, course: Course) {
   if (course.teacherId === user.id) return 'teacher' as const;
   if (user.role !== 'student') return undefined;
-  const enrolled = await queries(db).enrollment.get({ courseId: course.id, userId: user.id });
+  const [enrolled] = await enrollmentQuery(db, { courseId: course.id, userId: user.id });
   return enrolled ? ('student' as const) : undefined;
 }
 
 /** The class if the user may read it (any membership); anyone else gets the class's 404. */
 export async function readableCourse(db: Db, user: User, courseId: string): Promise<CourseAccess> {
-  const course = await queries(db).course.get({ id: courseId });
+  const [course] = await courseQuery(db, { id: courseId });
   if (!course) throw courseNotFound();
   const membership = await membershipOf(db, user, course);
   if (!membership) throw courseNotFound();
@@ -82,7 +95,7 @@ export async function taughtCourse(db: Db, user: User, courseId: string): Promis
 
 /** The lecture and its class if the user can read the class; outsiders get the lecture's 404. */
 export async function readableLecture(db: Db, user: User, lectureId: string) {
-  const lecture = await queries(db).lecture.get({ id: lectureId });
+  const [lecture] = await lectureQuery(db, { id: lectureId });
   if (!lecture) throw lectureNotFound();
   try {
     return { lecture, ...(await readableCourse(db, user, lecture.courseId)) };
@@ -103,11 +116,10 @@ export async function taughtLecture(db: Db, user: User, lectureId: string): Prom
  * Anyone else gets the same 404 as for a video that does not exist.
  */
 export async function watchableVideo(db: Db, user: User, videoId: string): Promise<Video> {
-  const q = queries(db);
-  const video = await q.video.get({ id: videoId });
+  const [video] = await videoQuery(db, { id: videoId });
   if (!video) throw videoNotFound();
   if (video.ownerId === user.id) return video;
-  if (await q.videoInReadableCourse.get({ id: videoId, userId: user.id })) return video;
+  if ((await videoInReadableCourseQuery(db, { id: videoId, userId: user.id })).length > 0) return video;
   throw videoNotFound();
 }
 

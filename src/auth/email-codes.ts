@@ -27,7 +27,7 @@ export type CodeCheck = 'ok' | 'missing' | 'expired' | 'used_up' | { wrong: numb
 
 /** Checks a code; a right one is consumed, a wrong one counts towards the limit. */
 export async function checkCode(db: Db, userId: string, code: string, now = Date.now()): Promise<CodeCheck> {
-  const row = await db.select().from(emailCodes).where(eq(emailCodes.userId, userId)).get();
+  const [row] = await db.select().from(emailCodes).where(eq(emailCodes.userId, userId)).limit(1);
   if (!row) return 'missing';
   if (row.failedAttempts >= MAX_CODE_ATTEMPTS) return 'used_up';
   if (row.expiresAt < now) return 'expired';

@@ -41,7 +41,7 @@ export function requireUser(deps: Pick<AppDeps, 'db' | 'config'>) {
     if (!bearer && crossSiteWrite(c.req.raw)) throw forbidden('This request came from another site.');
     const claims = await readToken(deps.config.jwtSecret, token);
     const row = claims
-      ? await sessionUser(deps.db).get({ sessionId: claims.sessionId, userId: claims.userId, now: Date.now() })
+      ? await sessionUser(deps.db, { sessionId: claims.sessionId, userId: claims.userId, now: Date.now() })
       : undefined;
     if (!claims || !row) throw unauthorized('Your session has expired. Please log in again.');
     if (row.user.disabledAt) throw accountDisabled();

@@ -3,7 +3,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import type { Db } from '../db/client';
-import { preparedPerDatabase } from '../db/prepared';
+import { preparedStatement } from '../db/prepared';
 import { knownDevices, sessions, users } from '../db/schema';
 import { newId } from '../lib/ids';
 import { signToken, TOKEN_LIFETIME_SECONDS } from './tokens';
@@ -39,7 +39,7 @@ export function clearTokenCookie(c: Context) {
 }
 
 /** The user of a live session, in one indexed lookup (runs on every authenticated request). */
-export const sessionUser = preparedPerDatabase((db: Db) =>
+const sessionUserQuery = preparedStatement('session_user', (db: Db) =>
   db
     .select({ user: users })
     .from(sessions)
@@ -51,8 +51,12 @@ export const sessionUser = preparedPerDatabase((db: Db) =>
         sql`${sessions.expiresAt} > ${sql.placeholder('now')}`,
       ),
     )
-    .prepare(),
+    .limit(1),
 );
+export async function sessionUser(db: Db, session: { sessionId: string; userId: string; now: number }) {
+  const [row] = await sessionUserQuery(db, session);
+  return row;
+}
 
 export async function endSession(db: Db, sessionId: string) {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
@@ -83,10 +87,10 @@ export async function rememberDevice(c: Context, db: Db, userId: string, deviceK
 
 export async function isKnownDevice(db: Db, userId: string, deviceKey: string | undefined) {
   if (!deviceKey) return false;
-  const row = await db
+  const [row] = await db
     .select({ userId: knownDevices.userId })
     .from(knownDevices)
     .where(and(eq(knownDevices.userId, userId), eq(knownDevices.deviceHash, hashKey(deviceKey))))
-    .get();
+    .limit(1);
   return row !== undefined;
 }

@@ -26,12 +26,11 @@ export function newAccountStanding(policy: Policy, email: string, role: User['ro
 /** At start: the account of ADMIN_EMAIL, if it exists, is an administrator. */
 export async function ensureConfiguredAdmin(db: Db, policy: Policy) {
   if (!policy.adminEmail) return undefined;
-  const row = await db
+  const [row] = await db
     .update(users)
     .set({ isAdmin: true })
     .where(eq(users.email, policy.adminEmail))
-    .returning({ id: users.id })
-    .get();
+    .returning({ id: users.id });
   return row?.id;
 }
 

@@ -6,8 +6,8 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
-import { migrate } from '../db/migrate';
-import { restoreSnapshot, takeSnapshot } from './snapshots';
+import { migrateDatabase } from '../db/migrate';
+import { POSTGRES_BACKUP_REFUSAL, restoreSnapshot, takeSnapshot } from './snapshots';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 
@@ -20,10 +20,19 @@ export async function runBackupCommand(args: string[]): Promise<number> {
       console.error('Usage: backup <folder> (or set BACKUP_DIR)');
       return 2;
     }
-    const { sqlite, db } = openDatabase(config.databaseFile);
-    migrate(sqlite);
-    const manifest = await takeSnapshot({ db, dataDir: config.dataDir, backupDir, keep: config.backupKeep });
-    sqlite.close();
+    if (config.databaseUrl) {
+      console.error(POSTGRES_BACKUP_REFUSAL);
+      return 2;
+    }
+    const database = openDatabase(config);
+    await migrateDatabase(database);
+    const manifest = await takeSnapshot({
+      db: database.db,
+      dataDir: config.dataDir,
+      backupDir,
+      keep: config.backupKeep,
+    });
+    await database.close();
     console.log(
       `Snapshot ${manifest.name} in ${backupDir}: ${manifest.mediaFiles} media files; added ${megabytes(manifest.bytesAdded)} on disk, shared ${megabytes(manifest.bytesLinked)} with the previous snapshot.`,
     );

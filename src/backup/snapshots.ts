@@ -13,6 +13,7 @@ import {
 import { dirname, join, relative, sep } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { engineOf } from '../db/dialect';
 import { UPLOADS_PREFIX, VIDEOS_PREFIX } from '../storage/keys';
 
 /** What a snapshot holds besides the database: the stored media and pictures, and the signing secret. */
@@ -58,6 +59,10 @@ function walk(root: string, folder: string, visit: (relativePath: string, path: 
   }
 }
 
+/** What `classroom backup` answers with PostgreSQL: it snapshots only SQLite and the local disk, never half of it. */
+export const POSTGRES_BACKUP_REFUSAL =
+  'classroom backup snapshots the SQLite database and DATA_DIR only. With DATABASE_URL (PostgreSQL) back up with pg_dump and your media store: see docs/operations.md, "Backups with PostgreSQL".';
+
 /**
  * Takes a consistent snapshot while the server runs and writes: the database through SQLite's `VACUUM INTO`
  * (one transaction's view), then the media. Media files never change once written, so a file the previous
@@ -66,12 +71,14 @@ function walk(root: string, folder: string, visit: (relativePath: string, path: 
  */
 export async function takeSnapshot(options: { db: Db; dataDir: string; backupDir: string; keep: number; now?: Date }) {
   const { db, dataDir, backupDir } = options;
+  if (engineOf(db) !== 'sqlite') throw new Error(POSTGRES_BACKUP_REFUSAL);
   const name = snapshotName(options.now ?? new Date());
   const target = join(backupDir, `${name}.partial`);
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
   try {
     const databaseCopy = join(target, DATABASE_FILE);
+    // SQLite only (checked above); through drizzle's guarded handle, so it waits for an open transaction to end.
     await db.run(sql.raw(`VACUUM INTO '${databaseCopy.replaceAll("'", "''")}'`));
     if (existsSync(join(dataDir, SECRET_FILE))) copyFileSync(join(dataDir, SECRET_FILE), join(target, SECRET_FILE));
 

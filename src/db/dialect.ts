@@ -9,7 +9,7 @@ export type Engine = 'sqlite' | 'postgres';
 
 const engines = new WeakMap<object, Engine>();
 
-/** Recorded by `openDatabase` for each handle it makes. */
+/** Recorded by `openDatabase` (and `transaction` for PostgreSQL's per-transaction handles) for each handle. */
 export function recordEngine(db: object, engine: Engine) {
   engines.set(db, engine);
 }
@@ -28,6 +28,43 @@ export function nowMs(db: Db): SQL<number> {
 /** The larger of two values (SQLite's scalar `max(a, b)` is PostgreSQL's `greatest(a, b)`). */
 export function greatest(db: Db, a: SQL | unknown, b: SQL | unknown): SQL<number> {
   return engineOf(db) === 'postgres' ? sql<number>`greatest(${a}, ${b})` : sql<number>`max(${a}, ${b})`;
+}
+
+/**
+ * `column IN` the strings of a JSON array bound as one parameter (`JSON.stringify(ids)`): a list query that can be
+ * prepared once whatever the list's length.
+ */
+export function inJsonList(db: Db, column: SQL.Aliased | unknown, list: unknown): SQL {
+  return engineOf(db) === 'postgres'
+    ? sql`${column} in (select jsonb_array_elements_text(cast(${list} as text)::jsonb))`
+    : sql`${column} in (select value from json_each(${list}))`;
+}
+
+/**
+ * Locks the rows a select reads until its transaction ends, so a read-then-write cannot lose an update: PostgreSQL's
+ * `FOR UPDATE`; SQLite's transactions already take turns on its one connection.
+ */
+export function forUpdate<Query>(db: Db, query: Query): Query {
+  return engineOf(db) === 'postgres' ? (query as { for(strength: 'update'): Query }).for('update') : query;
+}
+
+/** `column` contains `text` without regard to case (SQLite's LIKE already ignores ASCII case; PostgreSQL's does not). */
+export function containsIgnoringCase(db: Db, column: unknown, text: string): SQL {
+  const pattern = `%${text.replace(/[%_\\]/g, (char) => `\\${char}`)}%`;
+  return engineOf(db) === 'postgres'
+    ? sql`${column} ilike ${pattern} escape '\\'`
+    : sql`${column} like ${pattern} escape '\\'`;
+}
+
+/** Whether a failed statement broke a UNIQUE index or primary key, read from the engine's error code (not its text). */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current = error as { code?: unknown; errno?: unknown; cause?: unknown } | undefined; current; ) {
+    // SQLite's extended codes; PostgreSQL's SQLSTATE 23505 (unique_violation), which Bun's driver puts in `errno`.
+    if (current.code === 'SQLITE_CONSTRAINT_UNIQUE' || current.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return true;
+    if (current.errno === '23505' || current.code === '23505') return true;
+    current = current.cause as typeof current;
+  }
+  return false;
 }
 
 /**

@@ -1,9 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import * as pg from './schema.pg';
 
+/**
+ * The tables, as SQLite's (drizzle-kit reads this file for migrations/). PostgreSQL's twins are in schema.pg.ts,
+ * with the same tables, columns and indexes (schema-parity.test.ts). Every query imports its tables from here;
+ * `openDatabase` makes them the opened engine's (`selectEngineTables`) before any query runs, so one query set,
+ * typed once against these declarations, runs on either engine. One process works with one engine.
+ */
+
+// SQLite's own clock for defaults (schema.pg.ts has PostgreSQL's); released migrations carry it.
 const now = sql`(unixepoch('subsec') * 1000)`;
 
-export const users = sqliteTable(
+export let users = sqliteTable(
   'users',
   {
     id: text('id').primaryKey(),
@@ -32,7 +41,7 @@ export const users = sqliteTable(
  * A sign-up waiting for its address to be proven. Each registration is its own row with its own password and
  * code, so a second sign-up for the same address can never change the password of the first (docs/accounts.md).
  */
-export const signups = sqliteTable(
+export let signups = sqliteTable(
   'signups',
   {
     id: text('id').primaryKey(),
@@ -56,7 +65,7 @@ export const signups = sqliteTable(
 export type Signup = typeof signups.$inferSelect;
 
 /** A signed-in device: the token names it, logging out deletes it, a password reset deletes them all. */
-export const sessions = sqliteTable(
+export let sessions = sqliteTable(
   'sessions',
   {
     id: text('id').primaryKey(),
@@ -70,7 +79,7 @@ export const sessions = sqliteTable(
 );
 
 /** Browsers that signed in to an account before: the lock for wrong passwords does not apply to them. */
-export const knownDevices = sqliteTable(
+export let knownDevices = sqliteTable(
   'known_devices',
   {
     userId: text('user_id')
@@ -84,7 +93,7 @@ export const knownDevices = sqliteTable(
 );
 
 /** The one live password-reset code of a user; a new code replaces the old row. */
-export const emailCodes = sqliteTable(
+export let emailCodes = sqliteTable(
   'email_codes',
   {
     userId: text('user_id')
@@ -100,7 +109,7 @@ export const emailCodes = sqliteTable(
 
 export type User = typeof users.$inferSelect;
 
-export const courses = sqliteTable(
+export let courses = sqliteTable(
   'courses',
   {
     id: text('id').primaryKey(),
@@ -119,7 +128,7 @@ export const courses = sqliteTable(
   ],
 );
 
-export const enrollments = sqliteTable(
+export let enrollments = sqliteTable(
   'enrollments',
   {
     id: text('id').primaryKey(),
@@ -138,7 +147,7 @@ export const enrollments = sqliteTable(
 );
 
 /** One private notes text per user and course (students, and the teacher for their own class). */
-export const notes = sqliteTable(
+export let notes = sqliteTable(
   'notes',
   {
     courseId: text('course_id')
@@ -156,7 +165,7 @@ export const notes = sqliteTable(
 export type Course = typeof courses.$inferSelect;
 
 /** An uploaded video and its transcoding job: the row is the job (state, attempts, lease, progress). */
-export const videos = sqliteTable(
+export let videos = sqliteTable(
   'videos',
   {
     id: text('id').primaryKey(),
@@ -187,7 +196,7 @@ export const videos = sqliteTable(
   (table) => [index('videos_status').on(table.status, table.createdAt), index('videos_owner').on(table.ownerId)],
 );
 
-export const lectures = sqliteTable(
+export let lectures = sqliteTable(
   'lectures',
   {
     id: text('id').primaryKey(),
@@ -204,7 +213,7 @@ export const lectures = sqliteTable(
 );
 
 /** Captions of a lecture, one per language: the WebVTT text itself (small, and backed up with the database). */
-export const captions = sqliteTable(
+export let captions = sqliteTable(
   'captions',
   {
     id: text('id').primaryKey(),
@@ -227,7 +236,7 @@ export type Video = typeof videos.$inferSelect;
 export type Lecture = typeof lectures.$inferSelect;
 
 /** One like per user and lecture: the primary key is the rule. */
-export const likes = sqliteTable(
+export let likes = sqliteTable(
   'likes',
   {
     lectureId: text('lecture_id')
@@ -242,7 +251,7 @@ export const likes = sqliteTable(
 );
 
 /** When a user's view of a lecture was last counted, so a view counts at most once an hour. */
-export const viewMarks = sqliteTable(
+export let viewMarks = sqliteTable(
   'view_marks',
   {
     lectureId: text('lecture_id')
@@ -256,7 +265,7 @@ export const viewMarks = sqliteTable(
   (table) => [primaryKey({ columns: [table.lectureId, table.userId] })],
 );
 
-export const comments = sqliteTable(
+export let comments = sqliteTable(
   'comments',
   {
     id: text('id').primaryKey(),
@@ -273,7 +282,7 @@ export const comments = sqliteTable(
 );
 
 /** Where a user got to in a lecture, for resume on any device, history and the teacher's table. */
-export const watchProgress = sqliteTable(
+export let watchProgress = sqliteTable(
   'watch_progress',
   {
     userId: text('user_id')
@@ -304,7 +313,7 @@ export type WatchProgress = typeof watchProgress.$inferSelect;
  * lease and renews it with a heartbeat; a job whose lease ran out (its worker died) is taken back by
  * any worker; a graceful stop puts it back without using an attempt.
  */
-export const jobs = sqliteTable(
+export let jobs = sqliteTable(
   'jobs',
   {
     id: text('id').primaryKey(),
@@ -334,7 +343,57 @@ export const jobs = sqliteTable(
 export type Job = typeof jobs.$inferSelect;
 
 /** Each job worker's last sign of life (its heartbeat), for the readiness check. */
-export const workers = sqliteTable('workers', {
+export let workers = sqliteTable('workers', {
   owner: text('owner').primaryKey(),
   beatAt: integer('beat_at').notNull(),
 });
+
+/** SQLite's tables, as declared above (before any switch). */
+export const sqliteTables = {
+  users,
+  signups,
+  sessions,
+  knownDevices,
+  emailCodes,
+  courses,
+  enrollments,
+  notes,
+  videos,
+  lectures,
+  captions,
+  likes,
+  viewMarks,
+  comments,
+  watchProgress,
+  jobs,
+  workers,
+};
+
+export type Tables = typeof sqliteTables;
+
+/** The tables of an engine, typed as one set (the PostgreSQL twins have the same columns and TypeScript types). */
+export function tablesOf(engine: 'sqlite' | 'postgres'): Tables {
+  return engine === 'postgres' ? (pg.pgTables as unknown as Tables) : sqliteTables;
+}
+
+/** Makes every table exported above the engine's (ES module exports are live bindings). */
+export function selectEngineTables(engine: 'sqlite' | 'postgres') {
+  const tables = tablesOf(engine);
+  users = tables.users;
+  signups = tables.signups;
+  sessions = tables.sessions;
+  knownDevices = tables.knownDevices;
+  emailCodes = tables.emailCodes;
+  courses = tables.courses;
+  enrollments = tables.enrollments;
+  notes = tables.notes;
+  videos = tables.videos;
+  lectures = tables.lectures;
+  captions = tables.captions;
+  likes = tables.likes;
+  viewMarks = tables.viewMarks;
+  comments = tables.comments;
+  watchProgress = tables.watchProgress;
+  jobs = tables.jobs;
+  workers = tables.workers;
+}

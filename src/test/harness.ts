@@ -1,17 +1,15 @@
-import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, maxRequestBodySize } from '../app';
 import { createAccountLimits } from '../auth/limits';
 import { loadConfig } from '../config';
-import { openDatabase } from '../db/client';
-import { migrate } from '../db/migrate';
 import { createJobsClient } from '../jobs/client';
 import { createWorker } from '../jobs/worker';
 import { createLogger } from '../lib/log';
 import { createSmtpMailer } from '../mail/mailer';
 import { createLocalStorage } from '../storage/storage';
+import { openTestDatabase } from './database';
 import { startMailCapture } from './mail-capture';
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
@@ -65,25 +63,8 @@ export async function signUpWith(
 }
 
 /**
- * Every row of every table, as one comparable value: what a refused request must leave exactly as it was.
- * Read through a second, read-only connection, as an outside observer would.
- */
-export function databaseSnapshot(databaseFile: string): Record<string, unknown[]> {
-  const reader = new Database(databaseFile, { readonly: true });
-  try {
-    const tables = reader
-      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-      .all()
-      .map((row) => row.name);
-    return Object.fromEntries(
-      tables.map((table) => [table, reader.query(`SELECT * FROM "${table}" ORDER BY rowid`).all()]),
-    );
-  } finally {
-    reader.close();
-  }
-}
-
-/** A real server on a loopback port with a temp SQLite file, a real SMTP capture and (unless told not to) a worker. */
+ * A real server on a loopback port with a fresh database on the test engine (a temp SQLite file, or a new
+ * PostgreSQL database with TEST_DATABASE_URL: src/test/database.ts), a real SMTP capture and (unless told not to) a worker. */
 export async function startHarness(
   env: Record<string, string> = {},
   options: { worker?: boolean; smtpUrl?: string } = {},
@@ -91,9 +72,15 @@ export async function startHarness(
   const dataDir = mkdtempSync(join(tmpdir(), 'classroom-test-'));
   const mail = await startMailCapture();
   // Teachers teach at once here; the approval tests ask for TEACHER_SIGNUP=approval themselves.
-  const config = loadConfig({ DATA_DIR: dataDir, SMTP_URL: mail.url, TEACHER_SIGNUP: 'open', ...env });
-  const { sqlite, db } = openDatabase(config.databaseFile);
-  migrate(sqlite);
+  const database = await openTestDatabase(dataDir);
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SMTP_URL: mail.url,
+    TEACHER_SIGNUP: 'open',
+    ...database.env,
+    ...env,
+  });
+  const { db } = database.handle;
   const storage = createLocalStorage(config.dataDir);
   // Every log line the server writes, parsed, for tests that read the log.
   const logLines: Record<string, unknown>[] = [];
@@ -121,7 +108,7 @@ export async function startHarness(
   async function close() {
     await server.stop(true);
     await worker.stop();
-    sqlite.close();
+    await database.close();
     await mail.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -132,8 +119,8 @@ export async function startHarness(
     /** The Hono app itself, for tests that read its routes. */
     app,
     signUp: (role?: 'teacher' | 'student', name?: string) => signUpWith(api, mail, role, name),
-    /** Every row of every table (see databaseSnapshot). */
-    snapshot: () => databaseSnapshot(config.databaseFile),
+    /** Every row of every table, read from outside the server (src/test/database.ts). */
+    snapshot: () => database.snapshot(),
     mail,
     db,
     config,

@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { containsIgnoringCase, greatest } from '../dialect';
 import { courses, enrollments, jobs, lectures, likes, type User, users, videos } from '../schema';
 import { transaction } from '../transaction';
 
@@ -7,44 +8,43 @@ const SEARCH_LIMIT = 100;
 
 /** Users matching `q` in name or address, newest first, with how many classes they teach or attend. */
 export async function searchUsers(db: Db, q: string) {
-  const pattern = `%${q.replace(/[%_\\]/g, (char) => `\\${char}`)}%`;
   const rows = await db
     .select()
     .from(users)
-    .where(
-      q
-        ? or(sql`${users.username} like ${pattern} escape '\\'`, sql`${users.email} like ${pattern} escape '\\'`)
-        : undefined,
-    )
+    .where(q ? or(containsIgnoringCase(db, users.username, q), containsIgnoringCase(db, users.email, q)) : undefined)
     .orderBy(desc(users.createdAt))
     .limit(SEARCH_LIMIT);
   const ids = rows.map((row) => row.id);
   const taught = ids.length
     ? await db
-        .select({ id: courses.teacherId, n: sql<number>`count(*)` })
+        .select({ id: courses.teacherId, n: count() })
         .from(courses)
         .where(inArray(courses.teacherId, ids))
         .groupBy(courses.teacherId)
     : [];
   const attended = ids.length
     ? await db
-        .select({ id: enrollments.studentId, n: sql<number>`count(*)` })
+        .select({ id: enrollments.studentId, n: count() })
         .from(enrollments)
         .where(inArray(enrollments.studentId, ids))
         .groupBy(enrollments.studentId)
     : [];
-  const count = new Map([...taught, ...attended].map((row) => [row.id, row.n]));
-  return rows.map((user) => ({ user, classes: count.get(user.id) ?? 0 }));
+  const classesOf = new Map([...taught, ...attended].map((row) => [row.id, row.n]));
+  return rows.map((user) => ({ user, classes: classesOf.get(user.id) ?? 0 }));
 }
 
-export const userById = async (db: Db, id: string) => db.select().from(users).where(eq(users.id, id)).get();
+export async function userById(db: Db, id: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return user;
+}
 
 export async function setStanding(
   db: Db,
   id: string,
   values: Partial<Pick<User, 'teacherStatus' | 'disabledAt' | 'isAdmin'>>,
 ) {
-  return (await db.update(users).set(values).where(eq(users.id, id)).returning().get()) as User;
+  const [user] = await db.update(users).set(values).where(eq(users.id, id)).returning();
+  return user as User;
 }
 
 /**
@@ -62,7 +62,7 @@ export async function deleteAccount(db: Db, userId: string): Promise<string[]> {
       .where(eq(courses.teacherId, userId));
     await tx
       .update(lectures)
-      .set({ noOfLikes: sql`max(0, ${lectures.noOfLikes} - 1)` })
+      .set({ noOfLikes: greatest(tx, 0, sql`${lectures.noOfLikes} - 1`) })
       .where(inArray(lectures.id, tx.select({ id: likes.lectureId }).from(likes).where(eq(likes.userId, userId))));
     await tx.delete(users).where(eq(users.id, userId));
     const ids = [...owned, ...inTheirClasses].map((row) => row.id).filter((id): id is string => id !== null);
@@ -80,8 +80,13 @@ export async function allCourses(db: Db) {
     .select({
       course: courses,
       teacher: users.username,
-      students: sql<number>`(select count(*) from ${enrollments} where ${enrollments.courseId} = ${courses.id})`,
-      lectures: sql<number>`(select count(*) from ${lectures} where ${lectures.courseId} = ${courses.id})`,
+      students:
+        sql<number>`(select count(*) from ${enrollments} where ${enrollments.courseId} = ${courses.id})`.mapWith(
+          Number,
+        ),
+      lectures: sql<number>`(select count(*) from ${lectures} where ${lectures.courseId} = ${courses.id})`.mapWith(
+        Number,
+      ),
     })
     .from(courses)
     .innerJoin(users, eq(users.id, courses.teacherId))

@@ -3,9 +3,9 @@ import type { TeacherRef } from '../../contract/courses';
 import { newId } from '../../lib/ids';
 import { newInviteCode } from '../../lib/invite-codes';
 import type { Db } from '../client';
-import { preparedPerDatabase } from '../prepared';
+import { isUniqueViolation } from '../dialect';
+import { preparedStatement } from '../prepared';
 import { type Course, courses, type Enrollment, enrollments, lectures, notes, users } from '../schema';
-import { isUniqueViolation } from '../transaction';
 
 /** Writes with a fresh invite code, trying again in the rare case the code is taken. */
 async function withFreshInviteCode<T>(write: (inviteCode: string) => Promise<T>): Promise<T> {
@@ -21,60 +21,61 @@ async function withFreshInviteCode<T>(write: (inviteCode: string) => Promise<T>)
 export const createCourse = (db: Db, values: { courseName: string; teacherId: string; semester: number | null }) =>
   withFreshInviteCode(
     async (inviteCode) =>
-      (await db
-        .insert(courses)
-        .values({ id: newId(), ...values, inviteCode })
-        .returning()
-        .get()) as Course,
+      (
+        await db
+          .insert(courses)
+          .values({ id: newId(), ...values, inviteCode })
+          .returning()
+      )[0] as Course,
   );
 
 export const replaceInviteCode = (db: Db, courseId: string) =>
   withFreshInviteCode(
     async (inviteCode) =>
-      (await db.update(courses).set({ inviteCode }).where(eq(courses.id, courseId)).returning().get()) as Course,
+      (await db.update(courses).set({ inviteCode }).where(eq(courses.id, courseId)).returning())[0] as Course,
   );
 
 export async function updateCourse(db: Db, courseId: string, values: { courseName: string; semester?: number | null }) {
-  return (await db.update(courses).set(values).where(eq(courses.id, courseId)).returning().get()) as Course;
+  const [course] = await db.update(courses).set(values).where(eq(courses.id, courseId)).returning();
+  return course as Course;
 }
 
 export async function teacherRef(db: Db, teacherId: string): Promise<TeacherRef> {
-  const teacher = await db.select({ username: users.username }).from(users).where(eq(users.id, teacherId)).get();
+  const [teacher] = await db.select({ username: users.username }).from(users).where(eq(users.id, teacherId)).limit(1);
   return { _id: teacherId, username: teacher?.username ?? '' };
 }
 
-/** The class list's and the notes' queries (hot: every page asks), prepared once per database. */
-const hotQueries = preparedPerDatabase((db: Db) => {
-  const columns = { course: courses, username: users.username };
-  const userId = sql.placeholder('userId');
-  return {
-    taught: db
-      .select(columns)
-      .from(courses)
-      .innerJoin(users, eq(users.id, courses.teacherId))
-      .where(eq(courses.teacherId, userId))
-      .orderBy(desc(courses.createdAt))
-      .prepare(),
-    enrolled: db
-      .select(columns)
-      .from(enrollments)
-      .innerJoin(courses, eq(courses.id, enrollments.courseId))
-      .innerJoin(users, eq(users.id, courses.teacherId))
-      .where(eq(enrollments.studentId, userId))
-      .orderBy(desc(enrollments.joinedAt))
-      .prepare(),
-    notes: db
-      .select()
-      .from(notes)
-      .where(and(eq(notes.courseId, sql.placeholder('courseId')), eq(notes.userId, userId)))
-      .prepare(),
-  };
-});
+const courseColumns = () => ({ course: courses, username: users.username });
+
+/** The class list (hot: every page asks), prepared once per database. */
+const taughtBy = preparedStatement('courses_taught_by', (db: Db) =>
+  db
+    .select(courseColumns())
+    .from(courses)
+    .innerJoin(users, eq(users.id, courses.teacherId))
+    .where(eq(courses.teacherId, sql.placeholder('userId')))
+    .orderBy(desc(courses.createdAt)),
+);
+const enrolledIn = preparedStatement('courses_enrolled_in', (db: Db) =>
+  db
+    .select(courseColumns())
+    .from(enrollments)
+    .innerJoin(courses, eq(courses.id, enrollments.courseId))
+    .innerJoin(users, eq(users.id, courses.teacherId))
+    .where(eq(enrollments.studentId, sql.placeholder('userId')))
+    .orderBy(desc(enrollments.joinedAt)),
+);
+const notesQuery = preparedStatement('notes_of', (db: Db) =>
+  db
+    .select()
+    .from(notes)
+    .where(and(eq(notes.courseId, sql.placeholder('courseId')), eq(notes.userId, sql.placeholder('userId'))))
+    .limit(1),
+);
 
 /** The classes a user teaches, or is enrolled in, newest first, with the teacher's name. */
 export async function coursesOf(db: Db, user: { id: string; role: string }) {
-  const queries = hotQueries(db);
-  return (user.role === 'teacher' ? queries.taught : queries.enrolled).all({ userId: user.id });
+  return (user.role === 'teacher' ? taughtBy : enrolledIn)(db, { userId: user.id });
 }
 
 /** Deletes the class (enrollments, notes and lectures go with it by ON DELETE CASCADE) and answers its video ids. */
@@ -86,23 +87,24 @@ export async function deleteCourse(db: Db, courseId: string) {
   return videoIds;
 }
 
-export const courseByInviteCode = async (db: Db, inviteCode: string) =>
-  db.select().from(courses).where(eq(courses.inviteCode, inviteCode)).get();
+export async function courseByInviteCode(db: Db, inviteCode: string) {
+  const [course] = await db.select().from(courses).where(eq(courses.inviteCode, inviteCode)).limit(1);
+  return course;
+}
 
 /** Enrolls the student; joining again answers the existing enrollment with `created: false`. */
 export async function enroll(db: Db, courseId: string, studentId: string) {
-  const inserted = await db
+  const [inserted] = await db
     .insert(enrollments)
     .values({ id: newId(), courseId, studentId })
     .onConflictDoNothing()
-    .returning()
-    .get();
+    .returning();
   if (inserted) return { enrollment: inserted as Enrollment, created: true };
-  const existing = await db
+  const [existing] = await db
     .select()
     .from(enrollments)
     .where(and(eq(enrollments.courseId, courseId), eq(enrollments.studentId, studentId)))
-    .get();
+    .limit(1);
   if (!existing) throw new Error('Enrollment vanished while joining');
   return { enrollment: existing, created: false };
 }
@@ -127,8 +129,10 @@ export async function removeStudent(db: Db, courseId: string, studentId: string)
   return removed.length > 0;
 }
 
-export const notesOf = async (db: Db, courseId: string, userId: string) =>
-  hotQueries(db).notes.get({ courseId, userId });
+export async function notesOf(db: Db, courseId: string, userId: string) {
+  const [row] = await notesQuery(db, { courseId, userId });
+  return row;
+}
 
 export async function saveNotes(db: Db, courseId: string, userId: string, text: string, now = Date.now()) {
   const row = { courseId, userId, text, updatedAt: now };

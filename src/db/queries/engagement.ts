@@ -4,7 +4,8 @@ import { type CommentRow, type HistoryRow, toCourseProgressJson } from '../../co
 import { posterPath } from '../../contract/videos';
 import { newId } from '../../lib/ids';
 import type { Db } from '../client';
-import { preparedPerDatabase } from '../prepared';
+import { greatest } from '../dialect';
+import { preparedStatement } from '../prepared';
 import { comments, courses, enrollments, lectures, users, videos, watchProgress } from '../schema';
 
 const COMMENTS_PAGE = 500;
@@ -23,42 +24,42 @@ const commentColumns = {
 };
 
 /** The newest comments of a lecture, with their authors (a hot path). */
-const newestComments = preparedPerDatabase((db: Db) =>
+const newestComments = preparedStatement('newest_comments', (db: Db) =>
   db
     .select(commentColumns)
     .from(comments)
     .innerJoin(users, eq(users.id, comments.userId))
     .where(eq(comments.lectureId, sql.placeholder('lectureId')))
     .orderBy(desc(comments.createdAt), desc(comments.id))
-    .limit(COMMENTS_PAGE)
-    .prepare(),
+    .limit(COMMENTS_PAGE),
 );
 export async function commentsOf(db: Db, lectureId: string): Promise<CommentRow[]> {
-  return newestComments(db).all({ lectureId });
+  return newestComments(db, { lectureId });
 }
 
 export async function addComment(db: Db, values: { lectureId: string; userId: string; text: string }) {
-  const row = await db
+  const [row] = await db
     .insert(comments)
     .values({ id: newId(), ...values })
-    .returning()
-    .get();
+    .returning();
   return row as NonNullable<typeof row>;
 }
 
-export const commentOfLecture = async (db: Db, lectureId: string, commentId: string) =>
-  db
+export async function commentOfLecture(db: Db, lectureId: string, commentId: string) {
+  const [comment] = await db
     .select()
     .from(comments)
     .where(and(eq(comments.id, commentId), eq(comments.lectureId, lectureId)))
-    .get();
+    .limit(1);
+  return comment;
+}
 
 export async function deleteComment(db: Db, commentId: string) {
   await db.delete(comments).where(eq(comments.id, commentId));
 }
 
 /** Saving a position, prepared once per database: every watching student saves one every few seconds. */
-const saveProgressQuery = preparedPerDatabase((db: Db) => {
+const saveProgressQuery = preparedStatement('save_progress', (db: Db) => {
   const position = sql.placeholder('position');
   const duration = sql.placeholder('duration');
   const finished = sql.placeholder('finished');
@@ -79,23 +80,22 @@ const saveProgressQuery = preparedPerDatabase((db: Db) => {
       set: {
         positionSeconds: sql`${position}`,
         durationSeconds: sql`${duration}`,
-        furthestSeconds: sql`max(${watchProgress.furthestSeconds}, ${position})`,
+        furthestSeconds: greatest(db, watchProgress.furthestSeconds, position),
         completed: sql`${watchProgress.completed} OR ${finished}`,
         updatedAt: sql`${now}`,
       },
     })
-    .returning()
-    .prepare();
+    .returning();
 });
 
 /** Records where the user is; the furthest point and "finished" only ever grow. */
 export async function saveProgress(db: Db, userId: string, lectureId: string, position: number, duration: number) {
-  const row = await saveProgressQuery(db).get({
+  const [row] = await saveProgressQuery(db, {
     userId,
     lectureId,
     position,
     duration,
-    finished: isFinished(position, duration) ? 1 : 0,
+    finished: isFinished(position, duration),
     now: Date.now(),
   });
   return row as NonNullable<typeof row>;

@@ -1,9 +1,9 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { type PersonalState, toLectureJson } from '../../contract/lectures';
 import { newId } from '../../lib/ids';
 import type { Db } from '../client';
-import { preparedPerDatabase } from '../prepared';
+import { greatest, inJsonList } from '../dialect';
+import { preparedStatement } from '../prepared';
 import {
   type Caption,
   captions,
@@ -20,51 +20,60 @@ import { transaction } from '../transaction';
 
 export const VIEW_WINDOW_MS = 60 * 60 * 1000;
 
-/** `column IN` a JSON array bound as one parameter: a list query that can be prepared once. */
-const inJsonList = (column: SQLiteColumn, name: string) =>
-  sql`${column} in (select value from json_each(${sql.placeholder(name)}))`;
-
-/**
+/*
  * The lecture list's queries, prepared once per database: the class's lectures, their videos, the user's likes and
- * progress, and captions. Building them with drizzle on every request cost about four times running them.
+ * progress, and captions. Building them with drizzle on every request cost about four times running them. A list
+ * of ids is bound as one JSON parameter (`inJsonList`), so each statement is prepared once whatever its length.
  */
-const listQueries = preparedPerDatabase((db: Db) => ({
-  ofCourse: db
+const lecturesOfCourseQuery = preparedStatement('lectures_of_course', (db: Db) =>
+  db
     .select()
     .from(lectures)
     .where(eq(lectures.courseId, sql.placeholder('courseId')))
-    .orderBy(asc(lectures.createdAt))
-    .prepare(),
-  videos: db.select().from(videos).where(inJsonList(videos.id, 'ids')).prepare(),
-  liked: db
+    .orderBy(asc(lectures.createdAt)),
+);
+const videosQuery = preparedStatement('videos_in_list', (db: Db) =>
+  db
+    .select()
+    .from(videos)
+    .where(inJsonList(db, videos.id, sql.placeholder('ids'))),
+);
+const likedQuery = preparedStatement('liked_in_list', (db: Db) =>
+  db
     .select({ lectureId: likes.lectureId })
     .from(likes)
-    .where(and(eq(likes.userId, sql.placeholder('userId')), inJsonList(likes.lectureId, 'ids')))
-    .prepare(),
-  progress: db
+    .where(and(eq(likes.userId, sql.placeholder('userId')), inJsonList(db, likes.lectureId, sql.placeholder('ids')))),
+);
+const progressQuery = preparedStatement('progress_in_list', (db: Db) =>
+  db
     .select()
     .from(watchProgress)
-    .where(and(eq(watchProgress.userId, sql.placeholder('userId')), inJsonList(watchProgress.lectureId, 'ids')))
-    .prepare(),
-  captions: db
+    .where(
+      and(
+        eq(watchProgress.userId, sql.placeholder('userId')),
+        inJsonList(db, watchProgress.lectureId, sql.placeholder('ids')),
+      ),
+    ),
+);
+const captionsQuery = preparedStatement('captions_in_list', (db: Db) =>
+  db
     .select({ id: captions.id, lectureId: captions.lectureId, language: captions.language, label: captions.label })
     .from(captions)
-    .where(inJsonList(captions.lectureId, 'ids'))
-    .orderBy(asc(captions.label))
-    .prepare(),
-}));
+    .where(inJsonList(db, captions.lectureId, sql.placeholder('ids')))
+    .orderBy(asc(captions.label)),
+);
 
 /** Whether the user liked each lecture and where they got to in it: two indexed queries for the whole list. */
 async function personalState(db: Db, userId: string, lectureIds: string[]) {
   const state = new Map<string, PersonalState>(lectureIds.map((id) => [id, { liked: false, progress: null }]));
   if (lectureIds.length === 0) return state;
   const ids = JSON.stringify(lectureIds);
-  const liked = await listQueries(db).liked.all({ userId, ids });
+  const liked = await likedQuery(db, { userId, ids });
   for (const row of liked) {
     const entry = state.get(row.lectureId);
     if (entry) entry.liked = true;
   }
-  const progress = await listQueries(db).progress.all({ userId, ids });
+  const progress = await progressQuery(db, { userId, ids });
   for (const row of progress) {
     const entry = state.get(row.lectureId);
     if (entry)
@@ -77,7 +86,7 @@ async function personalState(db: Db, userId: string, lectureIds: string[]) {
 async function videosOf(db: Db, rows: Lecture[]): Promise<Map<string, Video>> {
   const ids = [...new Set(rows.map((row) => row.videoId).filter((id): id is string => id !== null))];
   if (ids.length === 0) return new Map();
-  const found = await listQueries(db).videos.all({ ids: JSON.stringify(ids) });
+  const found = await videosQuery(db, { ids: JSON.stringify(ids) });
   return new Map(found.map((video) => [video.id, video]));
 }
 
@@ -85,7 +94,7 @@ async function videosOf(db: Db, rows: Lecture[]): Promise<Map<string, Video>> {
 export async function captionsOf(db: Db, lectureIds: string[]) {
   const byLecture = new Map<string, CaptionInfo[]>();
   if (lectureIds.length === 0) return byLecture;
-  const rows = await listQueries(db).captions.all({ ids: JSON.stringify(lectureIds) });
+  const rows = await captionsQuery(db, { ids: JSON.stringify(lectureIds) });
   for (const row of rows) byLecture.set(row.lectureId, [...(byLecture.get(row.lectureId) ?? []), row]);
   return byLecture;
 }
@@ -102,12 +111,14 @@ export async function lecturesAsSeenBy(db: Db, user: Pick<User, 'id'>, rows: Lec
   );
 }
 
-export const captionOfLecture = async (db: Db, lectureId: string, captionId: string) =>
-  db
+export async function captionOfLecture(db: Db, lectureId: string, captionId: string) {
+  const [caption] = await db
     .select()
     .from(captions)
     .where(and(eq(captions.lectureId, lectureId), eq(captions.id, captionId)))
-    .get();
+    .limit(1);
+  return caption;
+}
 
 /**
  * Adds the lecture's captions in a language, or replaces those it has (same id, new text and label).
@@ -119,34 +130,25 @@ export async function putCaption(
   maxPerLecture: number,
 ) {
   return transaction(db, async (tx) => {
-    const existing = await tx
+    const [existing] = await tx
       .select({ id: captions.id })
       .from(captions)
       .where(and(eq(captions.lectureId, values.lectureId), eq(captions.language, values.language)))
-      .get();
+      .limit(1);
     if (existing) {
-      const row = await tx
+      const [row] = await tx
         .update(captions)
         .set({ label: values.label, vtt: values.vtt, updatedAt: Date.now() })
         .where(eq(captions.id, existing.id))
-        .returning()
-        .get();
+        .returning();
       return { row: row as Caption, created: false };
     }
-    const count =
-      (
-        await tx
-          .select({ n: sql<number>`count(*)` })
-          .from(captions)
-          .where(eq(captions.lectureId, values.lectureId))
-          .get()
-      )?.n ?? 0;
-    if (count >= maxPerLecture) return undefined;
-    const row = await tx
+    const [{ n }] = await tx.select({ n: count() }).from(captions).where(eq(captions.lectureId, values.lectureId));
+    if (n >= maxPerLecture) return undefined;
+    const [row] = await tx
       .insert(captions)
       .values({ id: newId(), ...values })
-      .returning()
-      .get();
+      .returning();
     return { row: row as Caption, created: true };
   });
 }
@@ -155,84 +157,105 @@ export async function deleteCaption(db: Db, captionId: string) {
   await db.delete(captions).where(eq(captions.id, captionId));
 }
 
-export const lecturesOfCourse = async (db: Db, courseId: string) => listQueries(db).ofCourse.all({ courseId });
+export const lecturesOfCourse = async (db: Db, courseId: string) => lecturesOfCourseQuery(db, { courseId });
 
-export const videoById = async (db: Db, videoId: string) =>
-  db.select().from(videos).where(eq(videos.id, videoId)).get();
+export async function videoById(db: Db, videoId: string) {
+  const [video] = await db.select().from(videos).where(eq(videos.id, videoId)).limit(1);
+  return video;
+}
 
 /** The (first) topic that shows a video, if any. */
-export const lectureOfVideo = async (db: Db, videoId: string) =>
-  db.select().from(lectures).where(eq(lectures.videoId, videoId)).get();
+export async function lectureOfVideo(db: Db, videoId: string) {
+  const [lecture] = await db.select().from(lectures).where(eq(lectures.videoId, videoId)).limit(1);
+  return lecture;
+}
 
-export const videoOwner = async (db: Db, videoId: string) =>
-  db.select({ id: videos.id, ownerId: videos.ownerId }).from(videos).where(eq(videos.id, videoId)).get();
+export async function videoOwner(db: Db, videoId: string) {
+  const [video] = await db
+    .select({ id: videos.id, ownerId: videos.ownerId })
+    .from(videos)
+    .where(eq(videos.id, videoId))
+    .limit(1);
+  return video;
+}
 
 export async function createLecture(db: Db, values: { courseId: string; nameOfTopic: string; videoId: string | null }) {
-  return (await db
+  const [lecture] = await db
     .insert(lectures)
     .values({ id: newId(), ...values })
-    .returning()
-    .get()) as Lecture;
+    .returning();
+  return lecture as Lecture;
 }
 
 export async function updateLecture(db: Db, id: string, values: { nameOfTopic: string; videoId: string | null }) {
-  return (await db.update(lectures).set(values).where(eq(lectures.id, id)).returning().get()) as Lecture;
+  const [lecture] = await db.update(lectures).set(values).where(eq(lectures.id, id)).returning();
+  return lecture as Lecture;
 }
 
 export async function deleteLecture(db: Db, id: string) {
   await db.delete(lectures).where(eq(lectures.id, id));
 }
 
-/** Views and likes, prepared once per database: a player counts a view each time a lecture opens. */
-const reactionQueries = preparedPerDatabase((db: Db) => {
-  const lectureId = sql.placeholder('lectureId');
-  const userId = sql.placeholder('userId');
-  const byLecture = eq(lectures.id, lectureId);
-  return {
-    markView: db
-      .insert(viewMarks)
-      .values({ lectureId, userId, countedAt: sql.placeholder('now') })
-      .onConflictDoUpdate({
-        target: [viewMarks.lectureId, viewMarks.userId],
-        set: { countedAt: sql`${sql.placeholder('now')}` },
-        setWhere: sql`${viewMarks.countedAt} <= ${sql.placeholder('windowStart')}`,
-      })
-      .returning()
-      .prepare(),
-    addView: db
-      .update(lectures)
-      .set({ noOfViews: sql`${lectures.noOfViews} + 1` })
-      .where(byLecture)
-      .prepare(),
-    addLike: db.insert(likes).values({ lectureId, userId }).onConflictDoNothing().returning().prepare(),
-    removeLike: db
-      .delete(likes)
-      .where(and(eq(likes.lectureId, lectureId), eq(likes.userId, userId)))
-      .returning()
-      .prepare(),
-    changeLikes: db
-      .update(lectures)
-      .set({ noOfLikes: sql`max(0, ${lectures.noOfLikes} + ${sql.placeholder('change')})` })
-      .where(byLecture)
-      .prepare(),
-    counts: db
-      .select({ noOfViews: lectures.noOfViews, noOfLikes: lectures.noOfLikes })
-      .from(lectures)
-      .where(byLecture)
-      .prepare(),
-  };
-});
+/* Views and likes, prepared once per database: a player counts a view each time a lecture opens. */
+const markView = preparedStatement('mark_view', (db: Db) =>
+  db
+    .insert(viewMarks)
+    .values({
+      lectureId: sql.placeholder('lectureId'),
+      userId: sql.placeholder('userId'),
+      countedAt: sql.placeholder('now'),
+    })
+    .onConflictDoUpdate({
+      target: [viewMarks.lectureId, viewMarks.userId],
+      set: { countedAt: sql`${sql.placeholder('now')}` },
+      setWhere: sql`${viewMarks.countedAt} <= ${sql.placeholder('windowStart')}`,
+    })
+    .returning({ lectureId: viewMarks.lectureId }),
+);
+const addView = preparedStatement('add_view', (db: Db) =>
+  db
+    .update(lectures)
+    .set({ noOfViews: sql`${lectures.noOfViews} + 1` })
+    .where(eq(lectures.id, sql.placeholder('lectureId')))
+    .returning({ id: lectures.id }),
+);
+const insertLike = preparedStatement('insert_like', (db: Db) =>
+  db
+    .insert(likes)
+    .values({ lectureId: sql.placeholder('lectureId'), userId: sql.placeholder('userId') })
+    .onConflictDoNothing()
+    .returning({ lectureId: likes.lectureId }),
+);
+const deleteLike = preparedStatement('delete_like', (db: Db) =>
+  db
+    .delete(likes)
+    .where(and(eq(likes.lectureId, sql.placeholder('lectureId')), eq(likes.userId, sql.placeholder('userId'))))
+    .returning({ lectureId: likes.lectureId }),
+);
+const changeLikes = preparedStatement('change_likes', (db: Db) =>
+  db
+    .update(lectures)
+    .set({ noOfLikes: greatest(db, 0, sql`${lectures.noOfLikes} + ${sql.placeholder('change')}`) })
+    .where(eq(lectures.id, sql.placeholder('lectureId')))
+    .returning({ id: lectures.id }),
+);
+const counts = preparedStatement('lecture_counts', (db: Db) =>
+  db
+    .select({ noOfViews: lectures.noOfViews, noOfLikes: lectures.noOfLikes })
+    .from(lectures)
+    .where(eq(lectures.id, sql.placeholder('lectureId')))
+    .limit(1),
+);
 
 const countsOf = async (db: Db, lectureId: string) =>
-  (await reactionQueries(db).counts.get({ lectureId })) ?? { noOfViews: 0, noOfLikes: 0 };
+  (await counts(db, { lectureId }))[0] ?? { noOfViews: 0, noOfLikes: 0 };
 
 /** Counts a view when this user's last counted view of the lecture is over an hour old (or there is none). */
 export async function countView(db: Db, lectureId: string, userId: string, now = Date.now()) {
-  const q = reactionQueries(db);
-  const counted = await transaction(db, async () => {
-    const mark = await q.markView.get({ lectureId, userId, now, windowStart: now - VIEW_WINDOW_MS });
+  const counted = await transaction(db, async (tx) => {
+    const [mark] = await markView(tx, { lectureId, userId, now, windowStart: now - VIEW_WINDOW_MS });
     if (!mark) return false;
-    await q.addView.run({ lectureId });
+    await addView(tx, { lectureId });
     return true;
   });
   return { noOfViews: (await countsOf(db, lectureId)).noOfViews, counted };
@@ -240,19 +263,17 @@ export async function countView(db: Db, lectureId: string, userId: string, now =
 
 /** Adds the user's like once; answers whether it was new and the count. */
 export async function addLike(db: Db, lectureId: string, userId: string) {
-  const q = reactionQueries(db);
-  const added = await transaction(db, async () => {
-    if (!(await q.addLike.get({ lectureId, userId }))) return false;
-    await q.changeLikes.run({ lectureId, change: 1 });
+  const added = await transaction(db, async (tx) => {
+    if ((await insertLike(tx, { lectureId, userId })).length === 0) return false;
+    await changeLikes(tx, { lectureId, change: 1 });
     return true;
   });
   return { added, noOfLikes: (await countsOf(db, lectureId)).noOfLikes };
 }
 
 export async function removeLike(db: Db, lectureId: string, userId: string) {
-  const q = reactionQueries(db);
-  await transaction(db, async () => {
-    if (await q.removeLike.get({ lectureId, userId })) await q.changeLikes.run({ lectureId, change: -1 });
+  await transaction(db, async (tx) => {
+    if ((await deleteLike(tx, { lectureId, userId })).length > 0) await changeLikes(tx, { lectureId, change: -1 });
   });
   return { noOfLikes: (await countsOf(db, lectureId)).noOfLikes };
 }

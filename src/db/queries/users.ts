@@ -2,11 +2,14 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { type User, users } from '../schema';
 
-export const findUserByEmail = async (db: Db, email: string) =>
-  await db.select().from(users).where(eq(users.email, email)).get();
+export async function findUserByEmail(db: Db, email: string) {
+  const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+  return user;
+}
 
 export async function updateUser(db: Db, id: string, values: Partial<Pick<User, 'username' | 'passwordHash'>>) {
-  return (await db.update(users).set(values).where(eq(users.id, id)).returning().get()) as User;
+  const [user] = await db.update(users).set(values).where(eq(users.id, id)).returning();
+  return user as User;
 }
 
 export const administrators = async (db: Db) => db.select().from(users).where(eq(users.isAdmin, true));
@@ -16,13 +19,15 @@ export async function recordLogin(db: Db, id: string, now = Date.now()) {
 }
 
 export async function bumpAvatarVersion(db: Db, id: string) {
-  return (await db
+  const [user] = await db
     .update(users)
     .set({ avatarVersion: sql`${users.avatarVersion} + 1` })
     .where(eq(users.id, id))
-    .returning()
-    .get()) as User;
+    .returning();
+  return user as User;
 }
 
-export const avatarVersionOf = async (db: Db, id: string) =>
-  (await db.select({ avatarVersion: users.avatarVersion }).from(users).where(eq(users.id, id)).get())?.avatarVersion;
+export async function avatarVersionOf(db: Db, id: string) {
+  const [row] = await db.select({ avatarVersion: users.avatarVersion }).from(users).where(eq(users.id, id)).limit(1);
+  return row?.avatarVersion;
+}

@@ -1,0 +1,324 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * PostgreSQL's twin of schema.ts: the same tables, columns, keys and indexes (schema-parity.test.ts compares
+ * them). Times are ms since the epoch in `bigint` read as numbers, flags are booleans, fractions double precision.
+ * drizzle-kit writes migrations/pg/ from this file (drizzle.pg.config.ts). The comments on what each column means
+ * are in schema.ts.
+ */
+const now = sql`(floor(extract(epoch from clock_timestamp()) * 1000))::bigint`;
+const ms = (name: string) => bigint(name, { mode: 'number' });
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['teacher', 'student'] }).notNull(),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    teacherStatus: text('teacher_status', { enum: ['approved', 'pending', 'declined'] }),
+    disabledAt: ms('disabled_at'),
+    lastLoginAt: ms('last_login_at'),
+    emailVerifiedAt: ms('email_verified_at'),
+    avatarVersion: integer('avatar_version').notNull().default(0),
+    createdAt: ms('created_at').notNull().default(now),
+  },
+  (table) => [uniqueIndex('users_email_unique').on(table.email)],
+);
+
+export const signups = pgTable(
+  'signups',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    username: text('username').notNull(),
+    role: text('role', { enum: ['teacher', 'student'] }).notNull(),
+    passwordHash: text('password_hash').notNull(),
+    codeHash: text('code_hash').notNull(),
+    codeExpiresAt: ms('code_expires_at').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    sentAt: ms('sent_at').notNull(),
+    clientKeyHash: text('client_key_hash'),
+    expiresAt: ms('expires_at').notNull(),
+    createdAt: ms('created_at').notNull().default(now),
+  },
+  (table) => [index('signups_email').on(table.email, table.createdAt)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ms('created_at').notNull().default(now),
+    expiresAt: ms('expires_at').notNull(),
+  },
+  (table) => [index('sessions_user').on(table.userId)],
+);
+
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceHash: text('device_hash').notNull(),
+    lastSeenAt: ms('last_seen_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.deviceHash] })],
+);
+
+export const emailCodes = pgTable(
+  'email_codes',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: ms('expires_at').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    sentAt: ms('sent_at').notNull(),
+  },
+  (table) => [index('email_codes_expires').on(table.expiresAt)],
+);
+
+export const courses = pgTable(
+  'courses',
+  {
+    id: text('id').primaryKey(),
+    courseName: text('course_name').notNull(),
+    teacherId: text('teacher_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    semester: integer('semester'),
+    inviteCode: text('invite_code').notNull(),
+    createdAt: ms('created_at').notNull().default(now),
+  },
+  (table) => [
+    uniqueIndex('courses_invite_code_unique').on(table.inviteCode),
+    index('courses_teacher').on(table.teacherId),
+  ],
+);
+
+export const enrollments = pgTable(
+  'enrollments',
+  {
+    id: text('id').primaryKey(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    studentId: text('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    joinedAt: ms('joined_at').notNull().default(now),
+  },
+  (table) => [
+    uniqueIndex('enrollments_course_student_unique').on(table.courseId, table.studentId),
+    index('enrollments_student').on(table.studentId),
+  ],
+);
+
+export const notes = pgTable(
+  'notes',
+  {
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.courseId, table.userId] })],
+);
+
+export const videos = pgTable(
+  'videos',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['queued', 'processing', 'ready', 'failed', 'cancelled'] }).notNull(),
+    progress: doublePrecision('progress').notNull().default(0),
+    etaSeconds: integer('eta_seconds'),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    sourceName: text('source_name').notNull(),
+    sourceBytes: bigint('source_bytes', { mode: 'number' }).notNull(),
+    durationMs: ms('duration_ms').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    hasAudio: boolean('has_audio').notNull(),
+    plan: text('plan').notNull(),
+    hasPoster: boolean('has_poster').notNull().default(false),
+    createdAt: ms('created_at').notNull().default(now),
+    startedAt: ms('started_at'),
+    firstPlayableAt: ms('first_playable_at'),
+    finishedAt: ms('finished_at'),
+  },
+  (table) => [index('videos_status').on(table.status, table.createdAt), index('videos_owner').on(table.ownerId)],
+);
+
+export const lectures = pgTable(
+  'lectures',
+  {
+    id: text('id').primaryKey(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    nameOfTopic: text('name_of_topic').notNull(),
+    videoId: text('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    noOfViews: integer('no_of_views').notNull().default(0),
+    noOfLikes: integer('no_of_likes').notNull().default(0),
+    createdAt: ms('created_at').notNull().default(now),
+  },
+  (table) => [index('lectures_course').on(table.courseId, table.createdAt), index('lectures_video').on(table.videoId)],
+);
+
+export const captions = pgTable(
+  'captions',
+  {
+    id: text('id').primaryKey(),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    language: text('language').notNull(),
+    label: text('label').notNull(),
+    vtt: text('vtt').notNull(),
+    createdAt: ms('created_at').notNull().default(now),
+    updatedAt: ms('updated_at').notNull().default(now),
+  },
+  (table) => [uniqueIndex('captions_lecture_language').on(table.lectureId, table.language)],
+);
+
+export const likes = pgTable(
+  'likes',
+  {
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ms('created_at').notNull().default(now),
+  },
+  (table) => [primaryKey({ columns: [table.lectureId, table.userId] })],
+);
+
+export const viewMarks = pgTable(
+  'view_marks',
+  {
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    countedAt: ms('counted_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.lectureId, table.userId] })],
+);
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: text('id').primaryKey(),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    createdAt: ms('created_at').notNull().default(now),
+  },
+  (table) => [index('comments_lecture_created').on(table.lectureId, table.createdAt)],
+);
+
+export const watchProgress = pgTable(
+  'watch_progress',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    positionSeconds: doublePrecision('position_seconds').notNull(),
+    durationSeconds: doublePrecision('duration_seconds').notNull(),
+    furthestSeconds: doublePrecision('furthest_seconds').notNull(),
+    completed: boolean('completed').notNull().default(false),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.lectureId] }),
+    index('watch_progress_user_updated').on(table.userId, table.updatedAt),
+    index('watch_progress_lecture').on(table.lectureId),
+  ],
+);
+
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    payload: text('payload').notNull(),
+    subjectId: text('subject_id'),
+    state: text('state', { enum: ['queued', 'running', 'done', 'failed', 'cancelled'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(3),
+    interruptions: integer('interruptions').notNull().default(0),
+    resumed: boolean('resumed').notNull().default(false),
+    runAfter: ms('run_after').notNull(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: ms('lease_until'),
+    heartbeatAt: ms('heartbeat_at'),
+    lastError: text('last_error'),
+    createdAt: ms('created_at').notNull().default(now),
+    finishedAt: ms('finished_at'),
+  },
+  (table) => [index('jobs_ready').on(table.state, table.runAfter), index('jobs_subject').on(table.subjectId)],
+);
+
+export const workers = pgTable('workers', {
+  owner: text('owner').primaryKey(),
+  beatAt: ms('beat_at').notNull(),
+});
+
+/** Every table, by the name schema.ts exports it under. */
+export const pgTables = {
+  users,
+  signups,
+  sessions,
+  knownDevices,
+  emailCodes,
+  courses,
+  enrollments,
+  notes,
+  videos,
+  lectures,
+  captions,
+  likes,
+  viewMarks,
+  comments,
+  watchProgress,
+  jobs,
+  workers,
+};
