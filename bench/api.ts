@@ -9,12 +9,15 @@
  * against bench/bare-peer.ts (a bare Bun.serve doing the same queries on the same file with prepared statements),
  * interleaved, and the ratio, which the "fast where it matters" issue wants ≥ 0.8; and against
  * bench/express-peer.cjs (Express 5 + better-sqlite3 under Node, the same queries), which the server should beat.
- * Usage: bun run bench:api [--students 50] [--seconds 10] [--route-seconds 5]
+ * With --database-url postgres://… the server runs on a fresh database made on that PostgreSQL server (dropped at
+ * the end); the SQLite-only parts (query plans, the peers reading the SQLite file) are left out.
+ * Usage: bun run bench:api [--students 50] [--seconds 10] [--route-seconds 5] [--database-url postgres://…]
  */
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SQL } from 'bun';
 import { launchBrowser } from '../e2e/browser';
 import { createAccount, type RunningServer, signedInContext, startServer } from '../e2e/server';
 import { makeClip } from '../src/test/fixtures';
@@ -28,6 +31,26 @@ const arg = (name: string, fallback: number) => {
 const studentCount = arg('students', 50);
 const seconds = arg('seconds', 10);
 const routeSeconds = arg('route-seconds', 5);
+const databaseUrl = process.argv.includes('--database-url')
+  ? process.argv[process.argv.indexOf('--database-url') + 1]
+  : undefined;
+
+/** With --database-url: a fresh database on that server for this run, and the server's settings for it. */
+async function benchDatabase() {
+  if (!databaseUrl) return { env: {} as Record<string, string>, drop: async () => {} };
+  const name = `bench_${crypto.randomUUID().replaceAll('-', '')}`;
+  const admin = new SQL(databaseUrl, { max: 1 });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.href, JWT_SECRET: 'bench-secret-of-at-least-32-characters!' },
+    drop: async () => {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}
 
 /** autocannon in its own process: requests per second and p99 latency of one URL (a GET, or a write with a body). */
 async function autocannon(url: string, token: string, write?: { method: string; body?: string }) {
@@ -107,8 +130,9 @@ console.log(
 const work = mkdtempSync(join(tmpdir(), 'classroom-bench-api-'));
 const mail = await startMailCapture();
 let server: RunningServer | undefined;
+const benchDb = await benchDatabase();
 try {
-  server = await startServer({ env: { SMTP_URL: mail.url } });
+  server = await startServer({ env: { SMTP_URL: mail.url, ...benchDb.env } });
   const teacher = await createAccount(server, mail, 'Bench Teacher', 'teacher');
   const course = await teacher.api('POST', '/api/courses', { courseName: 'Load 101' });
   const clip = await makeClip(work, { width: 640, height: 360, seconds: 12 });
@@ -164,21 +188,23 @@ try {
     `  panels: course ${sizes[0]} B, 50 lectures ${sizes[1]} B, 500 comments ${sizes[2]} B, segment ${sizes[5]} B — one request each`,
   );
 
-  const database = new Database(join(server.dataDir, 'classroom.sqlite'), { readonly: true });
-  for (const [label, query] of [
-    [
-      'comments of a lecture',
-      `SELECT * FROM comments WHERE lecture_id = '${watched}' ORDER BY created_at DESC LIMIT 500`,
-    ],
-    ['lectures of a course', `SELECT * FROM lectures WHERE course_id = '${course._id}' ORDER BY created_at`],
-  ]) {
+  const database = databaseUrl ? undefined : new Database(join(server.dataDir, 'classroom.sqlite'), { readonly: true });
+  for (const [label, query] of !database
+    ? []
+    : [
+        [
+          'comments of a lecture',
+          `SELECT * FROM comments WHERE lecture_id = '${watched}' ORDER BY created_at DESC LIMIT 500`,
+        ],
+        ['lectures of a course', `SELECT * FROM lectures WHERE course_id = '${course._id}' ORDER BY created_at`],
+      ]) {
     const plan = database
-      .query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${query}`)
+      ?.query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${query}`)
       .all()
       .map((row) => row.detail);
-    console.log(`  query plan, ${label}: ${plan.join('; ')}`);
+    console.log(`  query plan, ${label}: ${plan?.join('; ')}`);
   }
-  database.close();
+  database?.close();
 
   // Ceiling: a bare Bun.serve answering a static JSON from memory, as a child process like the server.
   const bare = Bun.spawn(
@@ -208,13 +234,16 @@ try {
 
   // Each hot route alone, against the bare peer and the Express peer on the same file, interleaved.
   const file = join(server.dataDir, 'classroom.sqlite');
-  const peer = await startPeer(['bun', join(import.meta.dir, 'bare-peer.ts'), file]);
-  const expressPeer = await startPeer([
-    'node',
-    join(import.meta.dir, 'express-peer.cjs'),
-    benchTool('express', ['express@5', 'better-sqlite3@12'], 'better-sqlite3/build/Release/better_sqlite3.node'),
-    file,
-  ]);
+  if (databaseUrl) console.log('  (PostgreSQL: the peers read the SQLite file, so each route is measured alone)');
+  const peer = databaseUrl ? undefined : await startPeer(['bun', join(import.meta.dir, 'bare-peer.ts'), file]);
+  const expressPeer = databaseUrl
+    ? undefined
+    : await startPeer([
+        'node',
+        join(import.meta.dir, 'express-peer.cjs'),
+        benchTool('express', ['express@5', 'better-sqlite3@12'], 'better-sqlite3/build/Release/better_sqlite3.node'),
+        file,
+      ]);
   const routes: [string, string, { method: string; body?: string }?][] = [
     ['current user', '/api/users'],
     ['class list', '/api/courses'],
@@ -233,6 +262,10 @@ try {
   // twice is refused (409) and each like is the view's transaction with another table.
   for (const [label, path, write] of routes) {
     const app = await autocannon(`${base}${path}`, students[0].token, write);
+    if (!peer || !expressPeer) {
+      console.log(`  ${label}: ${app.rps.toFixed(0)} req/s p99 ${app.p99} ms${app.bad ? ` (${app.bad} not 2xx)` : ''}`);
+      continue;
+    }
     const bareRoute = await autocannon(`${peer.base}${path}`, students[0].token, write);
     const expressRoute = await autocannon(`${expressPeer.base}${path}`, students[0].token, write);
     const ratio = app.rps / bareRoute.rps;
@@ -245,8 +278,8 @@ try {
         `${bad ? ` (${app.bad}/${bareRoute.bad}/${expressRoute.bad} not 2xx)` : ''}`,
     );
   }
-  peer.child.kill();
-  expressPeer.child.kill();
+  peer?.child.kill();
+  expressPeer?.child.kill();
 
   // What each page makes the browser download, gzipped.
   const browser = await launchBrowser();
@@ -277,6 +310,7 @@ try {
   await browser.close();
 } finally {
   await server?.stop();
+  await benchDb.drop();
   await mail.close();
   rmSync(work, { recursive: true, force: true });
 }

@@ -14,19 +14,20 @@ const HISTORY_LIMIT = 200;
 const isFinished = (position: number, duration: number) =>
   duration > 0 && (position >= duration - 5 || position / duration >= 0.95);
 
-const commentColumns = {
+// A function, not a constant: the columns are read when the query is built, after openDatabase chose the engine.
+const commentColumns = () => ({
   id: comments.id,
   text: comments.text,
   createdAt: comments.createdAt,
   userId: comments.userId,
   username: users.username,
   avatarVersion: users.avatarVersion,
-};
+});
 
 /** The newest comments of a lecture, with their authors (a hot path). */
 const newestComments = preparedStatement('newest_comments', (db: Db) =>
   db
-    .select(commentColumns)
+    .select(commentColumns())
     .from(comments)
     .innerJoin(users, eq(users.id, comments.userId))
     .where(eq(comments.lectureId, sql.placeholder('lectureId')))
