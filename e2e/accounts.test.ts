@@ -91,12 +91,11 @@ test('the 404 page, and verify-email without an address', async () => {
 test('an unverified account logging in is sent to the code screen, and the code works there', async () => {
   const page = await env.browser.newPage({ viewport: { width: 375, height: 812 } });
   const email = 'late.verifier@example.test';
-  const response = await fetch(`${env.server.baseUrl}/api/users/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'Late', email, password: 'password1234', role: 'student' }),
+  // Signed up earlier from this browser (its request shares the page's cookies, so the sign-up is bound to it).
+  const response = await page.request.post(`${env.server.baseUrl}/api/users/register`, {
+    data: { username: 'Late', email, password: 'password1234', role: 'student' },
   });
-  expect(response.status).toBe(201);
+  expect(response.status()).toBe(201);
   const code = await env.mail.codeFor(email);
   await page.goto(`${env.server.baseUrl}/login`);
   await page.getByLabel('Email').fill(email);
@@ -108,6 +107,70 @@ test('an unverified account logging in is sent to the code screen, and the code 
   await page.waitForURL('**/classroom');
   await screenshot(page, 'classroom-phone');
   await page.close();
+});
+
+test("sign-up takeover: the code typed in a browser that did not sign up asks for a password; the attacker's never opens the account", async () => {
+  const email = 'owner.of.the.mailbox@example.test';
+  const attackerPassword = 'the attacker typed this';
+  const ownerPassword = 'the owner chose this';
+  const signUp = async (page: import('playwright-core').Page, name: string, password: string) => {
+    await page.goto(`${env.server.baseUrl}/signup`);
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+  };
+
+  // The attacker signs the owner's address up with their own password; the code goes to the owner's mailbox.
+  const attacker = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const attackerPage = await attacker.newPage();
+  await signUp(attackerPage, 'Mallory', attackerPassword);
+  await attackerPage.getByRole('heading', { name: 'Verify Your Email' }).waitFor();
+  const code = await env.mail.codeFor(email);
+
+  // The owner tries to sign up a moment later and is refused (one code a minute): no sign-up of theirs exists.
+  const owner = await env.browser.newContext({ viewport: { width: 375, height: 812 } });
+  const ownerPage = await owner.newPage();
+  await signUp(ownerPage, 'Olive Owner', 'what the owner first typed');
+  await ownerPage.getByText(/Please wait \d+ seconds before asking for a new code/).waitFor();
+  expect((await owner.cookies()).some((cookie) => cookie.name === 'signup')).toBe(false);
+
+  // The owner types the mailed code on the verify page: the code is right, and a password is asked for.
+  await ownerPage.goto(`${env.server.baseUrl}/verify-email?email=${encodeURIComponent(email)}`);
+  await ownerPage.getByLabel('Verification code').fill(code);
+  await ownerPage.getByRole('button', { name: 'Verify Email' }).click();
+  await ownerPage.getByRole('heading', { name: 'Choose your password' }).waitFor();
+  await ownerPage.getByLabel('New password', { exact: true }).fill(ownerPassword);
+  await ownerPage.getByLabel('Confirm new password').fill('not the same password');
+  await ownerPage.getByRole('button', { name: 'Set password and sign in' }).click();
+  await ownerPage.getByText("The passwords don't match.").waitFor();
+  await ownerPage.getByLabel('Confirm new password').fill(ownerPassword);
+  expect(await seriousA11yFindings(ownerPage)).toEqual([]);
+  await screenshot(ownerPage, 'choose-password-phone');
+  await ownerPage.getByRole('button', { name: 'Set password and sign in' }).click();
+  await ownerPage.getByText('Email verified successfully!').waitFor();
+  await ownerPage.waitForURL('**/classroom');
+  await ownerPage.getByRole('heading', { name: 'Your classes' }).waitFor();
+  await owner.close();
+
+  // The attacker's password, from the attacker's own browser (the one holding the sign-up's cookie), fails.
+  await attackerPage.goto(`${env.server.baseUrl}/login`);
+  await attackerPage.getByLabel('Email').fill(email);
+  await attackerPage.getByLabel('Password', { exact: true }).fill(attackerPassword);
+  await attackerPage.getByRole('button', { name: 'Log In' }).click();
+  await attackerPage.getByText('Invalid email or password. Please try again.').waitFor();
+  expect(attackerPage.url()).toEndWith('/login');
+  const loginUrl = `${env.server.baseUrl}/api/users/login`;
+  expect((await attackerPage.request.post(loginUrl, { data: { email, password: attackerPassword } })).status()).toBe(
+    401,
+  );
+  const ownerLogin = await fetch(loginUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: ownerPassword }),
+  });
+  expect(ownerLogin.status).toBe(200);
+  await attacker.close();
 });
 
 test('forgot password: the emailed code sets a new one and signs in; logout ends the session on the server', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { signupCookie } from '../src/test/harness';
 import { startMailCapture } from '../src/test/mail-capture';
 import { type RunningServer, root, startServer } from './server';
 
@@ -48,7 +49,8 @@ test('the compiled binary serves the app from an empty folder and signs a user u
   const otp = await mail.codeFor(email);
   const verified = await fetch(`${server.baseUrl}/api/users/verify-otp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    // As the registering browser: with its `signup` cookie.
+    headers: { 'content-type': 'application/json', cookie: signupCookie(registered.headers) ?? '' },
     body: JSON.stringify({ email, otp }),
   });
   const { token } = (await verified.json()) as { token: string };

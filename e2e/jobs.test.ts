@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeClip, readBytes, uploadForm } from '../src/test/fixtures';
-import { apiClient, signUpWith } from '../src/test/harness';
+import { apiClient, signUpWith, signupCookie } from '../src/test/harness';
 import { startMailCapture } from '../src/test/mail-capture';
 import { createAccount, type RunningServer, root, startServer } from './server';
 
@@ -21,15 +21,27 @@ const json = async (response: Response) => ({ status: response.status, body: (aw
 
 test('a video is playable while it transcodes, and a job killed with SIGKILL finishes after a restart', async () => {
   server = await startServer({ dataDir, env: { SMTP_URL: mail.url, JOB_LEASE_SECONDS: '3' } });
-  const post = (path: string, body: unknown, token?: string) =>
+  const post = (path: string, body: unknown, token?: string, cookie?: string) =>
     fetch(`${server?.baseUrl}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(cookie ? { cookie } : {}),
+      },
       body: JSON.stringify(body),
     });
   const email = 'kill.test@example.test';
-  await post('/api/users/register', { username: 'Kim Kill', email, password: 'password1234', role: 'teacher' });
-  const { body: verified } = await json(await post('/api/users/verify-otp', { email, otp: await mail.codeFor(email) }));
+  const registered = await post('/api/users/register', {
+    username: 'Kim Kill',
+    email,
+    password: 'password1234',
+    role: 'teacher',
+  });
+  // Verified as the registering browser would: with its `signup` cookie.
+  const cookie = signupCookie(registered.headers);
+  const otp = await mail.codeFor(email);
+  const { body: verified } = await json(await post('/api/users/verify-otp', { email, otp }, undefined, cookie));
   const auth = { authorization: `Bearer ${verified.token}` };
 
   const clip = await makeClip(dataDir, { width: 1280, height: 720, seconds: 24, name: 'long.mp4' });

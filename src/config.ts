@@ -63,7 +63,39 @@ const envSchema = z.object({
     .regex(/^\d+[mhd]$/, 'must be a number with m, h or d (e.g. 6h, 1d)')
     .default('1d'),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+  STORAGE_URL: z
+    .string()
+    .regex(
+      /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9_.-]+)*\/?$/,
+      'must be s3://bucket or s3://bucket/prefix (unset: the local disk)',
+    )
+    .refine((url) => !/\/\.{1,2}(\/|$)/.test(url.slice(5)), 'must not have . or .. in its prefix')
+    .optional(),
+  S3_ENDPOINT: z
+    .url()
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  S3_REGION: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanText.optional(),
+  SCRATCH_DIR: z.string().min(1).optional(),
+  MEDIA_DELIVERY: z.enum(['stream', 'redirect']).default('stream'),
 });
+
+/** Where media, avatars and uploads are kept: DATA_DIR on the local disk, or an S3-compatible bucket. */
+export type StorageSettings =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      prefix: string;
+      endpoint: string | undefined;
+      region: string | undefined;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    };
 
 export type Config = Readonly<{
   port: number;
@@ -100,6 +132,12 @@ export type Config = Readonly<{
   backupDir: string | undefined;
   backupEveryMs: number;
   backupKeep: number;
+  /** STORAGE_URL and the S3_* settings: the local disk unless STORAGE_URL names a bucket. */
+  storage: StorageSettings;
+  /** Local temporary files only (uploads being received, transcodes in progress, downloads for ffmpeg). */
+  scratchDir: string;
+  /** `stream`: the app sends media bytes; `redirect`: segments answer with a short-lived presigned URL (S3 only). */
+  mediaDelivery: 'stream' | 'redirect';
 }>;
 
 export class ConfigError extends Error {}
@@ -152,7 +190,26 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     backupDir: values.BACKUP_DIR ? resolve(values.BACKUP_DIR) : undefined,
     backupEveryMs: durationMs(values.BACKUP_EVERY),
     backupKeep: values.BACKUP_KEEP,
+    storage: storageSettings(values),
+    scratchDir: resolve(values.SCRATCH_DIR ?? join(dataDir, 'scratch')),
+    mediaDelivery: values.MEDIA_DELIVERY,
   });
+}
+
+function storageSettings(values: z.infer<typeof envSchema>): StorageSettings {
+  if (!values.STORAGE_URL) return { kind: 'local' };
+  const [bucket, ...prefix] = values.STORAGE_URL.slice('s3://'.length).split('/').filter(Boolean);
+  return {
+    kind: 's3',
+    bucket,
+    prefix: prefix.join('/'),
+    endpoint: values.S3_ENDPOINT,
+    region: values.S3_REGION,
+    accessKeyId: values.S3_ACCESS_KEY_ID,
+    secretAccessKey: values.S3_SECRET_ACCESS_KEY,
+    // A self-hosted endpoint (MinIO, Garage) is usually path-style; AWS itself is virtual-hosted.
+    forcePathStyle: values.S3_FORCE_PATH_STYLE ?? values.S3_ENDPOINT !== undefined,
+  };
 }
 
 const durationMs = (text: string) =>

@@ -80,7 +80,8 @@ export async function renewSignupCode(db: Db, signupId: string, clientKey?: stri
 }
 
 export type SignupCheck =
-  | { kind: 'ok'; signup: Signup }
+  /** `fromItsBrowser`: the code came back with the `signup` cookie of the browser that chose the password. */
+  | { kind: 'ok'; signup: Signup; fromItsBrowser: boolean }
   | { kind: 'none' }
   | { kind: 'expired' }
   | { kind: 'used_up' }
@@ -88,9 +89,11 @@ export type SignupCheck =
   | { kind: 'other_browser' };
 
 /**
- * Checks a code against the sign-ups waiting for the address. A right code of a sign-up made in another
- * browser is refused while another sign-up also waits: the mailbox owner cannot be tricked into verifying
- * the password someone else typed (docs/accounts.md, "sign-up takeover").
+ * Checks a code against the sign-ups waiting for the address; it writes only to count a wrong code. A right code
+ * typed in a browser that holds another waiting sign-up for the address is refused (that browser's owner types
+ * their own code). A right code from anywhere but its own browser is `ok` with `fromItsBrowser: false`: the
+ * password stored with it was typed before the address was proven, by whoever, so it must not open the account
+ * (see signupPasswordHash; docs/accounts.md, "sign-up takeover").
  */
 export async function checkSignupCode(
   db: Db,
@@ -105,10 +108,12 @@ export async function checkSignupCode(
   const given = (row: Signup) => Buffer.from(hashCode(row.id, code.trim()), 'hex');
   const match = live.find((row) => timingSafeEqual(Buffer.from(row.codeHash, 'hex'), given(row)));
   if (match) {
-    const fromItsBrowser =
-      match.clientKeyHash === null || (clientKey !== undefined && hashKey(clientKey) === match.clientKeyHash);
-    if (!fromItsBrowser && waiting.length > 1) return { kind: 'other_browser' };
-    return { kind: 'ok', signup: match };
+    const browser = clientKey === undefined ? undefined : hashKey(clientKey);
+    // A sign-up made before the cookie existed (null) has no browser that can prove it chose the password.
+    if (browser !== undefined && browser === match.clientKeyHash)
+      return { kind: 'ok', signup: match, fromItsBrowser: true };
+    if (browser !== undefined && waiting.some((row) => row.clientKeyHash === browser)) return { kind: 'other_browser' };
+    return { kind: 'ok', signup: match, fromItsBrowser: false };
   }
   if (live.length === 0) {
     return waiting.some((row) => row.failedAttempts < MAX_CODE_ATTEMPTS) ? { kind: 'expired' } : { kind: 'used_up' };
@@ -127,12 +132,28 @@ export async function checkSignupCode(
 }
 
 /**
- * The verified sign-up becomes the account, with the standing `standing` gives it (administrator, teacher
- * approval); every sign-up for the address goes. Undefined if the address was taken meanwhile.
+ * The password hash a verified sign-up's account starts with. A password chosen with the code (`chosenHash`)
+ * always wins. Without one, the sign-up's stored password is used only when the code came back in the browser
+ * that typed it; otherwise undefined: the caller must ask for a password, so a password someone typed for an
+ * address they could not prove never opens the account.
+ */
+export function signupPasswordHash(
+  check: Extract<SignupCheck, { kind: 'ok' }>,
+  chosenHash: string | undefined,
+): string | undefined {
+  if (chosenHash !== undefined) return chosenHash;
+  return check.fromItsBrowser ? check.signup.passwordHash : undefined;
+}
+
+/**
+ * The verified sign-up becomes the account with the password hash `passwordHash` (see signupPasswordHash) and
+ * the standing `standing` gives it (administrator, teacher approval); every sign-up for the address goes, and
+ * with them every password stored for it. Undefined if the address was taken meanwhile.
  */
 export async function accountFromSignup(
   db: Db,
   signup: Signup,
+  passwordHash: string,
   standing: (isFirstAccount: boolean) => Pick<User, 'isAdmin' | 'teacherStatus'>,
   now = Date.now(),
 ): Promise<User | undefined> {
@@ -147,7 +168,7 @@ export async function accountFromSignup(
         id: newId(),
         username: signup.username,
         email: signup.email,
-        passwordHash: signup.passwordHash,
+        passwordHash,
         role: signup.role,
         ...standing(isFirstAccount),
         emailVerifiedAt: now,

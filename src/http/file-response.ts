@@ -1,4 +1,4 @@
-import type { ByteRange } from '../storage/storage';
+import type { ByteRange, StoredBody } from '../storage/storage';
 
 /**
  * Parses a single `Range: bytes=…` header against a file of `size` bytes: undefined for none (or one we
@@ -24,7 +24,7 @@ export function parseRange(header: string | null | undefined, size: number): Byt
 export async function fileResponse(
   request: Request,
   size: number,
-  read: (range?: ByteRange) => Promise<Blob | undefined>,
+  read: (range?: ByteRange) => Promise<StoredBody | undefined>,
   headers: Record<string, string>,
 ): Promise<Response | undefined> {
   // nosniff, CORP and no-referrer come from the app's answer headers (app.ts), as for every /media answer.

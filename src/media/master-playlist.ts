@@ -55,15 +55,18 @@ export function readRungPlaylist(dir: string, rung: number): { duration: number;
   return segments;
 }
 
-/** Measures each rung's real peak and average bit rate from its segments (what the player will fetch). */
-export function measureRungs(dir: string, plan: Plan): Rung[] {
+/**
+ * Measures each rung's real peak and average bit rate from its segments (what the player will fetch); `sizes` has the
+ * bytes of segments already published (moved out of `dir`), by name (`0/seg_00001.m4s`).
+ */
+export function measureRungs(dir: string, plan: Plan, sizes: ReadonlyMap<string, number> = new Map()): Rung[] {
   return plan.rungs.map((rung, i) => {
     const segments = readRungPlaylist(dir, i);
     let totalBytes = 0;
     let totalSeconds = 0;
     let peak = 0;
     for (const segment of segments) {
-      const bytes = statSync(join(dir, String(i), segment.file)).size;
+      const bytes = sizes.get(`${i}/${segment.file}`) ?? statSync(join(dir, String(i), segment.file)).size;
       totalBytes += bytes;
       totalSeconds += segment.duration;
       if (segment.duration > 0.5) peak = Math.max(peak, (bytes * 8) / segment.duration);

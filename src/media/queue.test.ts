@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -42,8 +42,7 @@ test('a failing job is retried up to 3 times, then shows its reason; the teacher
   const videoId = uploaded.json.videoId as string;
 
   // The original turns unreadable after the upload was accepted: every attempt fails in ffmpeg.
-  const stored = (await h.storage.localCopy(sourceKey(videoId))) as string;
-  writeFileSync(stored, 'not a video any more');
+  await h.storage.put(sourceKey(videoId), new Blob(['not a video any more']));
   h.worker.start();
   const failed = await waitForStatus(videoId, teacher.token, (status) => status === 'failed');
   expect(failed).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS });
@@ -55,7 +54,7 @@ test('a failing job is retried up to 3 times, then shows its reason; the teacher
   const before = h.snapshot();
   expect((await h.api('POST', `/api/videos/${videoId}/retry`, { as: student.token })).status).toBe(404);
   expect(h.snapshot()).toEqual(before);
-  writeFileSync(stored, readBytes(clip));
+  await h.storage.put(sourceKey(videoId), readBytes(clip));
   const retried = await h.api('POST', `/api/videos/${videoId}/retry`, { as: teacher.token });
   expect(retried.status).toBe(200);
   const ready = await waitForStatus(videoId, teacher.token, (status) => status === 'ready' || status === 'failed');

@@ -54,9 +54,11 @@ export async function sweepMedia(deps: MediaDeps, now = Date.now()): Promise<num
 /** This host's stale temp files (each worker's own chore, like its scratch folders). */
 export function sweepLocalTemp(config: MediaDeps['config'], now = Date.now()): number {
   let removed = 0;
-  const temp = tempDir(config.dataDir);
-  for (const name of existsSync(temp) ? readdirSync(temp) : []) {
-    const path = join(temp, name);
+  // Stale temp files, and downloads for ffmpeg (localCopy) a killed job did not release.
+  const temps = [tempDir(config.scratchDir), join(config.scratchDir, 'downloads')].flatMap((dir) =>
+    existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [],
+  );
+  for (const path of temps) {
     try {
       if (now - statSync(path).mtimeMs < STALE_TEMP_MS) continue;
     } catch {

@@ -37,7 +37,7 @@ export async function removeVideoFiles(deps: Omit<MediaDeps, 'db'>, videoId: str
   await deps.jobs.cancel(videoId);
   await deps.storage.deletePrefix(videoPrefix(videoId));
   await deps.storage.delete(sourceKey(videoId));
-  rmSync(scratchDir(deps.config.dataDir, videoId), { recursive: true, force: true });
+  rmSync(scratchDir(deps.config.scratchDir, videoId), { recursive: true, force: true });
 }
 
 /** Videos uploaded over a day ago that no lecture shows. */

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
+import { eq } from 'drizzle-orm';
+import { signups, users } from '../db/schema';
 import { type Harness, startHarness, TEST_PASSWORD } from '../test/harness';
 import { expectRefused } from '../test/tables';
 
@@ -24,8 +26,8 @@ async function register(email: string, password: string, name: string) {
   expect(result.status).toBe(201);
   return cookieFrom(result.headers, 'signup') as string;
 }
-const verify = (email: string, otp: string, cookie?: string) =>
-  h.api('POST', '/api/users/verify-otp', { body: { email, otp }, headers: cookie ? { cookie } : {} });
+const verify = (email: string, otp: string, cookie?: string, password?: string) =>
+  h.api('POST', '/api/users/verify-otp', { body: { email, otp, password }, headers: cookie ? { cookie } : {} });
 const login = (email: string, password: string, cookie?: string) =>
   h.api('POST', '/api/users/login', { body: { email, password }, headers: cookie ? { cookie } : {} });
 /** What a minute later looks like to the mail cap. */
@@ -35,6 +37,9 @@ const aMinuteLater = (email: string) => {
 };
 
 describe('sign-up takeover', () => {
+  // These scenarios check many codes; the network's cap on code checks is not what they are about.
+  afterEach(() => h.limits.perClient.codeChecks.reset('127.0.0.1'));
+
   test("victim first: the attacker's code, though the newest in the mailbox, cannot verify in the victim's browser", async () => {
     const email = 'victim1@example.test';
     const victimCookie = await register(email, VICTIM_PASSWORD, 'Vic Tim');
@@ -44,9 +49,13 @@ describe('sign-up takeover', () => {
     const attackerCode = await h.mail.nthCode(email, 2);
     expect(h.mail.mailsTo(email)[1].text).toContain('Someone else has also started a sign-up');
 
+    const before = h.snapshot();
     const inVictimsBrowser = await verify(email, attackerCode, victimCookie);
     expect(inVictimsBrowser.status).toBe(400);
     expect(inVictimsBrowser.json.code).toBe('code_of_other_signup');
+    // Not even with a password of the victim's choosing: that browser holds its own sign-up.
+    expect((await verify(email, attackerCode, victimCookie, 'a password typed now')).status).toBe(400);
+    expect(h.snapshot()).toEqual(before);
 
     const verified = await verify(email, victimCode, victimCookie);
     expect(verified.status).toBe(200);
@@ -72,10 +81,148 @@ describe('sign-up takeover', () => {
     expect((await login(email, VICTIM_PASSWORD)).status).toBe(200);
   });
 
-  test('alone, a sign-up verifies from any device (no cookie needed)', async () => {
-    const email = 'phone@example.test';
-    await register(email, VICTIM_PASSWORD, 'Pho Ne');
-    expect((await verify(email, await h.mail.nthCode(email, 1))).status).toBe(200);
+  test('from the browser that signed up, the code alone verifies: one step, with the password typed there', async () => {
+    const email = 'same.browser@example.test';
+    const cookie = await register(email, VICTIM_PASSWORD, 'Sam Browser');
+    const verified = await verify(email, await h.mail.nthCode(email, 1), cookie);
+    expect(verified.status).toBe(200);
+    expect(verified.json.token).toBeString();
+    expect(verified.headers.getSetCookie().some((line) => line.startsWith('signup=;'))).toBe(true);
+    expect((await login(email, VICTIM_PASSWORD)).status).toBe(200);
+  });
+
+  test("attacker first, the victim refused with 429: the code typed without the sign-up's cookie asks for a new password, and the attacker's never opens the account", async () => {
+    const email = 'victim3@example.test';
+    const attackerCookie = await register(email, ATTACKER_PASSWORD, 'Mallory');
+    const code = await h.mail.nthCode(email, 1);
+
+    // The victim's own sign-up is refused by the one-code-a-minute cap: nothing stored, no cookie.
+    let before = h.snapshot();
+    const refused = await h.api('POST', '/api/users/register', {
+      body: { username: 'Vic Tim', email, password: VICTIM_PASSWORD },
+    });
+    expect(refused.status).toBe(429);
+    expect(cookieFrom(refused.headers, 'signup')).toBeUndefined();
+    expect(h.snapshot()).toEqual(before);
+
+    // The right code, with no cookie: told to choose a password; nothing made, the code not spent.
+    before = h.snapshot();
+    const asked = await verify(email, code);
+    expect(asked.status).toBe(409);
+    expect(asked.json).toMatchObject({ code: 'choose_password', requiresPassword: true, email });
+    expect(asked.json.error).toBe(asked.json.message);
+    expect(asked.json.error).toContain('choose your password');
+    expect(asked.json.token).toBeUndefined();
+    expect(h.snapshot()).toEqual(before);
+
+    // Meanwhile the attacker's password answers "verify first", never a token, and changes nothing.
+    const attackerTries = await login(email, ATTACKER_PASSWORD, attackerCookie);
+    expect(attackerTries.status).toBe(403);
+    expect(attackerTries.json.token).toBeUndefined();
+    expect(h.snapshot()).toEqual(before);
+
+    const NEW_PASSWORD = 'the victim chose this now';
+    const verified = await verify(email, code, undefined, NEW_PASSWORD);
+    expect(verified.status).toBe(200);
+    expect(verified.json.token).toBeString();
+    expect((await h.api('GET', '/api/users', { as: verified.json.token })).json.email).toBe(email);
+    // Stored is the new password; every sign-up (and the password stored with it) is gone.
+    const row = await h.db.select().from(users).where(eq(users.email, email)).get();
+    expect(await Bun.password.verify(NEW_PASSWORD, row?.passwordHash ?? '')).toBe(true);
+    expect(await Bun.password.verify(ATTACKER_PASSWORD, row?.passwordHash ?? '')).toBe(false);
+    expect(await h.db.select().from(signups).where(eq(signups.email, email))).toEqual([]);
+
+    // The attacker's password now gets exactly what a wrong password gets, from their own browser too.
+    const wrongPassword = await login(email, 'not anybody password');
+    for (const cookie of [attackerCookie, undefined]) {
+      const attacker = await login(email, ATTACKER_PASSWORD, cookie);
+      expect({ status: attacker.status, body: attacker.json }).toEqual({
+        status: wrongPassword.status,
+        body: wrongPassword.json,
+      });
+    }
+    expect(wrongPassword.status).toBe(401);
+    expect((await login(email, NEW_PASSWORD)).status).toBe(200);
+    expect((await verify(email, code, attackerCookie)).status).toBe(400);
+  });
+
+  test("attacker first, logging in again a minute later: the fresh code is bound to the attacker's browser, and the victim typing it still chooses the password", async () => {
+    const email = 'victim4@example.test';
+    await register(email, ATTACKER_PASSWORD, 'Mallory');
+    const firstCode = await h.mail.nthCode(email, 1);
+    expect((await verify(email, firstCode)).json.code).toBe('choose_password');
+    aMinuteLater(email);
+    const attackerLogin = await login(email, ATTACKER_PASSWORD);
+    expect(attackerLogin.status).toBe(403);
+    expect(attackerLogin.json.token).toBeUndefined();
+    const loginCookie = cookieFrom(attackerLogin.headers, 'signup') as string;
+    expect(loginCookie).toBeString();
+    const freshCode = await h.mail.nthCode(email, 2);
+    // The first code was replaced by the fresh one.
+    expect((await verify(email, firstCode, undefined, 'the victim chose this now')).json.code).toBe('wrong_code');
+    expect((await verify(email, freshCode)).json.code).toBe('choose_password');
+    const verified = await verify(email, freshCode, undefined, 'the victim chose this now');
+    expect(verified.status).toBe(200);
+    expect((await login(email, ATTACKER_PASSWORD, loginCookie)).status).toBe(401);
+    expect((await login(email, 'the victim chose this now')).status).toBe(200);
+  });
+
+  test('victim first, then the attacker: the victim types their code on another device and chooses the password there', async () => {
+    const email = 'victim5@example.test';
+    await register(email, VICTIM_PASSWORD, 'Vic Tim');
+    const victimCode = await h.mail.nthCode(email, 1);
+    aMinuteLater(email);
+    const attackerCookie = await register(email, ATTACKER_PASSWORD, 'Mallory');
+    const before = h.snapshot();
+    expect((await verify(email, victimCode)).json.code).toBe('choose_password');
+    expect(h.snapshot()).toEqual(before);
+    const verified = await verify(email, victimCode, undefined, 'chosen on the phone');
+    expect(verified.status).toBe(200);
+    expect(verified.json.user.username).toBe('Vic Tim');
+    expect((await login(email, ATTACKER_PASSWORD, attackerCookie)).status).toBe(401);
+    expect((await login(email, 'chosen on the phone')).status).toBe(200);
+  });
+
+  test('the choose-password step: the new password follows the password rules, and a wrong code there counts as a wrong try', async () => {
+    const email = 'second.step@example.test';
+    await register(email, ATTACKER_PASSWORD, 'Mallory');
+    const code = await h.mail.nthCode(email, 1);
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    const NEW_PASSWORD = 'the owner chose this';
+    expect((await verify(email, code)).json.code).toBe('choose_password');
+
+    for (const password of ['short', 'x'.repeat(201), 12345678]) {
+      await expectRefused(h, {
+        name: `password ${JSON.stringify(password).slice(0, 20)}`,
+        method: 'POST',
+        path: '/api/users/verify-otp',
+        body: { email, otp: code, password },
+        status: 400,
+        field: 'password',
+      });
+    }
+
+    const wrong = await verify(email, wrongCode, undefined, NEW_PASSWORD);
+    expect(wrong.status).toBe(400);
+    expect(wrong.json).toMatchObject({ code: 'wrong_code', error: 'That code is not right. 4 tries left.' });
+    const row = await h.db.select().from(signups).where(eq(signups.email, email)).get();
+    expect(row?.failedAttempts).toBe(1);
+    expect(await h.db.select().from(users).where(eq(users.email, email))).toEqual([]);
+
+    // The address's hourly cap on wrong codes holds on this step too.
+    for (let i = 0; i < 18; i++) h.limits.wrongCodesPerAddress.hit(email);
+    expect((await verify(email, wrongCode, undefined, NEW_PASSWORD)).status).toBe(400);
+    const before = h.snapshot();
+    const capped = await verify(email, code, undefined, NEW_PASSWORD);
+    expect(capped.status).toBe(429);
+    expect(capped.json.error).toContain('wrong codes');
+    expect(h.snapshot()).toEqual(before);
+    h.limits.wrongCodesPerAddress.reset(email);
+
+    // …and so do the code's 5 tries: the fifth wrong one voids it, even for the right code after.
+    for (let i = 0; i < 3; i++) await verify(email, wrongCode, undefined, NEW_PASSWORD);
+    expect((await verify(email, code, undefined, NEW_PASSWORD)).json.code).toBe('code_used_up');
+    expect(await h.db.select().from(users).where(eq(users.email, email))).toEqual([]);
   });
 });
 

@@ -22,6 +22,7 @@ import {
   deleteSignup,
   pendingSignups,
   renewSignupCode,
+  signupPasswordHash,
 } from '../auth/signups';
 import { accountDisabled, newAccountStanding } from '../auth/standing';
 import { LIMITS, OTP_PATTERN } from '../contract/limits';
@@ -69,13 +70,15 @@ const otpField = z
   .string({ error: 'Please enter the OTP sent to your email' })
   .trim()
   .regex(OTP_PATTERN, 'The code is the 6 digits from the email.');
-const verifyBody = z.object({ email: emailField, otp: otpField });
+/** `password`: chosen with the code when it is typed away from the browser that signed up (docs/accounts.md). */
+const verifyBody = z.object({ email: emailField, otp: otpField, password: newPasswordField.optional() });
 const emailBody = z.object({ email: emailField });
 const resetBody = z.object({ email: emailField, otp: otpField, newPassword: newPasswordField });
 
 const SIGNUP_COOKIE = 'signup';
 const DEVICE_COOKIE = 'device';
 const INVALID_CODE = 'This code is not valid. Please ask for a new one.';
+const CHOOSE_PASSWORD = 'Your code is right. To finish signing up on this device, please choose your password.';
 
 /** Sign-up, email codes, login and logout, password recovery, and the current user (docs/accounts.md). */
 export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
@@ -119,6 +122,9 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
 
   const requiresVerification = (email: string, message = 'Please verify your email. We sent a code to your inbox.') =>
     new ApiError(403, 'email_not_verified', message, { requiresVerification: true, email });
+  /** A right code away from its sign-up's browser: the password typed there is not trusted; the code stays valid. */
+  const choosePassword = (email: string) =>
+    new ApiError(409, 'choose_password', CHOOSE_PASSWORD, { requiresPassword: true, email });
 
   return new Hono<AppEnv>()
     .post('/register', validate('json', registerBody), async (c) => {
@@ -221,7 +227,10 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
         throw badRequest('wrong_code', `That code is not right. ${tries} left.`);
       }
       const signup = result.signup;
-      const user = await accountFromSignup(db, signup, (isFirstAccount) =>
+      const chosenHash = body.password === undefined ? undefined : await hashPassword(body.password);
+      const passwordHash = signupPasswordHash(result, chosenHash);
+      if (passwordHash === undefined) throw choosePassword(signup.email);
+      const user = await accountFromSignup(db, signup, passwordHash, (isFirstAccount) =>
         newAccountStanding(config, signup.email, signup.role, isFirstAccount),
       );
       if (!user) throw badRequest('invalid_code', INVALID_CODE);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { videoPrefix } from '../storage/keys';
 import { makeClip, readBytes, uploadForm } from '../test/fixtures';
-import { type Account, type Harness, startHarness, TEST_PASSWORD } from '../test/harness';
+import { type Account, type Harness, signupCookie, startHarness, TEST_PASSWORD } from '../test/harness';
 import { expectPermissions, expectRefused } from '../test/tables';
 
 /** A fresh install with the default TEACHER_SIGNUP=approval. */
@@ -83,19 +83,21 @@ describe('who may teach', () => {
       const staff = await domains.signUp('teacher', 'Staff Member');
       expect(staff.user.teacherStatus).toBe('pending');
       const email = 'walt@school.example';
-      await domains.api('POST', '/api/users/register', {
+      const walt = await domains.api('POST', '/api/users/register', {
         body: { username: 'Walt', email, password: TEST_PASSWORD, role: 'teacher' },
       });
       const verified = await domains.api('POST', '/api/users/verify-otp', {
         body: { email, otp: await domains.mail.codeFor(email) },
+        headers: { cookie: signupCookie(walt.headers) ?? '' },
       });
       expect(verified.json.user.teacherStatus).toBe('approved');
       const bossEmail = 'boss@example.test';
-      await domains.api('POST', '/api/users/register', {
+      const boss = await domains.api('POST', '/api/users/register', {
         body: { username: 'The Boss', email: bossEmail, password: TEST_PASSWORD },
       });
       const bossVerified = await domains.api('POST', '/api/users/verify-otp', {
         body: { email: bossEmail, otp: await domains.mail.codeFor(bossEmail) },
+        headers: { cookie: signupCookie(boss.headers) ?? '' },
       });
       expect(bossVerified.json.user.isAdmin).toBe(true);
     } finally {

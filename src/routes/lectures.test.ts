@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { lectures, videos } from '../db/schema';
 import { probe } from '../media/ffmpeg';
 import { SEGMENT_SECONDS } from '../media/ladder';
-import { sourceKey, tempDir, UPLOADS_PREFIX, videoPrefix } from '../storage/keys';
+import { mediaKey, sourceKey, tempDir, UPLOADS_PREFIX, VIDEOS_PREFIX, videoPrefix } from '../storage/keys';
 import { makeClip, readBytes, tools, uploadForm } from '../test/fixtures';
 import { type Harness, startHarness } from '../test/harness';
 import { expectPermissions, expectRefused, type PermissionRow } from '../test/tables';
-
-const videoDir = (dataDir: string, id: string) => join(dataDir, videoPrefix(id));
-const sourceFile = (dataDir: string, id: string) => join(dataDir, sourceKey(id));
-const uploadsDir = (dataDir: string) => join(dataDir, UPLOADS_PREFIX);
 
 let h: Harness;
 let clips: string;
@@ -56,17 +52,24 @@ async function waitForVideo(videoId: string, as = teacher.token, until = ['ready
   }
 }
 
-/** Width and height of a rung, read by ffprobe from the HLS files on disk. */
+/** Width and height of a rung, read by ffprobe from its init file in storage (the local disk or S3). */
 async function rungSize(videoId: string, rung: number) {
-  const info = await probe(tools, join(videoDir(h.dataDir, videoId), String(rung), 'index.m3u8'));
+  const copy = await h.storage.localCopy(mediaKey(videoId, { kind: 'init', rung }));
+  if (!copy) throw new Error(`no init file for rung ${rung}`);
+  const info = await probe(tools, copy.path).finally(() => copy.release());
   const video = info?.streams.find((s) => s.codec_type === 'video');
   return { width: video?.width, height: video?.height, profile: video?.codec_name };
 }
 
-const leftovers = () => [
-  ...(existsSync(tempDir(h.dataDir)) ? readdirSync(tempDir(h.dataDir)) : []),
-  ...(existsSync(uploadsDir(h.dataDir)) ? readdirSync(uploadsDir(h.dataDir)) : []),
-];
+/** The files a video has in storage. */
+const storedFiles = async (videoId: string) => (await h.storage.listFiles(videoPrefix(videoId))).length;
+const stored = async (key: string) => (await h.storage.stat(key)) !== undefined;
+const storedText = async (key: string) => new Response(await h.storage.get(key)).text();
+const tempFiles = (harness: Harness) => {
+  const dir = tempDir(harness.config.scratchDir);
+  return existsSync(dir) ? readdirSync(dir) : [];
+};
+const leftovers = async () => [...tempFiles(h), ...(await h.storage.list(UPLOADS_PREFIX))];
 
 describe('transcoding', () => {
   test('every address in every playlist of a ready video answers, whatever the size (one rung or several)', async () => {
@@ -133,11 +136,11 @@ describe('transcoding', () => {
     expect(await rungSize(video._id, 0)).toMatchObject({ width: 426, height: 240, profile: 'h264' });
     expect(await rungSize(video._id, 1)).toMatchObject({ width: 640, height: 360 });
 
-    const rung = readFileSync(join(videoDir(h.dataDir, video._id), '0', 'index.m3u8'), 'utf8');
+    const rung = await storedText(mediaKey(video._id, { kind: 'playlist', rung: 0 }));
     expect(rung).toContain('#EXT-X-ENDLIST');
     expect(rung).toContain(`#EXTINF:${SEGMENT_SECONDS}.000000,`);
     // The original is deleted after a successful transcode.
-    expect(existsSync(sourceFile(h.dataDir, video._id))).toBe(false);
+    expect(await stored(sourceKey(video._id))).toBe(false);
 
     const poster = await fetch(`${h.baseUrl}${video.posterUrl}`, {
       headers: { authorization: `Bearer ${teacher.token}` },
@@ -193,7 +196,7 @@ describe('refused uploads leave no file behind', () => {
     expect(byStudent.status).toBe(403);
     const anonymous = await h.api('POST', '/api/upload', { body: uploadForm(clip, 'x.mp4') });
     expect(anonymous.status).toBe(401);
-    expect(leftovers()).toEqual([]);
+    expect(await leftovers()).toEqual([]);
   });
 
   test('an over-size upload is refused from its Content-Length, and mid-stream when it has none', async () => {
@@ -214,7 +217,7 @@ describe('refused uploads leave no file behind', () => {
     });
     expect(streamed.status).toBe(413);
     await Bun.sleep(100);
-    expect(leftovers()).toEqual([]);
+    expect(await leftovers()).toEqual([]);
 
     // A declared length far over the cap (a terabyte) still gets our JSON 413, not Bun's bare one, on both routes.
     for (const [path, extra] of [
@@ -257,11 +260,11 @@ describe('refused uploads leave no file behind', () => {
     );
     socket.write(new Uint8Array(512 * 1024));
     await Bun.sleep(300);
-    expect(readdirSync(tempDir(h.dataDir)).length).toBe(1);
+    expect(tempFiles(h).length).toBe(1);
     socket.end();
     const deadline = Date.now() + 5000;
-    while (leftovers().length > 0 && Date.now() < deadline) await Bun.sleep(50);
-    expect(leftovers()).toEqual([]);
+    while ((await leftovers()).length > 0 && Date.now() < deadline) await Bun.sleep(50);
+    expect(await leftovers()).toEqual([]);
   });
 });
 
@@ -283,8 +286,7 @@ describe('lectures', () => {
       processingStatus: 'completed',
       processingError: null,
     });
-    const firstFolder = videoDir(h.dataDir, first.json.videoId);
-    expect(existsSync(firstFolder)).toBe(true);
+    expect(await storedFiles(first.json.videoId)).toBeGreaterThan(0);
 
     const list = await h.api('GET', `/api/lectures/course/${courseId}`, { as: student.token });
     expect(list.json.map((l: { _id: string }) => l._id)).toContain(created.json._id);
@@ -299,7 +301,7 @@ describe('lectures', () => {
     expect(replaced.status).toBe(200);
     expect(replaced.json).toMatchObject({ nameOfTopic: 'Optics, part 1' });
     expect(replaced.json.video._id).toBe(second.json.videoId);
-    expect(existsSync(firstFolder)).toBe(false);
+    expect(await storedFiles(first.json.videoId)).toBe(0);
     expect(await h.db.$count(videos, eq(videos.id, first.json.videoId))).toBe(0);
     await waitForVideo(second.json.videoId);
 
@@ -309,7 +311,7 @@ describe('lectures', () => {
     });
     expect(cleared.json.video).toBeNull();
     expect(cleared.json.videoLink).toBeNull();
-    expect(existsSync(videoDir(h.dataDir, second.json.videoId))).toBe(false);
+    expect(await storedFiles(second.json.videoId)).toBe(0);
 
     const deleted = await h.api('DELETE', `/api/lectures/${created.json._id}`, { as: teacher.token });
     expect(deleted.json).toEqual({ message: 'Lecture deleted' });
@@ -397,7 +399,7 @@ describe('lectures', () => {
     expect(traversal.status).toBe(404);
     // Deleting the class takes its lectures and their video files.
     await h.api('DELETE', `/api/courses/${courseId}`, { as: teacher.token });
-    expect(existsSync(videoDir(h.dataDir, uploaded.json.videoId))).toBe(false);
+    expect(await storedFiles(uploaded.json.videoId)).toBe(0);
     expect(await h.db.$count(lectures, eq(lectures.id, id))).toBe(0);
   });
 });
@@ -412,7 +414,7 @@ test('without ffprobe the upload answers 503 in plain words and keeps nothing', 
     });
     expect(result.status).toBe(503);
     expect(result.json.error).toContain('not available');
-    expect(readdirSync(tempDir(broken.dataDir))).toEqual([]);
+    expect(tempFiles(broken)).toEqual([]);
   } finally {
     await broken.close();
   }
@@ -483,6 +485,25 @@ describe('the current open-source client', () => {
       expect({ name, status: answer.status }).toEqual({ name, status });
       expect(h.snapshot()).toEqual(before);
     }
-    expect(leftovers()).toEqual([]);
+    expect(await leftovers()).toEqual([]);
   });
+});
+
+test('after every upload and transcode above, media bytes are only in storage: none on the local disk with S3', async () => {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.push(path.slice(h.dataDir.length + 1));
+    }
+  };
+  walk(h.dataDir);
+  // The database and the signing secret are always local; nothing is left in the scratch folder.
+  const local = files.filter((file) => !/^(classroom\.sqlite(-wal|-shm)?|jwt-secret)$/.test(file));
+  expect(local.filter((file) => file.startsWith('scratch/'))).toEqual([]);
+  const stored = (await h.storage.listFiles(VIDEOS_PREFIX)).length;
+  expect(stored).toBeGreaterThan(0);
+  if (h.storage.kind === 's3') expect(local).toEqual([]);
+  else expect(local.every((file) => /^(videos|uploads|avatars)\//.test(file))).toBe(true);
 });

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableLecture, watchableVideo } from '../auth/access';
@@ -11,7 +10,7 @@ import { fileResponse } from '../http/file-response';
 import { idSchema, validate } from '../http/validation';
 import { masterPlaylist } from '../media/master-playlist';
 import { readPlan } from '../media/state';
-import { mediaFileName, mediaKey, parseMediaPath, scratchDir } from '../storage/keys';
+import { mediaKey, parseMediaPath } from '../storage/keys';
 
 const contentTypes = {
   playlist: 'application/vnd.apple.mpegurl',
@@ -21,10 +20,13 @@ const contentTypes = {
 } as const;
 
 const IMMUTABLE = 'private, max-age=31536000, immutable';
+/** How long a presigned segment URL lives (MEDIA_DELIVERY=redirect): enough to fetch it, too short to pass around. */
+export const PRESIGN_SECONDS = 60;
 
 /** HLS files and posters, for the uploader and for those who can read a class that shows the video. */
 export function mediaRoutes(deps: AppDeps) {
   const { db, config, storage } = deps;
+  const redirect = config.mediaDelivery === 'redirect' && storage.presign ? storage.presign.bind(storage) : undefined;
   const params = z.object({ videoId: idSchema, rest: z.string().max(64) });
   return new Hono<AppEnv>().on(
     ['GET', 'HEAD'],
@@ -68,21 +70,13 @@ export function mediaRoutes(deps: AppDeps) {
         'Content-Type': contentTypes[file.kind],
         'Cache-Control': file.kind === 'playlist' ? (growing ? 'no-cache' : 'private, max-age=300') : IMMUTABLE,
       };
-      // While transcoding, files are in the worker's scratch folder (served as they grow); a job finishing
-      // mid-request hands them to storage, so try both.
-      if (growing) {
-        const local = Bun.file(join(scratchDir(config.dataDir, videoId), mediaFileName(file)));
-        if (await local.exists()) {
-          const response = await fileResponse(
-            c.req.raw,
-            local.size,
-            async (range) => (range ? local.slice(range.start, range.end + 1) : local),
-            headers,
-          );
-          if (response) return response;
-        }
-      }
+      // Every file is in storage, a growing video's too: the worker publishes each segment and a playlist cut at
+      // the last one as they are made (media/publish.ts), so any server process answers them.
       const key = mediaKey(videoId, file);
+      if (redirect && (file.kind === 'segment' || file.kind === 'init')) {
+        // The access check above stays in the app; the bytes come from the bucket.
+        return c.body(null, 302, { Location: redirect(key, PRESIGN_SECONDS), 'Cache-Control': 'private, no-store' });
+      }
       const stored = await storage.stat(key);
       const response =
         stored && (await fileResponse(c.req.raw, stored.size, (range) => storage.get(key, range), headers));

@@ -54,7 +54,7 @@ export function profileRoutes(deps: AppDeps) {
       picture.limit,
       async (c) => {
         const { file } = await picture.read(c);
-        const avatar = await toAvatar(config, tempDir(config.dataDir), new Uint8Array(await file.arrayBuffer()));
+        const avatar = await toAvatar(config, tempDir(config.scratchDir), new Uint8Array(await file.arrayBuffer()));
         const caller = c.get('user');
         await storage.put(avatarKey(caller.id), avatar);
         return c.json(toPrivateUser(await bumpAvatarVersion(db, caller.id)));

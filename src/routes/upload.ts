@@ -35,7 +35,7 @@ export function uploadRoutes(deps: AppDeps) {
     const upload = await receiveUpload(c.req.raw, {
       field: 'uploadedFile',
       maxBytes: config.maxUploadBytes,
-      tempDir: tempDir(config.dataDir),
+      tempDir: tempDir(config.scratchDir),
     }).catch((error) => {
       throw error instanceof ApiError && error.status === 413 ? tooLarge(config.maxUploadBytes) : error;
     });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { signups, users } from '../db/schema';
 import { imageInfo, makePng } from '../test/fixtures';
-import { type Harness, startHarness } from '../test/harness';
+import { type Harness, signupCookie, startHarness } from '../test/harness';
 import { expectRefused } from '../test/tables';
 
 let h: Harness;
@@ -35,7 +35,9 @@ describe('registration and verification', () => {
     // The code sent seconds ago stays valid: login does not resend within the minute.
     expect(h.mail.mailsTo('ada.teacher@example.test')).toHaveLength(1);
 
-    const verified = await h.api('POST', '/api/users/verify-otp', { body: { email, otp } });
+    // From the browser that signed up (its `signup` cookie): the password typed there opens the account.
+    const cookie = signupCookie(registered.headers) ?? '';
+    const verified = await h.api('POST', '/api/users/verify-otp', { body: { email, otp }, headers: { cookie } });
     expect(verified.status).toBe(200);
     expect(typeof verified.json.token).toBe('string');
 
@@ -67,9 +69,10 @@ describe('registration and verification', () => {
 
   test('the role defaults to student', async () => {
     const email = 'default.role@example.test';
-    await h.api('POST', '/api/users/register', { body: { username: 'Dee', email, password } });
+    const registered = await h.api('POST', '/api/users/register', { body: { username: 'Dee', email, password } });
     const otp = await h.mail.codeFor(email);
-    const verified = await h.api('POST', '/api/users/verify-otp', { body: { email, otp } });
+    const cookie = signupCookie(registered.headers) ?? '';
+    const verified = await h.api('POST', '/api/users/verify-otp', { body: { email, otp }, headers: { cookie } });
     expect(verified.json.user.role).toBe('student');
   });
 
@@ -94,7 +97,8 @@ describe('registration and verification', () => {
 
   test('an expired code is refused; resend is limited to once a minute and sends a new code', async () => {
     const email = 'expired@example.test';
-    await h.api('POST', '/api/users/register', { body: { username: 'Exp', email, password } });
+    const registered = await h.api('POST', '/api/users/register', { body: { username: 'Exp', email, password } });
+    const cookie = signupCookie(registered.headers) ?? '';
     const otp = await h.mail.codeFor(email);
     const tooSoon = await h.api('POST', '/api/users/resend-otp', { body: { email } });
     expect(tooSoon.status).toBe(429);
@@ -111,7 +115,7 @@ describe('registration and verification', () => {
     expect(resent.status).toBe(200);
     expect(resent.json.message).toBe('A new OTP has been sent to your email');
     const fresh = await h.mail.codeFor(email, 1);
-    const verified = await h.api('POST', '/api/users/verify-otp', { body: { email, otp: fresh } });
+    const verified = await h.api('POST', '/api/users/verify-otp', { body: { email, otp: fresh }, headers: { cookie } });
     expect(verified.status).toBe(200);
   });
 
@@ -123,13 +127,16 @@ describe('registration and verification', () => {
 
   test('codes are stored hashed', async () => {
     const email = 'hashed@example.test';
-    await h.api('POST', '/api/users/register', { body: { username: 'Hash', email, password } });
+    const registered = await h.api('POST', '/api/users/register', { body: { username: 'Hash', email, password } });
+    const cookie = signupCookie(registered.headers) ?? '';
     const otp = await h.mail.codeFor(email);
     const rows = await h.db.select({ codeHash: signups.codeHash, passwordHash: signups.passwordHash }).from(signups);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => !row.codeHash.includes(otp))).toBe(true);
     expect(rows.every((row) => row.passwordHash.startsWith('$argon2id$'))).toBe(true);
-    await h.api('POST', '/api/users/verify-otp', { body: { email, otp } });
+    expect((await h.api('POST', '/api/users/verify-otp', { body: { email, otp }, headers: { cookie } })).status).toBe(
+      200,
+    );
     const userRow = await h.db
       .select({ passwordHash: users.passwordHash })
       .from(users)

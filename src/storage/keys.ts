@@ -21,13 +21,14 @@ export const VIDEOS_PREFIX = 'videos';
 /** Where a finished video's HLS files live. */
 export const videoPrefix = (videoId: string) => `${VIDEOS_PREFIX}/${assertId(videoId)}`;
 
-/** Half-received uploads and other short-lived files; emptied at start. */
-export const tempDir = (dataDir: string) => join(dataDir, 'tmp');
+/** Half-received uploads and other short-lived files, under SCRATCH_DIR; emptied at start. */
+export const tempDir = (scratch: string) => join(scratch, 'tmp');
 /** Resumable (tus) uploads in progress: kept across restarts, removed 24 hours after their last byte. */
 export const resumableDir = (dataDir: string) => join(dataDir, 'resumable');
-export const scratchRoot = (dataDir: string) => join(dataDir, 'scratch');
-/** Where ffmpeg writes while transcoding; served while growing, handed to storage when complete. */
-export const scratchDir = (dataDir: string, videoId: string) => join(scratchRoot(dataDir), assertId(videoId));
+/** Transcodes in progress, one folder per video, under SCRATCH_DIR. */
+export const scratchRoot = (scratch: string) => join(scratch, 'transcodes');
+/** Where ffmpeg writes while transcoding; each finished file is published to storage as it comes. */
+export const scratchDir = (scratch: string, videoId: string) => join(scratchRoot(scratch), assertId(videoId));
 
 export type MediaFile =
   | { kind: 'poster' }

@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 
 /** A byte range, both ends included. */
 export type ByteRange = { start: number; end: number };
 export type StoredFile = { size: number; modifiedAt: number };
+/** A file somewhere under a prefix, with its full key. */
+export type ListedFile = StoredFile & { key: string };
+/** What `get` answers: a Blob (a local file) or a stream (a remote object), either one a Response can carry. */
+export type StoredBody = Blob | ReadableStream<Uint8Array>;
+/** A local file to read (ffmpeg, ffprobe); `release` removes it when it was a download. */
+export type LocalCopy = { path: string; release(): void };
 
 /**
  * Every media and avatar file goes through this one interface, addressed by keys that only
@@ -19,15 +25,31 @@ export interface Storage {
   /** Moves a finished local folder in under `prefix`, replacing what was there. */
   putFolder(prefix: string, localDir: string): Promise<void>;
   /** The file (or the bytes of `range`), or undefined when there is no such key. */
-  get(key: string, range?: ByteRange): Promise<Blob | undefined>;
+  get(key: string, range?: ByteRange): Promise<StoredBody | undefined>;
   stat(key: string): Promise<StoredFile | undefined>;
   /** Names directly under `prefix` (files and sub-prefixes), sorted. */
   list(prefix: string): Promise<string[]>;
+  /** Every file under `prefix`, at any depth, with its size: what the admin console's figures add up. */
+  listFiles(prefix: string): Promise<ListedFile[]>;
   delete(key: string): Promise<void>;
   /** Removes every key under `prefix`. */
   deletePrefix(prefix: string): Promise<void>;
-  /** A local path ffmpeg can read the key from (the local driver's own file; a remote driver downloads). */
-  localCopy(key: string): Promise<string | undefined>;
+  /**
+   * A local file ffmpeg can read the key from: the local driver's own file (release does nothing), or a download
+   * into the scratch folder (release removes it). Undefined when there is no such key.
+   */
+  localCopy(key: string): Promise<LocalCopy | undefined>;
+  /** A URL that reads the key without the app for `seconds` (remote drivers only: the local disk has none). */
+  presign?(key: string, seconds: number): string;
+  /** `local` or `s3`, for logs and the admin console. */
+  readonly kind: 'local' | 's3';
+}
+
+/** Adds up the sizes of every file under `prefix`. */
+export async function prefixBytes(storage: Storage, prefix: string): Promise<number> {
+  let bytes = 0;
+  for (const file of await storage.listFiles(prefix)) bytes += file.size;
+  return bytes;
 }
 
 const SAFE_KEY = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/;
@@ -55,6 +77,7 @@ export function createLocalStorage(root: string): Storage {
     }
   };
   return {
+    kind: 'local',
     async put(key, data) {
       const path = pathOf(key);
       mkdirSync(dirname(path), { recursive: true });
@@ -92,6 +115,34 @@ export function createLocalStorage(root: string): Storage {
       const path = prefix === '' ? root : pathOf(prefix);
       return existsSync(path) ? readdirSync(path).sort() : [];
     },
+    async listFiles(prefix) {
+      const start = prefix === '' ? root : pathOf(prefix);
+      const files: ListedFile[] = [];
+      const walk = (dir: string) => {
+        let names: string[];
+        try {
+          names = readdirSync(dir);
+        } catch {
+          return;
+        }
+        for (const name of names) {
+          const path = join(dir, name);
+          try {
+            const stats = statSync(path);
+            if (stats.isDirectory()) walk(path);
+            // Half-written `.part` files of a put in progress are not stored files yet.
+            else if (stats.isFile() && !name.endsWith('.part')) {
+              const key = relative(root, path).split(sep).join('/');
+              files.push({ key, size: stats.size, modifiedAt: stats.mtimeMs });
+            }
+          } catch {
+            // removed while we looked
+          }
+        }
+      };
+      walk(start);
+      return files.sort((a, b) => (a.key < b.key ? -1 : 1));
+    },
     async delete(key) {
       rmSync(pathOf(key), { force: true });
     },
@@ -100,7 +151,7 @@ export function createLocalStorage(root: string): Storage {
     },
     async localCopy(key) {
       const path = pathOf(key);
-      return existsSync(path) ? path : undefined;
+      return existsSync(path) ? { path, release() {} } : undefined;
     },
   };
 }

@@ -8,7 +8,8 @@ import { createJobsClient } from '../jobs/client';
 import { createWorker } from '../jobs/worker';
 import { createLogger } from '../lib/log';
 import { createSmtpMailer } from '../mail/mailer';
-import { createLocalStorage } from '../storage/storage';
+import { createStorage } from '../storage/create-storage';
+import { startS3Server } from '../storage/test-s3-server';
 import { openTestDatabase } from './database';
 import { startMailCapture } from './mail-capture';
 
@@ -67,10 +68,13 @@ export async function signUpWith(
  * PostgreSQL database with TEST_DATABASE_URL: src/test/database.ts), a real SMTP capture and (unless told not to) a worker. */
 export async function startHarness(
   env: Record<string, string> = {},
-  options: { worker?: boolean; smtpUrl?: string } = {},
+  options: { worker?: boolean; smtpUrl?: string; storage?: 'local' | 's3' } = {},
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), 'classroom-test-'));
   const mail = await startMailCapture();
+  // Media on the local disk, or (TEST_STORAGE=s3, as test-all's S3 run sets) in a real S3-compatible server.
+  const driver = options.storage ?? (process.env.TEST_STORAGE === 's3' ? 's3' : 'local');
+  const s3 = driver === 's3' ? await startS3Server() : undefined;
   // Teachers teach at once here; the approval tests ask for TEACHER_SIGNUP=approval themselves.
   const database = await openTestDatabase(dataDir);
   const config = loadConfig({
@@ -78,10 +82,11 @@ export async function startHarness(
     SMTP_URL: mail.url,
     TEACHER_SIGNUP: 'open',
     ...database.env,
+    ...s3?.env(),
     ...env,
   });
   const { db } = database.handle;
-  const storage = createLocalStorage(config.dataDir);
+  const storage = createStorage(config);
   // Every log line the server writes, parsed, for tests that read the log.
   const logLines: Record<string, unknown>[] = [];
   const log = createLogger(
@@ -110,6 +115,7 @@ export async function startHarness(
     await worker.stop();
     await database.close();
     await mail.close();
+    await s3?.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 
@@ -126,6 +132,8 @@ export async function startHarness(
     config,
     dataDir,
     storage,
+    /** The S3-compatible server the media are in (undefined on the local disk). */
+    s3,
     worker,
     logLines,
     /** The app's rate limits, so a test can let a minute pass for one of them. */

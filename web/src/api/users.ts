@@ -13,8 +13,11 @@ export const register = (body: { username: string; email: string; password: stri
 
 export const getCurrentUser = () => request<PrivateUserJson>('GET', '/users');
 
-export const verifyOtp = (email: string, otp: string) =>
-  request<SignInJson>('POST', '/users/verify-otp', { body: { email, otp } });
+/** `password`: chosen with the code when the server asks for one (`requiresPassword`: another browser signed up). */
+export const verifyOtp = (email: string, otp: string, password?: string) =>
+  request<SignInJson>('POST', '/users/verify-otp', {
+    body: password === undefined ? { email, otp } : { email, otp, password },
+  });
 
 export const resendOtp = (email: string) =>
   request<{ message: string }>('POST', '/users/resend-otp', { body: { email } });

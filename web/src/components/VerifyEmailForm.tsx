@@ -6,12 +6,18 @@ import { destinationAfterSignIn } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../lib/messages';
 import { toast } from '../lib/toast';
 import { useSession } from '../state/session';
+import { ChooseSignupPassword } from './ChooseSignupPassword';
 
-/** The code form: used at /verify-email and inside the login and sign-up screens. */
+/**
+ * The code form: used at /verify-email and inside the login and sign-up screens. A code typed away from the
+ * browser that signed up turns it into "Choose your password" (the server's `requiresPassword`).
+ */
 export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () => void }) {
   const [otp, setOtp] = useState('');
   const [verifying, setVerifying] = useState(false);
   const [sending, setSending] = useState(false);
+  /** The server's words when it asks for a password with this code; null while on the code step. */
+  const [askedForPassword, setAskedForPassword] = useState<string | null>(null);
   const { signIn } = useSession();
   const navigate = useNavigate();
 
@@ -26,10 +32,18 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
     try {
       token = (await verifyOtp(email, otp.trim())).token;
     } catch (error) {
-      toast.error(error instanceof ApiError ? error.message : 'Failed to verify OTP', { duration: AUTH_TOAST_MS });
       setVerifying(false);
+      if (error instanceof ApiError && error.body.requiresPassword === true) {
+        setAskedForPassword(error.message);
+        return;
+      }
+      toast.error(error instanceof ApiError ? error.message : 'Failed to verify OTP', { duration: AUTH_TOAST_MS });
       return;
     }
+    await finish(token);
+  }
+
+  async function finish(token: string) {
     toast.success('Email verified successfully!', { duration: AUTH_TOAST_MS });
     try {
       await signIn(token);
@@ -51,6 +65,18 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
     } finally {
       setSending(false);
     }
+  }
+
+  if (askedForPassword !== null) {
+    return (
+      <ChooseSignupPassword
+        email={email}
+        otp={otp.trim()}
+        message={askedForPassword}
+        onVerified={finish}
+        onBack={() => setAskedForPassword(null)}
+      />
+    );
   }
 
   return (
