@@ -10,9 +10,11 @@ const webDir = join(root, 'dist', 'web');
 const buildDir = join(root, 'build');
 mkdirSync(buildDir, { recursive: true });
 
-const journal = JSON.parse(readFileSync(join(root, 'migrations', 'meta', '_journal.json'), 'utf8')) as {
-  entries: { tag: string }[];
-};
+const journalOf = (folder: string) =>
+  JSON.parse(readFileSync(join(root, folder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+const journal = journalOf('migrations');
+/** PostgreSQL's migrations too, so the binary runs with DATABASE_URL. */
+const pgJournal = journalOf(join('migrations', 'pg'));
 const webFiles: string[] = [];
 const walk = (dir: string) => {
   for (const name of readdirSync(dir)) {
@@ -27,12 +29,18 @@ const lines = ["import { setEmbedded } from '../src/lib/embedded';"];
 journal.entries.forEach(({ tag }, i) => {
   lines.push(`import migration${i} from '../migrations/${tag}.sql' with { type: 'text' };`);
 });
+pgJournal.entries.forEach(({ tag }, i) => {
+  lines.push(`import pgMigration${i} from '../migrations/pg/${tag}.sql' with { type: 'text' };`);
+});
 webFiles.forEach((path, i) => {
   lines.push(`import web${i} from '${relative(buildDir, path).split(sep).join('/')}' with { type: 'file' };`);
 });
 lines.push('setEmbedded({');
 lines.push(
   `  migrations: [${journal.entries.map(({ tag }, i) => `{ tag: '${tag}', sql: migration${i} }`).join(', ')}],`,
+);
+lines.push(
+  `  postgresMigrations: [${pgJournal.entries.map(({ tag }, i) => `{ tag: '${tag}', sql: pgMigration${i} }`).join(', ')}],`,
 );
 lines.push('  webFiles: new Map<string, string>([');
 webFiles.forEach((path, i) => {

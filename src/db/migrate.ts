@@ -18,7 +18,7 @@ const MIGRATION_LOCK = 7_310_520_411;
 /** The SQL files drizzle-kit generated for an engine, in journal order (from the binary when compiled). */
 export function readMigrations(engine: Engine = 'sqlite', folder = folders[engine]): Migration[] {
   const embedded = getEmbedded();
-  if (embedded && engine === 'sqlite') return embedded.migrations;
+  if (embedded) return engine === 'postgres' ? embedded.postgresMigrations : embedded.migrations;
   const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as {
     entries: { tag: string }[];
   };

@@ -20,10 +20,8 @@ type Described = {
   foreignKeys: string[];
 };
 
-// biome-ignore lint/suspicious/noExplicitAny: both dialects' table configs are read through their shared shape
 function describe(config: any): Described {
   const columns: Described['columns'] = {};
-  // biome-ignore lint/suspicious/noExplicitAny: see above
   for (const column of config.columns as any[]) {
     columns[column.name] = {
       type: `${column.columnType}:${column.dataType}`,
@@ -33,24 +31,17 @@ function describe(config: any): Described {
       enum: column.enumValues,
     };
   }
-  const primaryKey = config.primaryKeys.flatMap(
-    // biome-ignore lint/suspicious/noExplicitAny: see above
-    (key: any) => key.columns.map((column: any) => column.name),
-  );
+  const primaryKey = config.primaryKeys.flatMap((key: any) => key.columns.map((column: any) => column.name));
   const indexes: Described['indexes'] = {};
-  // biome-ignore lint/suspicious/noExplicitAny: see above
   for (const index of config.indexes as any[]) {
     indexes[index.config.name] = {
-      // biome-ignore lint/suspicious/noExplicitAny: see above
       columns: index.config.columns.map((column: any) => column.name),
       unique: Boolean(index.config.unique),
     };
   }
-  // biome-ignore lint/suspicious/noExplicitAny: see above
   const foreignKeys = (config.foreignKeys as any[])
     .map((key) => {
       const reference = key.reference();
-      // biome-ignore lint/suspicious/noExplicitAny: see above
       const names = (columns: any[]) => columns.map((column) => column.name).join(',');
       return `${names(reference.columns)} -> ${getTableName(reference.foreignTable)}(${names(reference.foreignColumns)}) on delete ${key.onDelete ?? 'no action'}`;
     })

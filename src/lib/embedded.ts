@@ -4,6 +4,8 @@
  */
 export type Embedded = {
   migrations: { tag: string; sql: string }[];
+  /** PostgreSQL's (migrations/pg), for DATABASE_URL. */
+  postgresMigrations: { tag: string; sql: string }[];
   /** URL path (e.g. `/assets/main-abc.js`) → path Bun can open with Bun.file(). */
   webFiles: Map<string, string>;
 };
