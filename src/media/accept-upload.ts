@@ -1,4 +1,4 @@
-import { statfsSync } from 'node:fs';
+import { existsSync, statfsSync } from 'node:fs';
 import { z } from 'zod';
 import { taughtCourse, taughtLecture } from '../auth/access';
 import { type ProcessingStatus, toLectureJson } from '../contract/lectures';
@@ -49,9 +49,12 @@ function formatBytes(bytes: number) {
     : `${Math.round(bytes / 1024 ** 2)} MB`;
 }
 
-/** 507 when taking `incomingBytes` more would leave less than the configured minimum free. */
+/**
+ * 507 when taking `incomingBytes` more would leave less than the configured minimum free, on the disk that receives
+ * them: the scratch folder (with S3 the bytes pass through it; by default it is on DATA_DIR's disk).
+ */
 export function checkDiskRoom(config: AppDeps['config'], incomingBytes: number) {
-  const disk = statfsSync(config.dataDir);
+  const disk = statfsSync(existsSync(config.scratchDir) ? config.scratchDir : config.dataDir);
   if (disk.bavail * disk.bsize - incomingBytes < config.minFreeDiskBytes) {
     throw new ApiError(507, 'disk_full', 'The server is running out of disk space. Please ask your administrator.');
   }

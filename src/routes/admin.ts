@@ -1,5 +1,4 @@
-import { existsSync, readdirSync, statfsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { statfsSync } from 'node:fs';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { issueCode } from '../auth/email-codes';
@@ -22,7 +21,8 @@ import { VERSION } from '../lib/version';
 import { passwordResetMail, testMail } from '../mail/templates';
 import { retryFailed } from '../media/state';
 import { deleteUnreferencedVideos, removeVideoFiles } from '../media/videos';
-import { avatarKey, UPLOADS_PREFIX, VIDEOS_PREFIX, videoPrefix } from '../storage/keys';
+import { AVATARS_PREFIX, avatarKey, UPLOADS_PREFIX, VIDEOS_PREFIX } from '../storage/keys';
+import { prefixBytes } from '../storage/storage';
 
 const listQuery = z.object({ q: z.string().trim().max(100).default('') });
 const patchBody = z
@@ -33,17 +33,6 @@ const patchBody = z
   })
   .strict()
   .refine((body) => Object.keys(body).length > 0, 'Say what to change.');
-
-/** Bytes under a folder (media is a few thousand files at most on a school's server). */
-function folderBytes(path: string): number {
-  if (!existsSync(path)) return 0;
-  let total = 0;
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
-    const child = join(path, entry.name);
-    total += entry.isDirectory() ? folderBytes(child) : statSync(child).size;
-  }
-  return total;
-}
 
 /** The administrator's console: users, classes, the server, backups. Admins only. */
 export function adminRoutes(deps: AppDeps) {
@@ -112,9 +101,15 @@ export function adminRoutes(deps: AppDeps) {
 
     .get('/courses', async (c) => {
       const { rows, videoRows } = await allCourses(db);
+      // Sizes from storage (the local disk or S3), in one listing of every video's files.
+      const bytesOfVideo = new Map<string, number>();
+      for (const file of await storage.listFiles(VIDEOS_PREFIX)) {
+        const videoId = file.key.split('/')[1];
+        bytesOfVideo.set(videoId, (bytesOfVideo.get(videoId) ?? 0) + file.size);
+      }
       const bytesOfCourse = new Map<string, number>();
       for (const row of videoRows) {
-        const bytes = folderBytes(join(config.dataDir, videoPrefix(row.videoId as string)));
+        const bytes = bytesOfVideo.get(row.videoId as string) ?? 0;
         bytesOfCourse.set(row.courseId, (bytesOfCourse.get(row.courseId) ?? 0) + bytes);
       }
       return c.json(
@@ -145,9 +140,9 @@ export function adminRoutes(deps: AppDeps) {
           freeBytes: disk.bavail * disk.bsize,
           totalBytes: disk.blocks * disk.bsize,
           mediaBytes:
-            folderBytes(join(config.dataDir, VIDEOS_PREFIX)) +
-            folderBytes(join(config.dataDir, UPLOADS_PREFIX)) +
-            folderBytes(join(config.dataDir, 'avatars')),
+            (await prefixBytes(storage, VIDEOS_PREFIX)) +
+            (await prefixBytes(storage, UPLOADS_PREFIX)) +
+            (await prefixBytes(storage, AVATARS_PREFIX)),
           minFreeBytes: config.minFreeDiskBytes,
         },
         queue: queue.map(({ job, fileName, videoStatus }) => toQueueEntryJson(job, fileName, videoStatus)),

@@ -13,7 +13,8 @@ const assertIndex = (n: number) => {
   return n;
 };
 
-export const avatarKey = (userId: string) => `avatars/${assertId(userId)}.webp`;
+export const AVATARS_PREFIX = 'avatars';
+export const avatarKey = (userId: string) => `${AVATARS_PREFIX}/${assertId(userId)}.webp`;
 export const UPLOADS_PREFIX = 'uploads';
 /** The original upload, kept until transcoding succeeds. */
 export const sourceKey = (videoId: string) => `${UPLOADS_PREFIX}/${assertId(videoId)}.source`;
