@@ -46,6 +46,17 @@ export function apiClient(baseUrl: string): Api {
   };
 }
 
+/**
+ * The `signup=…` pair a register answer set, to send back with the code as the registering browser does (a code
+ * typed without it asks for a new password: docs/accounts.md, "sign-up takeover").
+ */
+export function signupCookie(headers: Headers): string | undefined {
+  return headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .find((pair) => pair.startsWith('signup=') && pair.length > 'signup='.length);
+}
+
 /** The one way tests make an account: signs up, verifies by the mailed code, returns the token and user. */
 export async function signUpWith(
   api: Api,
@@ -58,7 +69,8 @@ export async function signUpWith(
   const registered = await api('POST', '/api/users/register', { body: { username: name, email, password, role } });
   if (registered.status !== 201) throw new Error(`register failed: ${registered.text}`);
   const otp = await mail.codeFor(email);
-  const verified = await api('POST', '/api/users/verify-otp', { body: { email, otp } });
+  const cookie = signupCookie(registered.headers) ?? '';
+  const verified = await api('POST', '/api/users/verify-otp', { body: { email, otp }, headers: { cookie } });
   if (verified.status !== 200) throw new Error(`verify failed: ${verified.text}`);
   return { token: verified.json.token as string, user: verified.json.user, email, password };
 }
