@@ -1,3 +1,4 @@
+import type { Role } from './bootstrap';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { User } from './db/schema';
@@ -14,6 +15,8 @@ export type AppDeps = {
   storage: Storage;
   jobs: JobsClient;
   log: Logger;
+  /** What this process does (`classroom serve`, `all`…): what its readiness checks. Unset: `all`. */
+  role?: Role;
 };
 
 /** Hono environment of authenticated routes. */

@@ -2,26 +2,19 @@ import { rmSync } from 'node:fs';
 import { createApp, maxRequestBodySize } from './app';
 import { ensureConfiguredAdmin } from './auth/standing';
 import { runBackupCommand } from './backup/cli';
-import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/client';
-import { migrateDatabase } from './db/migrate';
+import { type Booted, bootstrap, ROLES, type Role, StartupError } from './bootstrap';
+import { ConfigError } from './config';
 import { createJobsClient } from './jobs/client';
 import { createWorker } from './jobs/worker';
-import { createLogger } from './lib/log';
 import { VERSION } from './lib/version';
 import { createMailer } from './mail/create-mailer';
 import { checkFfmpeg } from './media/ffmpeg';
+import { runHealthcheck } from './routes/health';
 import { tempDir } from './storage/keys';
-import { createLocalStorage } from './storage/storage';
 
-async function start() {
-  const config = loadConfig(process.env);
-  const log = createLogger({ level: config.logLevel, format: config.logFormat });
-  log.info({ version: VERSION, dataDir: config.dataDir }, `Classroom ${VERSION} starting`);
-  const database = openDatabase(config);
-  const { db } = database;
-  const applied = await migrateDatabase(database);
-  if (applied.length) log.info({ migrations: applied }, `Applied migrations: ${applied.join(', ')}`);
+/** `serve` and `all`: the HTTP app, and (in `all`, unless JOBS_IN_PROCESS=false) the job worker beside it. */
+async function serve(booted: Booted) {
+  const { role, config, log, database, db, storage } = booted;
   const adminId = await ensureConfiguredAdmin(db, config);
   if (config.adminEmail) {
     log.info(
@@ -33,14 +26,17 @@ async function start() {
   const mailer = createMailer(config, log);
   if (mailer.kind === 'log') log.warn('No SMTP_URL set: emails (with their codes) are printed to this log.');
 
-  const ffmpegProblem = checkFfmpeg(config);
-  if (ffmpegProblem) log.warn(`${ffmpegProblem} Video uploads will not be processed.`);
+  const runsJobs = role === 'all' && config.jobsInProcess;
+  if (runsJobs) {
+    const ffmpegProblem = checkFfmpeg(config);
+    if (ffmpegProblem) log.warn(`${ffmpegProblem} Video uploads will not be processed.`);
+  }
   // Half-received uploads of an earlier run: no request of this process is writing them.
-  rmSync(tempDir(config.dataDir), { recursive: true, force: true });
-  const storage = createLocalStorage(config.dataDir);
-  const worker = config.jobsInProcess ? createWorker({ config, db, storage, log }) : undefined;
+  rmSync(tempDir(config.scratchDir), { recursive: true, force: true });
+  if (config.storage.kind === 's3') log.info(`Media are stored in the S3 bucket ${config.storage.bucket}`);
+  const worker = runsJobs ? createWorker({ config, db, storage, log }) : undefined;
   const jobs = createJobsClient(db, worker);
-  const app = createApp({ config, db, mailer, storage, jobs, log });
+  const app = createApp({ config, db, mailer, storage, jobs, log, role });
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -53,7 +49,10 @@ async function start() {
     `Classroom is listening on http://localhost:${server.port} (data in ${config.dataDir})`,
   );
   if (worker) worker.start();
-  else log.info('JOBS_IN_PROCESS=false: run `bun src/worker.ts` beside the server to process videos.');
+  else
+    log.info(
+      'This process runs no jobs: run `classroom worker` (from source: `bun src/main.ts worker`) to process videos.',
+    );
 
   const shutdown = async () => {
     log.info('Shutting down...');
@@ -64,7 +63,25 @@ async function start() {
     await server.stop(true);
     await worker?.stop();
     await Bun.sleep(50); // the cut requests' streams close and release their files
-    rmSync(tempDir(config.dataDir), { recursive: true, force: true });
+    rmSync(tempDir(config.scratchDir), { recursive: true, force: true });
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+/** `worker`: jobs only, no HTTP (its health: `classroom healthcheck worker`). */
+async function work(booted: Booted) {
+  const { config, log, database, db, storage } = booted;
+  const ffmpegProblem = checkFfmpeg(config);
+  if (ffmpegProblem) log.warn(`${ffmpegProblem} Video uploads will not be processed.`);
+  const worker = createWorker({ config, db, storage, log });
+  worker.start();
+  log.info(`Classroom worker ${worker.owner} is running (data in ${config.dataDir})`);
+  const shutdown = async () => {
+    log.info('Shutting down: running jobs go back to the queue...');
+    await worker.stop();
     await database.close();
     process.exit(0);
   };
@@ -75,42 +92,62 @@ async function start() {
 const DRAIN_MS = 8_000;
 const HELP = `Classroom ${VERSION}: a self-hosted online classroom with video lectures.
 
-  classroom                      start the server (settings from the environment: see the README)
+  classroom [all]                the server and the job worker in one process, migrating at start (the default)
+  classroom serve                HTTP only: never runs jobs or ffmpeg; refuses to start while migrations are pending
+  classroom worker               jobs only (transcoding, cleanup, backups); no HTTP; any number, on any hosts
+  classroom migrate              apply the database migrations (under a lock), then exit
   classroom backup <folder>      take a snapshot of DATA_DIR (safe while the server runs)
   classroom restore <snapshot> [<empty folder>]
-  classroom healthcheck          exit 0 when the server on $PORT is ready (the container's HEALTHCHECK)
-  classroom --version | --help`;
+  classroom healthcheck [role]   exit 0 when this container's process is ready (the container's HEALTHCHECK):
+                                 asks /api/health/ready on $PORT, or for a worker checks its database, schema,
+                                 storage, ffmpeg and heartbeat itself; the role is read from the container's
+                                 command when not given
+  classroom --version | --help
 
-try {
-  if (process.argv[2] === '--version') {
-    console.log(VERSION);
-    process.exit(0);
-  }
-  if (process.argv[2] === 'healthcheck') {
-    // The container's HEALTHCHECK: the image has no curl, so the binary asks its own readiness endpoint.
-    const port = process.env.PORT || '3000';
-    const answer = await fetch(`http://127.0.0.1:${port}/api/health/ready`).catch(() => undefined);
-    if (answer?.status !== 200) console.error(answer ? await answer.text() : 'The server does not answer.');
-    process.exit(answer?.status === 200 ? 0 : 1);
-  }
-  if (process.argv[2] === '--help') {
-    console.log(HELP);
-    process.exit(0);
-  }
-  // The compiled binary's subcommands: `classroom backup <dir>`, `classroom restore <snapshot> [<dir>]`.
-  const command = process.argv[2];
-  if (command === 'backup' || command === 'restore') {
-    const code = await runBackupCommand(process.argv.slice(2)).catch((error: Error) => {
+Settings come from the environment: see the README.`;
+
+/** Runs `role`. A settings problem or a refusal to start prints one line and exits 1. */
+async function runRole(role: Role) {
+  try {
+    const booted = await bootstrap(role, process.env);
+    if (role === 'migrate') {
+      booted.log.info('The database is up to date.');
+      await booted.database.close();
+      process.exit(0);
+    }
+    if (role === 'worker') await work(booted);
+    else await serve(booted);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof StartupError) {
       console.error(error.message);
-      return 1;
-    });
-    process.exit(code);
+      process.exit(1);
+    }
+    throw error;
   }
-  await start();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
 }
+
+// `src/worker.ts` (the `classroom worker` of a source checkout) sets the command and imports this file.
+const command = process.argv[2];
+if (command === '--version') {
+  console.log(VERSION);
+  process.exit(0);
+}
+if (command === '--help' || command === '-h') {
+  console.log(HELP);
+  process.exit(0);
+}
+if (command === 'healthcheck') process.exit(await runHealthcheck(process.argv[3], process.env));
+// The compiled binary's subcommands: `classroom backup <dir>`, `classroom restore <snapshot> [<dir>]`.
+if (command === 'backup' || command === 'restore') {
+  const code = await runBackupCommand(process.argv.slice(2)).catch((error: Error) => {
+    console.error(error.message);
+    return 1;
+  });
+  process.exit(code);
+}
+const role = (command ?? 'all') as Role;
+if (!ROLES.includes(role)) {
+  console.error(`Unknown command ${JSON.stringify(command)}: see \`classroom --help\`.`);
+  process.exit(1);
+}
+await runRole(role);

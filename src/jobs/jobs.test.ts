@@ -3,18 +3,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { openDatabase } from '../db/client';
-import { migrate } from '../db/migrate';
 import { jobs } from '../db/schema';
+import { openTestDatabase } from '../test/database';
 import { cancelJobs, claimJob, enqueueJob, finishJob, heartbeat, MAX_INTERRUPTIONS } from './jobs';
 import { createJobRunner, periodicJobId } from './runner';
 
+// The test engine's database (SQLite file, or PostgreSQL with TEST_DATABASE_URL): the jobs run on both.
 const dir = mkdtempSync(join(tmpdir(), 'classroom-jobs-'));
-const file = join(dir, 'test.sqlite');
-const { sqlite, db } = openDatabase(file);
-migrate(sqlite);
-afterAll(() => {
-  sqlite.close();
+const database = await openTestDatabase(dir);
+const { db } = database.handle;
+/** How another process opens the same database. */
+const target = JSON.stringify(
+  database.env.DATABASE_URL
+    ? { databaseUrl: database.env.DATABASE_URL, databaseFile: join(dir, 'unused.sqlite') }
+    : { databaseFile: join(dir, 'classroom.sqlite') },
+);
+afterAll(async () => {
+  await database.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -81,7 +86,7 @@ test('workers in two processes claiming at once never take the same job', async 
   const count = 200;
   for (let i = 0; i < count; i++) await enqueueJob(db, 'backup', { i });
   const claimer = (name: string) =>
-    Bun.spawn(['bun', join(import.meta.dir, 'test-claimer.ts'), file, name, '8'], {
+    Bun.spawn(['bun', join(import.meta.dir, 'test-claimer.ts'), target, name, '8'], {
       stdout: 'pipe',
       stderr: 'inherit',
     });

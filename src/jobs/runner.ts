@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Db } from '../db/client';
 import type { Job } from '../db/schema';
 import { newId } from '../lib/ids';
@@ -36,6 +37,12 @@ export type JobRunner = ReturnType<typeof createJobRunner>;
 /** A worker renews its leases (and reports alive) every third of the lease. */
 export const heartbeatMs = (leaseMs: number) => Math.max(200, Math.floor(leaseMs / 3));
 
+/** This host's name as a worker's id carries it (letters, digits and dashes): a worker's healthcheck finds its own. */
+export const HOST =
+  hostname()
+    .replace(/[^A-Za-z0-9-]/g, '-')
+    .slice(0, 40) || 'host';
+
 /** The fixed id of a periodic type's one row. */
 export const periodicJobId = (type: JobType) => `periodic-${type}`;
 
@@ -60,7 +67,7 @@ export function createJobRunner(options: {
   const { db, handlers } = options;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const log = options.log ?? (() => {});
-  const owner = `worker-${process.pid}-${newId().slice(0, 6)}`;
+  const owner = `worker-${HOST}-${process.pid}-${newId().slice(0, 6)}`;
   /** By lease token. */
   const running = new Map<string, Running>();
   let stopped = true;

@@ -1,13 +1,14 @@
 /**
- * For jobs.test.ts: a second process claiming jobs from the same SQLite file, `lanes` claims in flight at once,
+ * For jobs.test.ts: a second process claiming jobs from the same database (SQLite file or PostgreSQL), `lanes` claims in flight at once,
  * until none is left; prints the claimed ids as JSON. (Two connections in one process would block each other: a
  * waiting writer blocks the thread the other needs to commit.)
  */
-import { openDatabase } from '../db/client';
+import { type DatabaseTarget, openDatabase } from '../db/client';
 import { claimJob } from './jobs';
 
-const [file, name, lanes] = process.argv.slice(2) as [string, string, string];
-const { db, sqlite } = openDatabase(file);
+const [target, name, lanes] = process.argv.slice(2) as [string, string, string];
+const database = openDatabase(JSON.parse(target) as DatabaseTarget);
+const { db } = database;
 const taken: string[] = [];
 await Promise.all(
   Array.from({ length: Number(lanes) }, async (_, lane) => {
@@ -18,5 +19,5 @@ await Promise.all(
     }
   }),
 );
-sqlite.close();
+await database.close();
 console.log(JSON.stringify(taken));

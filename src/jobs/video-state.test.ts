@@ -26,10 +26,6 @@ beforeAll(async () => {
   clips = mkdtempSync(join(tmpdir(), 'classroom-video-state-'));
   admin = await h.signUp('teacher', 'Ada Admin');
   teacher = await h.signUp('teacher', 'Vera State');
-  await h.api('PATCH', `/api/admin/users/${teacher.user._id}`, {
-    as: admin.token,
-    body: { teacherStatus: 'approved' },
-  });
   const course = await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'States 101' } });
   classId = course.json._id;
   bytes = readBytes(await makeClip(clips, { width: 640, height: 360, seconds: 12, name: 'state.mp4' }));

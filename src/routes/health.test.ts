@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Role } from '../bootstrap';
+import { engineOf } from '../db/dialect';
+import { readMigrations } from '../db/migrate';
 import { type Harness, startHarness, TEST_PASSWORD } from '../test/harness';
+import { healthRoutes } from './health';
 
 let h: Harness;
 beforeAll(async () => {
@@ -8,17 +12,48 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('health', () => {
-  test('live answers; ready checks the database, the data folder, ffmpeg and the worker', async () => {
+  test('live answers; ready checks the database, schema, storage, data folder, ffmpeg and the worker', async () => {
     expect((await h.api('GET', '/api/health/live')).json).toMatchObject({ ok: true, version: expect.any(String) });
     expect((await h.api('GET', '/api/health')).json).toEqual({ ok: true });
     const ready = await h.api('GET', '/api/health/ready');
     expect(ready.status).toBe(200);
     expect(ready.json.checks.map((check: { name: string; ok: boolean }) => [check.name, check.ok])).toEqual([
       ['database', true],
+      ['schema', true],
+      ['storage', true],
       ['data_folder', true],
       ['ffmpeg', true],
       ['worker', true],
     ]);
+  });
+
+  test('each role checks its own work: serve no ffmpeg and no worker; a pending migration fails every role', async () => {
+    const deps = { config: h.config, db: h.db, storage: h.storage };
+    const ready = async (role: Role, migrationTags?: string[]) => {
+      const routes = healthRoutes({ ...deps, role, migrationTags });
+      const answer = await routes.request('/ready');
+      return { status: answer.status, json: (await answer.json()) as any };
+    };
+    const names = (json: { checks: { name: string }[] }) => json.checks.map((check) => check.name);
+    const serve = await ready('serve');
+    expect(serve.status).toBe(200);
+    expect(names(serve.json)).toEqual(['database', 'schema', 'storage', 'data_folder']);
+    // A serve with a broken ffmpeg is still ready: it never runs it.
+    const noFfmpeg = { ...h.config, ffmpegPath: '/nonexistent/ffmpeg' };
+    const serveRoutes = healthRoutes({ ...deps, config: noFfmpeg, role: 'serve' });
+    expect((await serveRoutes.request('/ready')).status).toBe(200);
+    const worker = await ready('worker');
+    expect(names(worker.json)).toEqual(['database', 'schema', 'storage', 'ffmpeg', 'worker']);
+    expect(worker.status).toBe(200);
+
+    // A migration this build has that the database has not applied: not ready, whatever the role.
+    const newer = [...readMigrations(engineOf(h.db)).map((migration) => migration.tag), '9999_from_a_newer_build'];
+    for (const role of ['serve', 'worker', 'all'] as const) {
+      const answer = await ready(role, newer);
+      expect(answer.status).toBe(503);
+      expect(answer.json.error).toContain('schema (1 migration(s) pending: run `classroom migrate`)');
+    }
+    expect((await ready('serve')).status).toBe(200);
   });
 
   test('without ffmpeg, or with the disk nearly full, or with no worker, ready answers 503 naming the check', async () => {

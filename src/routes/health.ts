@@ -1,81 +1,205 @@
-import { rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { pendingMigrations, ROLES, type Role } from '../bootstrap';
+import { type Config, loadConfig } from '../config';
+import { openDatabase } from '../db/client';
+import { nowMs } from '../db/dialect';
+import { workers } from '../db/schema';
 import { transaction } from '../db/transaction';
 import type { AppDeps } from '../deps';
 import { sinceLastWorkerBeat } from '../jobs/jobs';
-import { heartbeatMs } from '../jobs/runner';
+import { HOST, heartbeatMs } from '../jobs/runner';
 import { newId } from '../lib/ids';
 import { VERSION } from '../lib/version';
 import { checkFfmpeg } from '../media/ffmpeg';
+import { createStorage } from '../storage/create-storage';
 
 const FFMPEG_CHECK_MS = 60_000;
 
 type Check = { name: string; ok: boolean; detail?: string };
+export type HealthDeps = Pick<AppDeps, 'config' | 'db' | 'storage' | 'role'> & {
+  /** The migrations this build has (default: its migrations folder); tests name one the database lacks. */
+  migrationTags?: string[];
+};
+type Probe = () => Promise<string | undefined> | string | undefined;
+
+/** How long workers may stay silent before they count as gone: three missed heartbeats and some slack. */
+const allowedSilence = (config: Config) => 3 * heartbeatMs(config.jobLeaseMs) + 5_000;
 
 /**
- * `/api/health` answers as before; `/live` says the process answers; `/ready` says whether it can do its work:
- * the database takes a write, the data folder takes a file and has room, ffmpeg (5.1 or newer) is there, and a job
- * worker reported alive recently. 503 names every failing check.
+ * The readiness checks of a role. Every role: the database takes a write, its schema is this build's (no pending
+ * migration), storage answers. `serve` and `all` (HTTP): the data folder takes a file and has room. `worker` and
+ * `all` (jobs): ffmpeg 5.1 or newer is there, and a job worker reported alive recently (`all`: any; `worker`: one
+ * of this host). A `serve` never checks ffmpeg: it never runs it.
  */
-export function healthRoutes(deps: AppDeps) {
-  const { db, config } = deps;
+function readinessChecks(role: Role, deps: HealthDeps) {
+  const { config, db, storage } = deps;
   let ffmpeg: { problem: string | undefined; at: number } | undefined;
+  const checks: [string, Probe][] = [
+    [
+      'database',
+      async () => {
+        // A write (that changes nothing) proves the database takes writes.
+        await transaction(db, async (tx) => {
+          await tx
+            .update(workers)
+            .set({ beatAt: sql`${workers.beatAt}` })
+            .where(eq(workers.owner, ''));
+        });
+        return undefined;
+      },
+    ],
+    [
+      'schema',
+      async () => {
+        const pending = await pendingMigrations(db, deps.migrationTags);
+        return pending.length ? `${pending.length} migration(s) pending: run \`classroom migrate\`` : undefined;
+      },
+    ],
+    [
+      'storage',
+      async () => {
+        await storage.stat('health/ready-probe');
+        return undefined;
+      },
+    ],
+  ];
+  if (role === 'serve' || role === 'all') {
+    checks.push([
+      'data_folder',
+      () => {
+        const probe = join(config.dataDir, `.ready-${newId()}`);
+        writeFileSync(probe, 'ok');
+        rmSync(probe, { force: true });
+        const disk = statfsSync(config.dataDir);
+        const free = disk.bavail * disk.bsize;
+        return free < config.minFreeDiskBytes
+          ? `only ${Math.round(free / 1024 ** 2)} MB free, below MIN_FREE_DISK_BYTES`
+          : undefined;
+      },
+    ]);
+  }
+  if (role === 'worker' || role === 'all') {
+    checks.push([
+      'ffmpeg',
+      () => {
+        if (!ffmpeg || Date.now() - ffmpeg.at > FFMPEG_CHECK_MS)
+          ffmpeg = { problem: checkFfmpeg(config), at: Date.now() };
+        return ffmpeg.problem;
+      },
+    ]);
+  }
+  if (role === 'all') {
+    checks.push([
+      'worker',
+      async () => {
+        const silent = await sinceLastWorkerBeat(db);
+        if (silent === undefined) return 'no job worker has reported yet';
+        return silent > allowedSilence(config)
+          ? `no job worker reported in the last ${Math.round(silent / 1000)} s`
+          : undefined;
+      },
+    ]);
+  }
+  if (role === 'worker') {
+    checks.push([
+      'worker',
+      async () => {
+        // This host's workers (a worker's id carries its host name), by the database clock.
+        const rows = await db
+          .select({ owner: workers.owner, ago: sql<number>`${nowMs(db)} - ${workers.beatAt}` })
+          .from(workers);
+        const mine = rows.filter((row) => row.owner.startsWith(`worker-${HOST}-`));
+        if (mine.length === 0) return `no job worker of this host (${HOST}) has reported`;
+        const ago = Math.min(...mine.map((row) => Number(row.ago)));
+        return ago > allowedSilence(config)
+          ? `this host's worker last reported ${Math.round(ago / 1000)} s ago`
+          : undefined;
+      },
+    ]);
+  }
 
-  async function checks(): Promise<Check[]> {
+  return async function run(): Promise<Check[]> {
     const results: Check[] = [];
-    const run = async (name: string, probe: () => Promise<string | undefined> | string | undefined) => {
+    for (const [name, probe] of checks) {
       try {
         const problem = await probe();
         results.push(problem ? { name, ok: false, detail: problem } : { name, ok: true });
       } catch (error) {
         results.push({ name, ok: false, detail: (error as Error).message });
       }
-    };
-    await run('database', async () => {
-      // A write lock proves the file is writable; the empty transaction changes nothing.
-      await transaction(db, async (tx) => {
-        await tx.run(sql`select 1`);
-      });
-      return undefined;
-    });
-    await run('data_folder', () => {
-      const probe = join(config.dataDir, `.ready-${newId()}`);
-      writeFileSync(probe, 'ok');
-      rmSync(probe, { force: true });
-      const disk = statfsSync(config.dataDir);
-      const free = disk.bavail * disk.bsize;
-      return free < config.minFreeDiskBytes
-        ? `only ${Math.round(free / 1024 ** 2)} MB free, below MIN_FREE_DISK_BYTES`
-        : undefined;
-    });
-    await run('ffmpeg', () => {
-      if (!ffmpeg || Date.now() - ffmpeg.at > FFMPEG_CHECK_MS)
-        ffmpeg = { problem: checkFfmpeg(config), at: Date.now() };
-      return ffmpeg.problem;
-    });
-    await run('worker', async () => {
-      const silent = await sinceLastWorkerBeat(db);
-      const allowed = 3 * heartbeatMs(config.jobLeaseMs) + 5_000;
-      if (silent === undefined) return 'no job worker has reported yet';
-      return silent > allowed ? `no job worker reported in the last ${Math.round(silent / 1000)} s` : undefined;
-    });
+    }
     return results;
-  }
+  };
+}
+
+const describeFailing = (results: Check[]) =>
+  `Not ready: ${results
+    .filter((check) => !check.ok)
+    .map((check) => `${check.name} (${check.detail})`)
+    .join('; ')}.`;
+
+/**
+ * `/api/health` answers as before; `/live` says the process answers; `/ready` says whether this process can do its
+ * role's work (see readinessChecks). 503 names every failing check.
+ */
+export function healthRoutes(deps: HealthDeps) {
+  const { db } = deps;
+  const checks = readinessChecks(deps.role ?? 'all', deps);
 
   return new Hono()
     .get('/', async (c) => {
-      await db.get(sql`select 1`);
+      await db.select({ n: sql<number>`count(*)` }).from(workers);
       return c.json({ ok: true });
     })
-    .get('/live', (c) => c.json({ ok: true, version: VERSION }))
+    .get('/live', (c) => c.json({ ok: true, version: VERSION, role: deps.role ?? 'all' }))
     .get('/ready', async (c) => {
       const results = await checks();
       const failing = results.filter((check) => !check.ok);
-      const body = { ok: failing.length === 0, version: VERSION, checks: results };
+      const body = { ok: failing.length === 0, version: VERSION, role: deps.role ?? 'all', checks: results };
       if (failing.length === 0) return c.json(body);
-      const message = `Not ready: ${failing.map((check) => `${check.name} (${check.detail})`).join('; ')}.`;
+      const message = describeFailing(results);
       return c.json({ ...body, error: message, message, code: 'not_ready' }, 503);
     });
+}
+
+/** The role of the container's main process (PID 1), read from its command line; `all` when none is named. */
+function containerRole(): Role {
+  try {
+    const args = readFileSync('/proc/1/cmdline', 'utf8').split('\0');
+    return (args.find((arg) => (ROLES as readonly string[]).includes(arg)) as Role | undefined) ?? 'all';
+  } catch {
+    return 'all';
+  }
+}
+
+/**
+ * `classroom healthcheck [role]`, the container's HEALTHCHECK (the image has no curl). An HTTP role asks its own
+ * `/api/health/ready` on $PORT; a worker (which serves no HTTP) runs the worker's checks itself: database, schema,
+ * storage, ffmpeg, and a heartbeat of a worker on this host. Answers the exit code (0 ready, 1 not).
+ */
+export async function runHealthcheck(roleArgument: string | undefined, env: Record<string, string | undefined>) {
+  const role = (roleArgument ?? containerRole()) as Role;
+  if (!ROLES.includes(role) || role === 'migrate') {
+    console.error(`healthcheck: no readiness for ${JSON.stringify(roleArgument)} (serve, worker or all).`);
+    return 1;
+  }
+  if (role !== 'worker') {
+    const port = env.PORT || '3000';
+    const answer = await fetch(`http://127.0.0.1:${port}/api/health/ready`).catch(() => undefined);
+    if (answer?.status !== 200) console.error(answer ? await answer.text() : 'The server does not answer.');
+    return answer?.status === 200 ? 0 : 1;
+  }
+  const config = loadConfig(env);
+  const database = openDatabase(config);
+  try {
+    const results = await readinessChecks('worker', { config, db: database.db, storage: createStorage(config) })();
+    if (results.every((check) => check.ok)) return 0;
+    console.error(describeFailing(results));
+    return 1;
+  } finally {
+    await database.close();
+  }
 }
