@@ -46,7 +46,7 @@ export async function createSignup(
     }
     const id = newId();
     const code = newCode();
-    const signup = (await tx
+    const [signup] = (await tx
       .insert(signups)
       .values({
         id,
@@ -57,8 +57,7 @@ export async function createSignup(
         clientKeyHash: hashKey(clientKey),
         expiresAt: now + SIGNUP_LIFETIME_MS,
       })
-      .returning()
-      .get()) as Signup;
+      .returning()) as Signup[];
     return { signup, code };
   });
 }
@@ -158,11 +157,11 @@ export async function accountFromSignup(
   now = Date.now(),
 ): Promise<User | undefined> {
   return transaction(db, async (tx) => {
-    const taken = await tx.select({ id: users.id }).from(users).where(eq(users.email, signup.email)).get();
+    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, signup.email)).limit(1);
     await tx.delete(signups).where(eq(signups.email, signup.email));
     if (taken) return undefined;
     const isFirstAccount = (await tx.$count(users)) === 0;
-    return (await tx
+    const [user] = await tx
       .insert(users)
       .values({
         id: newId(),
@@ -173,8 +172,8 @@ export async function accountFromSignup(
         ...standing(isFirstAccount),
         emailVerifiedAt: now,
       })
-      .returning()
-      .get()) as User;
+      .returning();
+    return user as User;
   });
 }
 

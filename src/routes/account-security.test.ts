@@ -127,7 +127,7 @@ describe('sign-up takeover', () => {
     expect(verified.json.token).toBeString();
     expect((await h.api('GET', '/api/users', { as: verified.json.token })).json.email).toBe(email);
     // Stored is the new password; every sign-up (and the password stored with it) is gone.
-    const row = await h.db.select().from(users).where(eq(users.email, email)).get();
+    const [row] = await h.db.select().from(users).where(eq(users.email, email));
     expect(await Bun.password.verify(NEW_PASSWORD, row?.passwordHash ?? '')).toBe(true);
     expect(await Bun.password.verify(ATTACKER_PASSWORD, row?.passwordHash ?? '')).toBe(false);
     expect(await h.db.select().from(signups).where(eq(signups.email, email))).toEqual([]);
@@ -205,7 +205,7 @@ describe('sign-up takeover', () => {
     const wrong = await verify(email, wrongCode, undefined, NEW_PASSWORD);
     expect(wrong.status).toBe(400);
     expect(wrong.json).toMatchObject({ code: 'wrong_code', error: 'That code is not right. 4 tries left.' });
-    const row = await h.db.select().from(signups).where(eq(signups.email, email)).get();
+    const [row] = await h.db.select().from(signups).where(eq(signups.email, email));
     expect(row?.failedAttempts).toBe(1);
     expect(await h.db.select().from(users).where(eq(users.email, email))).toEqual([]);
 

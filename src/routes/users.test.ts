@@ -137,11 +137,7 @@ describe('registration and verification', () => {
     expect((await h.api('POST', '/api/users/verify-otp', { body: { email, otp }, headers: { cookie } })).status).toBe(
       200,
     );
-    const userRow = await h.db
-      .select({ passwordHash: users.passwordHash })
-      .from(users)
-      .where(eq(users.email, email))
-      .get();
+    const [userRow] = await h.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.email, email));
     expect(userRow?.passwordHash).toStartWith('$argon2id$');
   });
 });
