@@ -24,12 +24,16 @@ export type TestDatabase = {
   close(): Promise<void>;
 };
 
-/** A fresh, migrated database on the test engine; SQLite's file goes in `dataDir` as the server would put it. */
-export async function openTestDatabase(dataDir: string): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database on the test engine (`migrate: false` leaves it empty); SQLite's file goes in
+ * `dataDir` as the server would put it.
+ */
+export async function openTestDatabase(dataDir: string, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrate = options.migrate ?? true;
   if (!testDatabaseUrl) {
     const file = join(dataDir, 'classroom.sqlite');
     const handle = openDatabase(file);
-    await migrateDatabase(handle);
+    if (migrate) await migrateDatabase(handle);
     return { handle, env: {}, snapshot: () => sqliteSnapshot(file), close: () => handle.close() };
   }
   const name = `test_${crypto.randomUUID().replaceAll('-', '')}`;
@@ -39,7 +43,7 @@ export async function openTestDatabase(dataDir: string): Promise<TestDatabase> {
   const url = new URL(testDatabaseUrl);
   url.pathname = `/${name}`;
   const handle = openDatabase({ databaseUrl: url.href, databaseFile: join(dataDir, 'unused.sqlite') });
-  await migrateDatabase(handle);
+  if (migrate) await migrateDatabase(handle);
   return {
     handle,
     env: { DATABASE_URL: url.href, JWT_SECRET: 'test-secret-of-at-least-32-characters!!' },
