@@ -52,11 +52,18 @@ async function bunTests(name: string, args: string[], env: Record<string, string
   }
 }
 
+/** The server tests that touch media, avatars or uploads (storage.test.ts and media.test.ts cover both drivers anyway). */
+const S3_SUITE = ['lectures', 'captions', 'users', 'admin', 'resumable-uploads']
+  .map((name) => `src/routes/${name}.test.ts`)
+  .concat('src/media/queue.test.ts');
+
 await check('lint', ['bun', 'x', 'biome', 'check', '.']);
 await check('typecheck', ['bun', 'x', 'tsc', '--noEmit', '-p', '.']);
 await check('build', ['bun', 'run', 'scripts/build-web.ts']);
 await bunTests('server tests (SQLite)', ['--timeout', '60000', 'src/']);
 await serverTestsOnPostgres();
+// The media tests again with every byte in a real S3-compatible server (s3rver, started by each harness).
+await bunTests('media tests (S3 storage)', ['--timeout', '60000', ...S3_SUITE], { TEST_STORAGE: 's3' });
 await bunTests('end-to-end tests', ['--timeout', '180000', 'e2e/']);
 
 /** The whole server suite again, each harness on its own database of a throwaway cluster (scripts/test-postgres.ts). */

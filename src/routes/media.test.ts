@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../app';
+import { createJobsClient } from '../jobs/client';
+import { createLogger } from '../lib/log';
+import { createSmtpMailer } from '../mail/mailer';
+import { createStorage } from '../storage/create-storage';
+import { mediaKey } from '../storage/keys';
+import { makeClip, readBytes, uploadForm } from '../test/fixtures';
+import { type Harness, startHarness } from '../test/harness';
+import { PRESIGN_SECONDS } from './media';
+
+let clips: string;
+beforeAll(() => {
+  clips = mkdtempSync(join(tmpdir(), 'classroom-media-'));
+});
+afterAll(() => rmSync(clips, { recursive: true, force: true }));
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function waitFor(h: Harness, videoId: string, token: string, until: (status: string) => boolean) {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const video = (await h.api('GET', `/api/videos/${videoId}`, { as: token })).json;
+    if (until(video.status)) return video;
+    if (Date.now() > deadline) throw new Error(`video ${videoId} stuck in ${video.status}`);
+    await Bun.sleep(30);
+  }
+}
+
+/**
+ * A second server process in all but the process: its own storage client and its own (empty) scratch folder, the
+ * same database and the same storage settings, no worker. What it serves can only come from storage.
+ */
+function otherServer(h: Harness) {
+  const scratch = mkdtempSync(join(tmpdir(), 'classroom-other-scratch-'));
+  const config = { ...h.config, scratchDir: scratch };
+  const log = createLogger({ level: 'silent', format: 'json' });
+  const app = createApp({
+    config,
+    db: h.db,
+    mailer: createSmtpMailer(h.mail.url, config.mailFrom),
+    storage: createStorage(config),
+    jobs: createJobsClient(h.db),
+    log,
+  });
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch });
+  return {
+    get: (path: string, token: string, headers: Record<string, string> = {}) =>
+      fetch(`http://127.0.0.1:${server.port}${path}`, {
+        headers: { ...bearer(token), ...headers },
+        redirect: 'manual',
+      }),
+    scratch,
+    async close() {
+      await server.stop(true);
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+describe.each(['local', 's3'] as const)('%s storage', (driver) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({}, { storage: driver });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test('a video plays from another server process while it is transcoded (segments published as they finish)', async () => {
+    const teacher = await h.signUp('teacher', `Grace Growing ${driver}`);
+    const other = otherServer(h);
+    try {
+      const clip = await makeClip(clips, { width: 640, height: 360, seconds: 40, name: `long-${driver}.mp4` });
+      const uploaded = await h.api('POST', '/api/upload', {
+        as: teacher.token,
+        body: uploadForm(readBytes(clip), 'lecture.mp4'),
+      });
+      expect(uploaded.status).toBe(201);
+      const base = `/media/videos/${uploaded.json.videoId}`;
+
+      // While the worker is at it, the other process answers the master, a cut rung playlist and its segments.
+      let growing: string | undefined;
+      const deadline = Date.now() + 60_000;
+      while (!growing && Date.now() < deadline) {
+        const master = await other.get(`${base}/master.m3u8`, teacher.token);
+        if (master.status === 200) {
+          const rung = await other.get(`${base}/0/index.m3u8`, teacher.token);
+          const text = await rung.text();
+          const status = (await h.api('GET', `/api/videos/${uploaded.json.videoId}`, { as: teacher.token })).json
+            .status;
+          if (rung.status === 200 && !text.includes('#EXT-X-ENDLIST') && status === 'processing') growing = text;
+          else if (text.includes('#EXT-X-ENDLIST')) break;
+        } else {
+          expect(master.status).toBe(409);
+        }
+        await Bun.sleep(30);
+      }
+      if (!growing) throw new Error('never saw the video while it was being transcoded');
+      expect(growing).toContain('#EXT-X-PLAYLIST-TYPE:EVENT');
+      const segments = growing.split('\n').filter((line) => line.startsWith('seg_'));
+      expect(segments.length).toBeGreaterThan(0);
+      for (const segment of segments) {
+        const answer = await other.get(`${base}/0/${segment}`, teacher.token, { range: 'bytes=0-99' });
+        expect({ segment, status: answer.status }).toEqual({ segment, status: 206 });
+        expect((await answer.arrayBuffer()).byteLength).toBe(100);
+      }
+      expect((await other.get(`${base}/0/init_0.mp4`, teacher.token)).status).toBe(200);
+
+      await waitFor(h, uploaded.json.videoId, teacher.token, (status) => status === 'ready');
+      const final = await (await other.get(`${base}/0/index.m3u8`, teacher.token)).text();
+      expect(final).toContain('#EXT-X-ENDLIST');
+      expect(final.split('\n').filter((line) => line.startsWith('seg_')).length).toBeGreaterThan(segments.length);
+      // The serving process never wrote a media byte to its own disk.
+      expect(readdirSync(other.scratch)).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
+});
+
+describe('MEDIA_DELIVERY=redirect', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ MEDIA_DELIVERY: 'redirect' }, { storage: 's3' });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test('segments answer a short-lived presigned URL after the access check; playlists still come from the app', async () => {
+    const teacher = await h.signUp('teacher', 'Rita Redirect');
+    const outsider = await h.signUp('student', 'Otto Outsider');
+    const clip = await makeClip(clips, { width: 320, height: 240, seconds: 3, name: 'redirect.mp4' });
+    const uploaded = await h.api('POST', '/api/upload', {
+      as: teacher.token,
+      body: uploadForm(readBytes(clip), 'lecture.mp4'),
+    });
+    const videoId = uploaded.json.videoId as string;
+    await waitFor(h, videoId, teacher.token, (status) => status === 'ready');
+    const base = `${h.baseUrl}/media/videos/${videoId}`;
+
+    const rung = await fetch(`${base}/0/index.m3u8`, { headers: bearer(teacher.token), redirect: 'manual' });
+    expect(rung.status).toBe(200);
+    expect(await rung.text()).toContain('seg_00000.m4s');
+
+    const answer = await fetch(`${base}/0/seg_00000.m4s`, { headers: bearer(teacher.token), redirect: 'manual' });
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('cache-control')).toBe('private, no-store');
+    const location = answer.headers.get('location') ?? '';
+    expect(location.startsWith(h.s3?.endpoint ?? 'missing')).toBe(true);
+    expect(location).toContain(`X-Amz-Expires=${PRESIGN_SECONDS}`);
+    // The bucket answers ranges, with the bytes storage holds.
+    const ranged = await fetch(location, { headers: { range: 'bytes=10-29' } });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get('content-type')).toBe('video/iso.segment');
+    const stored = await new Response(
+      await h.storage.get(mediaKey(videoId, { kind: 'segment', rung: 0, index: 0 })),
+    ).arrayBuffer();
+    expect(new Uint8Array(await ranged.arrayBuffer())).toEqual(new Uint8Array(stored.slice(10, 30)));
+    expect((await fetch(`${base}/0/init_0.mp4`, { headers: bearer(teacher.token), redirect: 'manual' })).status).toBe(
+      302,
+    );
+
+    // Refused before any URL is signed.
+    for (const token of [outsider.token, undefined]) {
+      const refused = await fetch(`${base}/0/seg_00000.m4s`, {
+        headers: token ? bearer(token) : {},
+        redirect: 'manual',
+      });
+      expect(refused.status).toBe(token ? 404 : 401);
+      expect(refused.headers.get('location')).toBeNull();
+    }
+  });
+});
