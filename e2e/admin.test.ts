@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { makeClip, readBytes, uploadForm } from '../src/test/fixtures';
+import { apiClient } from '../src/test/harness';
 import { seriousA11yFindings } from './browser';
 import { e2eEnvironment } from './environment';
 import { createAccount, screenshot, signedInContext } from './server';
@@ -11,6 +13,8 @@ import { createAccount, screenshot, signedInContext } from './server';
 const backups = mkdtempSync(join(tmpdir(), 'classroom-e2e-backups-'));
 const env = e2eEnvironment({ BACKUP_DIR: backups });
 afterAll(() => rmSync(backups, { recursive: true, force: true }));
+/** The install's first account (its administrator), once the first test made it. */
+let firstAccount: Awaited<ReturnType<typeof createAccount>> | undefined;
 
 async function fits(page: Page, name: string) {
   // Toasts stack half-transparent while they leave: check the page once they are gone.
@@ -22,6 +26,7 @@ async function fits(page: Page, name: string) {
 
 test('the administrator approves a teacher, sends a reset code and starts a backup; the teacher removes a student', async () => {
   const admin = await createAccount(env.server, env.mail, 'Alma Admin', 'student');
+  firstAccount = admin;
   const teacher = await createAccount(env.server, env.mail, 'Theo Teacher', 'teacher');
   const student = await createAccount(env.server, env.mail, 'Stu Dent', 'student');
   expect(admin.user).toMatchObject({ isAdmin: true });
@@ -101,3 +106,52 @@ test('a student is not shown the console, and its API refuses them', async () =>
   expect((await student.api('GET', '/api/admin/users')).code).toBe('forbidden');
   await context.close();
 });
+
+test("the console's Cancel leaves a lecture the teacher reads as cancelled, and Retry starts it again", async () => {
+  // The administrator of this install (the first account: the first test's, or this one's when run alone).
+  const admin = firstAccount ?? (await createAccount(env.server, env.mail, 'Cara Cancel', 'student'));
+  expect(admin.user).toMatchObject({ isAdmin: true });
+  const teacher = await createAccount(env.server, env.mail, 'Tess Cancel', 'teacher');
+  await admin.api('PATCH', `/api/admin/users/${teacher.user._id}`, { teacherApproved: true });
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Cancel 101' });
+  // Long enough to still be waiting or processing when the administrator cancels it.
+  const clip = await makeClip(backups, { width: 1280, height: 720, seconds: 40, name: 'long-cancel.mp4' });
+  const form = uploadForm(readBytes(clip), 'long-cancel.mp4');
+  form.append('courseId', course._id);
+  form.append('nameOfTopic', 'Too long');
+  const uploaded = await apiClient(env.server.baseUrl)('POST', '/api/upload', { as: teacher.token, body: form });
+  expect(uploaded.status).toBe(201);
+
+  const teacherContext = await signedInContext(env.browser, env.server, teacher.token);
+  const teacherPage = await teacherContext.newPage();
+  await teacherPage.goto(`${env.server.baseUrl}/classroom/${course._id}`);
+  await teacherPage
+    .getByText(/Processing|Waiting to process/)
+    .first()
+    .waitFor();
+
+  const adminContext = await signedInContext(env.browser, env.server, admin.token, { width: 1280, height: 900 });
+  const adminPage = await adminContext.newPage();
+  await adminPage.goto(`${env.server.baseUrl}/admin`);
+  await adminPage.getByRole('tab', { name: 'Server' }).click();
+  const entry = adminPage.getByRole('listitem').filter({ hasText: 'long-cancel.mp4' });
+  await entry.getByRole('button', { name: 'Cancel' }).click();
+  await entry.getByText('cancelled', { exact: true }).waitFor();
+  await entry.getByRole('button', { name: 'Retry' }).waitFor();
+
+  // The teacher reads what happened, and can act on it: Retry (or delete the topic).
+  // In the playlist (with Retry) and on the stage.
+  const cancelled = teacherPage.getByText('Processing was cancelled by an administrator. Retry it or delete it.');
+  await cancelled.first().waitFor();
+  expect(await cancelled.count()).toBe(2);
+  const [lecture] = await teacher.api('GET', `/api/lectures/course/${course._id}`);
+  expect(lecture).toMatchObject({ processingStatus: 'failed', videoLink: null, video: { status: 'cancelled' } });
+  await teacherPage.getByText('This video is not available yet.').waitFor();
+  await fits(teacherPage, 'teacher-cancelled-lecture');
+  await teacherPage.getByRole('button', { name: 'Retry' }).click();
+  await teacherPage.getByText(/watchable/).waitFor({ timeout: 90_000 });
+  const [retried] = await teacher.api('GET', `/api/lectures/course/${course._id}`);
+  expect(retried).toMatchObject({ processingStatus: 'processing', processingError: null });
+  await adminContext.close();
+  await teacherContext.close();
+}, 180_000);

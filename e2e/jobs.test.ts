@@ -1,4 +1,3 @@
-import { Database } from 'bun:sqlite';
 import { afterAll, expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,11 +79,10 @@ test('a video is playable while it transcodes, and a job killed with SIGKILL fin
   // kill -9 mid-job, then start again on the same data.
   const killedAt = (await status()).progress;
   expect(killedAt).toBeLessThan(100);
-  const database = new Database(join(dataDir, 'classroom.sqlite'), { readonly: true });
-  const ffmpegPid = database
-    .query<{ pid: number }, [string]>('SELECT ffmpeg_pid AS pid FROM videos WHERE id = ?')
-    .get(videoId)?.pid;
-  database.close();
+  // The pid is in the attempt's own scratch folder (SCRATCH_DIR/transcodes/<video>/<attempt>), not in the database.
+  const videoScratch = join(dataDir, 'scratch', 'transcodes', videoId);
+  const [attempt] = readdirSync(videoScratch);
+  const ffmpegPid = Number(readFileSync(join(videoScratch, String(attempt), 'ffmpeg.pid'), 'utf8'));
   expect(ffmpegPid).toBeGreaterThan(0);
   await server.kill();
   // ffmpeg outlives a killed server; the next start must stop it before taking the job up again.
@@ -151,6 +149,104 @@ test('with JOBS_IN_PROCESS=false the server only queues; a separate worker proce
   }
 }, 120_000);
 
+test('classroom serve + classroom worker on one DATA_DIR: serve waits for migrate, a worker killed mid-transcode is replaced', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'classroom-roles-'));
+  const env = { SMTP_URL: mail.url, JOB_LEASE_SECONDS: '3', TEACHER_SIGNUP: 'open' };
+  const main = join(root, 'src', 'main.ts');
+  const run = (role: string) =>
+    Bun.spawn(['bun', main, role], {
+      env: { ...process.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', ...env },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+  const workers: ReturnType<typeof run>[] = [];
+  let web: RunningServer | undefined;
+  try {
+    // A new database: serve and worker refuse to start, naming the command that fixes it; migrate does it and exits.
+    for (const role of ['serve', 'worker']) {
+      const refused = run(role);
+      expect(await refused.exited).toBe(1);
+      expect(await new Response(refused.stderr).text()).toContain('run `classroom migrate` first');
+    }
+    const migrate = run('migrate');
+    expect(await migrate.exited).toBe(0);
+    expect(await new Response(migrate.stdout).text()).toContain('Applied migrations');
+
+    web = await startServer({ dataDir: dir, env, command: ['bun', main, 'serve'] });
+    const ready = await fetch(`${web.baseUrl}/api/health/ready`);
+    expect(ready.status).toBe(200);
+    const readiness = (await ready.json()) as { role: string; checks: { name: string }[] };
+    expect(readiness.role).toBe('serve');
+    expect(readiness.checks.map((check) => check.name)).toEqual(['database', 'schema', 'storage', 'data_folder']);
+
+    const api = apiClient(web.baseUrl);
+    const teacher = await signUpWith(api, mail, 'teacher', 'Rita Roles');
+    const clip = await makeClip(dir, { width: 1280, height: 720, seconds: 24, name: 'roles.mp4' });
+    const uploaded = await api('POST', '/api/upload', {
+      as: teacher.token,
+      body: uploadForm(readBytes(clip), 'roles.mp4'),
+    });
+    expect(uploaded.status).toBe(201);
+    const videoId = uploaded.json.videoId as string;
+    const status = async () => (await api('GET', `/api/videos/${videoId}`, { as: teacher.token })).json;
+    await Bun.sleep(1500);
+    // serve runs no job and no ffmpeg.
+    expect((await status()).status).toBe('queued');
+    expect(ffmpegsOf(videoId)).toEqual([]);
+
+    // A worker takes it up; kill -9 mid-transcode; another worker takes it back once the lease ran out.
+    workers.push(run('worker'));
+    let video = await status();
+    const deadline = Date.now() + 60_000;
+    while (!(video.status === 'processing' && video.progress > 5) && Date.now() < deadline) {
+      await Bun.sleep(100);
+      video = await status();
+    }
+    expect(video.status).toBe('processing');
+    workers[0]?.kill('SIGKILL');
+    await workers[0]?.exited;
+    workers.push(run('worker'));
+    const readyDeadline = Date.now() + 120_000;
+    do {
+      await Bun.sleep(250);
+      video = await status();
+    } while (video.status !== 'ready' && video.status !== 'failed' && Date.now() < readyDeadline);
+    expect(video).toMatchObject({ status: 'ready', attempts: 1, progress: 100 });
+    // The killed worker's ffmpeg was stopped by the next worker on this host, and its scratch removed.
+    expect(ffmpegsOf(videoId)).toEqual([]);
+    expect(existsSync(join(dir, 'scratch', 'transcodes', videoId))).toBe(false);
+    const master = await api('GET', uploaded.json.masterPlaylist, { as: teacher.token });
+    expect(master.status).toBe(200);
+
+    // A worker serves no HTTP: its health is the exit code of `classroom healthcheck worker`.
+    const check = Bun.spawn(['bun', main, 'healthcheck', 'worker'], {
+      env: { ...process.env, DATA_DIR: dir, ...env },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    expect(await check.exited).toBe(0);
+  } finally {
+    for (const worker of workers) worker.kill();
+    await Promise.all(workers.map((worker) => worker.exited));
+    await web?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 240_000);
+
+/** The pids of ffmpeg processes working on `videoId` (their command line names its original). */
+function ffmpegsOf(videoId: string) {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return commandLine.includes('ffmpeg') && commandLine.includes(videoId);
+      } catch {
+        return false;
+      }
+    });
+}
+
 test('a shutdown in the middle of a one-shot upload removes its temp file before the process exits', async () => {
   const shutdownDir = mkdtempSync(join(tmpdir(), 'classroom-e2e-shutdown-'));
   const shuttingDown = await startServer({ dataDir: shutdownDir, env: { SMTP_URL: mail.url, TEACHER_SIGNUP: 'open' } });
@@ -163,7 +259,8 @@ test('a shutdown in the middle of a one-shot upload removes its temp file before
       `POST /api/upload HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${teacher.token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${50 * 1024 * 1024}\r\n\r\n--${boundary}\r\nContent-Disposition: form-data; name="uploadedFile"; filename="long.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
     );
     socket.write(new Uint8Array(1024 * 1024));
-    const tmp = join(shutdownDir, 'tmp');
+    // SCRATCH_DIR (default DATA_DIR/scratch) holds the temp files.
+    const tmp = join(shutdownDir, 'scratch', 'tmp');
     const deadline = Date.now() + 5000;
     while (!(existsSync(tmp) && readdirSync(tmp).length > 0) && Date.now() < deadline) await Bun.sleep(50);
     expect(readdirSync(tmp).length).toBe(1);

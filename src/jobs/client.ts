@@ -1,10 +1,10 @@
 import type { Db } from '../db/client';
-import { CANCELLED_BY_ADMIN, cancelJobs, type EnqueueOptions, enqueueJob, type JobType } from './jobs';
+import { CANCELLED_BY_ADMIN, cancelJobs, type EnqueueOptions, enqueueJob, type JobPayload, type JobType } from './jobs';
 import type { JobRunner } from './runner';
 
 /** What the HTTP app may do with jobs: add, cancel, and nudge a worker in this process (if there is one). */
 export type JobsClient = {
-  enqueue(type: JobType, payload: unknown, options?: EnqueueOptions): Promise<void>;
+  enqueue<T extends JobType>(type: T, payload: JobPayload<T>, options?: EnqueueOptions): Promise<void>;
   /** Cancels the jobs about `subjectId` (projected onto it with `reason`); answers how many there were. */
   cancel(subjectId: string, reason?: string): Promise<number>;
   wake(): void;

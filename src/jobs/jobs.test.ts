@@ -54,7 +54,7 @@ test('a running job is taken back only once its lease ran out by the database cl
 
 test('a failed attempt waits its backoff, the last one fails for good; a stop is not an attempt', async () => {
   await clear();
-  const job = await enqueueJob(db, 'transcode', {}, { subjectId: 'v2', maxAttempts: 2 });
+  const job = await enqueueJob(db, 'transcode', { videoId: 'v2' }, { subjectId: 'v2', maxAttempts: 2 });
   const one = (await claimJob(db, 'w.1', 5000))!;
   expect(await finishJob(db, one, { stopped: true })).toBe('queued');
   const again = (await claimJob(db, 'w.2', 5000))!;
@@ -72,9 +72,9 @@ test('a failed attempt waits its backoff, the last one fails for good; a stop is
 
 test('cancelling by subject stops waiting and running jobs; the running one learns it at its heartbeat', async () => {
   await clear();
-  await enqueueJob(db, 'transcode', {}, { subjectId: 'v3' });
+  await enqueueJob(db, 'transcode', { videoId: 'v3' }, { subjectId: 'v3' });
   const running = (await claimJob(db, 'w.5', 5000))!;
-  await enqueueJob(db, 'transcode', {}, { subjectId: 'v3' });
+  await enqueueJob(db, 'transcode', { videoId: 'v3' }, { subjectId: 'v3' });
   expect(await cancelJobs(db, 'v3')).toHaveLength(2);
   expect(await heartbeat(db, ['w.5'], 5000)).toEqual(['w.5']);
   expect(await finishJob(db, running, { done: true })).toBeUndefined();
@@ -84,7 +84,7 @@ test('cancelling by subject stops waiting and running jobs; the running one lear
 test('workers in two processes claiming at once never take the same job', async () => {
   await clear();
   const count = 200;
-  for (let i = 0; i < count; i++) await enqueueJob(db, 'backup', { i });
+  for (let i = 0; i < count; i++) await enqueueJob(db, 'backup', {});
   const claimer = (name: string) =>
     Bun.spawn(['bun', join(import.meta.dir, 'test-claimer.ts'), target, name, '8'], {
       stdout: 'pipe',
@@ -215,4 +215,36 @@ test('periodic work runs once per period however many workers run', async () => 
   } finally {
     for (const worker of workers) await worker.stop();
   }
+});
+
+test("a job whose payload does not parse as its type's fails for good, with why, and never runs", async () => {
+  await clear();
+  // Typed at enqueue; a row is data all the same (an older version's, or written by hand).
+  const job = await enqueueJob(db, 'transcode', { videoId: '../../etc/passwd' }, { subjectId: 'bad' });
+  let ran = false;
+  const runner = createJobRunner({
+    db,
+    concurrency: 1,
+    pollMs: 50,
+    handlers: {
+      transcode: {
+        run: async () => {
+          ran = true;
+        },
+      },
+    },
+  });
+  runner.start();
+  const deadline = Date.now() + 5000;
+  let row: typeof jobs.$inferSelect | undefined;
+  do {
+    await Bun.sleep(50);
+    [row] = await db.select().from(jobs).where(eq(jobs.id, job!.id));
+  } while (row?.state !== 'failed' && Date.now() < deadline);
+  await runner.stop();
+  expect(ran).toBe(false);
+  expect(row).toMatchObject({
+    state: 'failed',
+    lastError: 'This transcode job cannot run: its payload is not one this version reads.',
+  });
 });

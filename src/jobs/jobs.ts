@@ -4,9 +4,9 @@ import { greatest, nowMs, skipLocked } from '../db/dialect';
 import { type Job, jobs, workers } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { newId } from '../lib/ids';
-import { type JobType, project } from './types';
+import { type JobPayload, type JobType, project } from './types';
 
-export type { JobType } from './types';
+export type { JobPayload, JobType } from './types';
 
 /** How long a claimed job counts as alive without a heartbeat; a worker renews it every third of that. */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -26,7 +26,12 @@ export type EnqueueOptions = {
  * Adds a job; a worker in this process or another one takes it up. Answers the new row, or undefined when a job
  * with the same fixed `id` already exists.
  */
-export async function enqueueJob(db: Db, type: JobType, payload: unknown, options: EnqueueOptions = {}) {
+export async function enqueueJob<T extends JobType>(
+  db: Db,
+  type: T,
+  payload: JobPayload<T>,
+  options: EnqueueOptions = {},
+) {
   const [job] = await db
     .insert(jobs)
     .values({

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import type { Job } from '../db/schema';
 import { newId } from '../lib/ids';
 import { claimJob, DEFAULT_LEASE_MS, enqueueJob, finishJob, heartbeat, MAX_INTERRUPTIONS, reportAlive } from './jobs';
-import type { JobType } from './types';
+import { type JobPayload, type JobType, jobPayloads } from './types';
 
 export type JobContext = {
   job: Job;
@@ -54,9 +54,12 @@ type Running = { job: Job; controller: AbortController; done: Promise<void>; ren
  * on any number of hosts: claims are atomic and leases run on the database clock.
  * `chores` are this process's own housekeeping (its host's scratch folders), every `choresEveryMs`.
  */
+/** A handler per job type, each taking its type's payload. */
+export type JobHandlers = { [T in JobType]?: JobHandler<JobPayload<T>, any> };
+
 export function createJobRunner(options: {
   db: Db;
-  handlers: Partial<Record<JobType, JobHandler>>;
+  handlers: JobHandlers;
   concurrency: number;
   leaseMs?: number;
   pollMs?: number;
@@ -75,8 +78,15 @@ export function createJobRunner(options: {
   const timers: ReturnType<typeof setInterval>[] = [];
 
   async function run(job: Job, lease: string, entry: Running) {
-    const handler = handlers[job.type as JobType];
-    const payload = JSON.parse(job.payload);
+    const handler = handlers[job.type as JobType] as JobHandler | undefined;
+    const parsed = jobPayloads[job.type as JobType]?.safeParse(JSON.parse(job.payload));
+    if (!parsed?.success) {
+      const reason = `This ${job.type} job cannot run: its payload is not one this version reads.`;
+      await finishJob(db, job, { error: reason, final: true });
+      log(`[jobs] ${job.type} job ${job.id}: ${reason}`);
+      return;
+    }
+    const payload = parsed.data;
     const { signal } = entry.controller;
     const periodic = handler?.everyMs;
     if (job.resumed) log(`[jobs] taking back ${job.type} job ${job.id} (its worker stopped renewing the lease)`);

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { Db } from '../db/client';
 import type { Job } from '../db/schema';
+import { idSchema } from '../http/validation';
 import { projectVideo } from '../media/state';
 
 /**
@@ -8,7 +10,18 @@ import { projectVideo } from '../media/state';
  * the two never disagree: Cancel, Retry, a failed attempt and a take-back each leave the subject in a state its
  * owner can act on.
  */
-export type JobType = 'transcode' | 'backup' | 'sweep';
+/**
+ * The payload of each job type (PeerTube's per-type payloads): what `enqueueJob` takes for that type, checked again
+ * when a worker takes the job up (a row is data: a payload that does not parse fails the job for good, with why).
+ */
+export const jobPayloads = {
+  transcode: z.object({ videoId: idSchema }),
+  backup: z.object({}),
+  /** The cluster's periodic cleanup (one row, due again every SWEEP_EVERY_MS). */
+  sweep: z.object({}),
+};
+export type JobType = keyof typeof jobPayloads;
+export type JobPayload<T extends JobType> = z.infer<(typeof jobPayloads)[T]>;
 
 /** What happened to a job, as its subject's projection sees it. */
 export type JobChange =

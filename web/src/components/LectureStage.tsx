@@ -114,7 +114,7 @@ export function LectureStage({
         <div className="flex aspect-video flex-col items-center justify-center gap-3 rounded-2xl bg-slate-900 p-6 text-center text-slate-200">
           {!video ? (
             <p className="font-medium">This topic has no video.</p>
-          ) : video.status === 'failed' ? (
+          ) : video.status === 'failed' || video.status === 'cancelled' ? (
             <>
               <p className="font-medium">This video is not available yet.</p>
               <p className="max-w-sm text-sm text-slate-300">{video.error}</p>
