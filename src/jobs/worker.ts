@@ -46,7 +46,7 @@ export function createWorker(deps: { config: Config; db: Db; storage: Storage; l
         async run() {
           const removed = await sweepMedia({ config, db, storage, jobs: createJobsClient(db, runner) });
           if (removed) log(`[media] cleanup removed ${removed} leftover file(s) or video(s)`);
-          const expired = await expireResumableUploads(config.dataDir);
+          const expired = await expireResumableUploads(storage);
           if (expired) log(`[media] cleanup removed ${expired} unfinished upload(s) older than a day`);
           if (config.backupDir && (await backupIsDue(db, config.backupDir, config.backupEveryMs))) {
             await enqueueJob(db, 'backup', {}, { maxAttempts: 1 });

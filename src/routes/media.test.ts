@@ -2,14 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../app';
-import { createJobsClient } from '../jobs/client';
-import { createLogger } from '../lib/log';
-import { createSmtpMailer } from '../mail/mailer';
-import { createStorage } from '../storage/create-storage';
 import { mediaKey } from '../storage/keys';
 import { makeClip, readBytes, uploadForm } from '../test/fixtures';
 import { type Harness, startHarness } from '../test/harness';
+import { startSecondServer } from '../test/second-server';
 import { PRESIGN_SECONDS } from './media';
 
 let clips: string;
@@ -30,34 +26,13 @@ async function waitFor(h: Harness, videoId: string, token: string, until: (statu
   }
 }
 
-/**
- * A second server process in all but the process: its own storage client and its own (empty) scratch folder, the
- * same database and the same storage settings, no worker. What it serves can only come from storage.
- */
+/** A second server process (src/test/second-server.ts) and a GET to it as someone. */
 function otherServer(h: Harness) {
-  const scratch = mkdtempSync(join(tmpdir(), 'classroom-other-scratch-'));
-  const config = { ...h.config, scratchDir: scratch };
-  const log = createLogger({ level: 'silent', format: 'json' });
-  const app = createApp({
-    config,
-    db: h.db,
-    mailer: createSmtpMailer(h.mail.url, config.mailFrom),
-    storage: createStorage(config),
-    jobs: createJobsClient(h.db),
-    log,
-  });
-  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch });
+  const second = startSecondServer(h);
   return {
+    ...second,
     get: (path: string, token: string, headers: Record<string, string> = {}) =>
-      fetch(`http://127.0.0.1:${server.port}${path}`, {
-        headers: { ...bearer(token), ...headers },
-        redirect: 'manual',
-      }),
-    scratch,
-    async close() {
-      await server.stop(true);
-      rmSync(scratch, { recursive: true, force: true });
-    },
+      fetch(`${second.baseUrl}${path}`, { headers: { ...bearer(token), ...headers }, redirect: 'manual' }),
   };
 }
 

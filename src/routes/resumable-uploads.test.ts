@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expireResumableUploads } from '../media/resumable-store';
-import { resumableDir } from '../storage/keys';
+import { RESUMABLE_PREFIX } from '../storage/resumable';
 import { makeClip, readBytes } from '../test/fixtures';
 import { type Harness, startHarness } from '../test/harness';
+import { startSecondServer } from '../test/second-server';
 
 let h: Harness;
 let clips: string;
@@ -86,7 +87,7 @@ test('an upload sent in two pieces, resumed from the offset the server reports, 
   expect(lecture.nameOfTopic).toBe('Resumed');
   // The upload's own files are gone once it became a video, but it still answers as complete: a client that
   // lost the last response must not start over (and make the topic twice).
-  expect(readdirSync(resumableDir(h.dataDir))).toEqual([]);
+  expect(await h.storage.list(RESUMABLE_PREFIX)).toEqual([]);
   const after = await tus('HEAD', location, teacher.token);
   expect(after.status).toBe(200);
   expect(after.headers.get('upload-offset')).toBe(String(bytes.length));
@@ -104,7 +105,7 @@ test('uploads belong to their creator; students, strangers and over-size uploads
   const location = created.headers.get('location') as string;
   await send(teacher.token, location, 0, bytes.slice(0, 1000));
   const before = h.snapshot();
-  const files = readdirSync(resumableDir(h.dataDir)).sort();
+  const files = (await h.storage.list(RESUMABLE_PREFIX)).sort();
 
   for (const [name, response, status] of [
     ['another teacher asks where it is', await tus('HEAD', location, otherTeacher.token), 404],
@@ -137,11 +138,11 @@ test('uploads belong to their creator; students, strangers and over-size uploads
       expect({ name, json: JSON.parse(body).code }).toEqual({ name, json: expect.any(String) });
   }
   expect(h.snapshot()).toEqual(before);
-  expect(readdirSync(resumableDir(h.dataDir)).sort()).toEqual(files);
+  expect((await h.storage.list(RESUMABLE_PREFIX)).sort()).toEqual(files);
 
   // The owner can end it, which removes its bytes.
   expect((await tus('DELETE', location, teacher.token)).status).toBe(204);
-  expect(readdirSync(resumableDir(h.dataDir))).toEqual([]);
+  expect(await h.storage.list(RESUMABLE_PREFIX)).toEqual([]);
 });
 
 test('a file that is not a video is refused when its last byte lands, and nothing is kept', async () => {
@@ -152,19 +153,62 @@ test('a file that is not a video is refused when its last byte lands, and nothin
   expect(last.status).toBe(400);
   expect((await last.json()).code).toBe('not_a_video');
   expect(h.snapshot()).toEqual(before);
-  expect(readdirSync(resumableDir(h.dataDir))).toEqual([]);
+  expect(await h.storage.list(RESUMABLE_PREFIX)).toEqual([]);
 });
 
 test('an unfinished upload is removed after 24 hours', async () => {
   const created = await create(teacher.token, bytes.length);
   const id = (created.headers.get('location') as string).split('/').pop() as string;
   await send(teacher.token, `/api/uploads/${id}`, 0, bytes.slice(0, 500));
-  expect(await expireResumableUploads(h.dataDir)).toBe(0);
-  // Age it by a day, as the clock would.
-  const info = join(resumableDir(h.dataDir), `${id}.json`);
-  const meta = JSON.parse(readFileSync(info, 'utf8'));
+  expect(await expireResumableUploads(h.storage)).toBe(0);
+  // Age it by a day, as the clock would (the file store's description beside the bytes; on S3 in the upload's folder).
+  const info = h.storage.kind === 'local' ? `${RESUMABLE_PREFIX}/${id}.json` : `${RESUMABLE_PREFIX}/${id}/info.json`;
+  const meta = JSON.parse(await new Response(await h.storage.get(info)).text());
   meta.creation_date = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
-  writeFileSync(info, JSON.stringify(meta));
-  expect(await expireResumableUploads(h.dataDir)).toBe(1);
-  expect(existsSync(join(resumableDir(h.dataDir), id))).toBe(false);
+  await h.storage.put(info, new TextEncoder().encode(JSON.stringify(meta)));
+  expect(await expireResumableUploads(h.storage)).toBe(1);
+  expect(await h.storage.list(RESUMABLE_PREFIX)).toEqual([]);
+});
+
+test('an upload begun on one server process and resumed on another completes there', async () => {
+  const second = startSecondServer(h);
+  try {
+    const created = await create(teacher.token, bytes.length, {
+      filename: 'moved.mp4',
+      courseId,
+      nameOfTopic: 'Moved',
+    });
+    const location = created.headers.get('location') as string;
+    const third = Math.floor(bytes.length / 3);
+    expect((await send(teacher.token, location, 0, bytes.slice(0, third))).status).toBe(204);
+    // The load balancer sends the rest elsewhere: that process knows where the upload stands, and finishes it.
+    const there = (method: string, headers: Record<string, string>, body?: Uint8Array) =>
+      fetch(`${second.baseUrl}${location}`, {
+        method,
+        headers: { 'Tus-Resumable': '1.0.0', authorization: `Bearer ${teacher.token}`, ...headers },
+        body: body as BodyInit | undefined,
+      });
+    const head = await there('HEAD', {});
+    expect(head.headers.get('upload-offset')).toBe(String(third));
+    const rest = { 'Content-Type': 'application/offset+octet-stream' };
+    expect(
+      (await there('PATCH', { ...rest, 'Upload-Offset': String(third) }, bytes.slice(third, 2 * third))).status,
+    ).toBe(204);
+    // And back to the first for the last piece.
+    expect((await send(teacher.token, location, 2 * third, bytes.slice(2 * third))).status).toBe(204);
+    const result = await h.api('GET', location, { as: teacher.token });
+    expect(result.status).toBe(200);
+    // The pieces joined in order make the clip again: it transcodes.
+    const deadline = Date.now() + 60_000;
+    let status = '';
+    while (status !== 'ready' && status !== 'failed' && Date.now() < deadline) {
+      status = (await h.api('GET', `/api/videos/${result.json.videoId}`, { as: teacher.token })).json.status;
+      await Bun.sleep(100);
+    }
+    expect(status).toBe('ready');
+    expect(await h.storage.list(RESUMABLE_PREFIX)).toEqual([]);
+    expect(readdirSync(second.scratch).flatMap((name) => readdirSync(join(second.scratch, name)))).toEqual([]);
+  } finally {
+    await second.close();
+  }
 });

@@ -1,5 +1,3 @@
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { Server, type Upload } from '@tus/server';
 import { type Context, Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
@@ -12,21 +10,21 @@ import { ApiError, errorBody, notFound } from '../errors';
 import { idParam, validate } from '../http/validation';
 import { newId } from '../lib/ids';
 import { acceptUpload, checkDiskRoom, checkUploadTarget, tooLarge } from '../media/accept-upload';
-import { resumableStore } from '../media/resumable-store';
-import { resumableDir } from '../storage/keys';
 
 const uploadGone = () => notFound('upload_not_found', 'There is no such upload. Please start it again.');
 
 /**
  * Resumable uploads: tus 1.0 (core, creation, termination, expiration) at `/api/uploads`, by @tus/server with
- * its file store in `DATA_DIR/resumable`. Approved teachers only; each upload belongs to its creator (stored by
+ * its data store from storage (`storage/resumable.ts`: a file per upload on the local disk; parts in the bucket on S3,
+ * so an upload begun on one server process can finish on another). Approved teachers only; each upload belongs to its creator (stored by
  * the server in the upload's metadata). Same size limit, disk check and ffprobe checks as `POST /api/upload`; the
  * last byte turns it into a video (its id is the upload's id) through the same `acceptUpload`, and
  * `GET /api/uploads/{id}` then answers what `POST /api/upload` answers.
  */
 export function resumableUploadRoutes(deps: AppDeps) {
-  const { config, db } = deps;
-  const datastore = resumableStore(config.dataDir);
+  const { config, db, storage } = deps;
+  const resumable = storage.resumable();
+  const datastore = resumable.tus;
   // The signed-in user of each request tus hands back to our hooks.
   const users = new WeakMap<Request, User>();
   const userOf = (request: Request) => {
@@ -76,11 +74,12 @@ export function resumableUploadRoutes(deps: AppDeps) {
     },
     async onUploadFinish(request, upload) {
       const user = userOf(request as unknown as Request);
-      const path = join(resumableDir(config.dataDir), upload.id);
+      let file: Awaited<ReturnType<typeof resumable.finished>> | undefined;
       try {
+        file = await resumable.finished(upload.id);
         await acceptUpload(deps, {
           user,
-          path,
+          path: file.path,
           fileName: upload.metadata?.filename ?? upload.metadata?.name ?? 'video',
           bytes: upload.size ?? upload.offset,
           target: targetOf(upload),
@@ -91,8 +90,8 @@ export function resumableUploadRoutes(deps: AppDeps) {
         if (error instanceof ApiError) throw refuse(error);
         throw error;
       } finally {
-        rmSync(path, { force: true });
-        rmSync(`${path}.json`, { force: true });
+        file?.release();
+        await resumable.forget(upload.id);
       }
     },
     onResponseError(_request, error) {

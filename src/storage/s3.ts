@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { S3Client } from 'bun';
+import { storageResumableStore } from './resumable';
 import { assertKey, type ListedFile, type Storage } from './storage';
 
 export type S3Settings = {
@@ -207,6 +208,7 @@ export function createS3Storage(settings: S3Settings): Storage {
       }
       return { path, release: () => rmSync(path, { force: true }) };
     },
+    resumable: () => storageResumableStore(storage, settings.scratchDir),
     presign(key, seconds) {
       return client.presign(objectOf(key), { expiresIn: seconds, method: 'GET' });
     },

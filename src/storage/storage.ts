@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { localResumableStore, RESUMABLE_PREFIX, type ResumableStore } from './resumable';
 
 /** A byte range, both ends included. */
 export type ByteRange = { start: number; end: number };
@@ -41,6 +42,8 @@ export interface Storage {
   localCopy(key: string): Promise<LocalCopy | undefined>;
   /** A URL that reads the key without the app for `seconds` (remote drivers only: the local disk has none). */
   presign?(key: string, seconds: number): string;
+  /** Where resumable (tus) uploads keep their bytes until they are complete. */
+  resumable(): ResumableStore;
   /** `local` or `s3`, for logs and the admin console. */
   readonly kind: 'local' | 's3';
 }
@@ -153,5 +156,6 @@ export function createLocalStorage(root: string): Storage {
       const path = pathOf(key);
       return existsSync(path) ? { path, release() {} } : undefined;
     },
+    resumable: () => localResumableStore(pathOf(RESUMABLE_PREFIX)),
   };
 }
