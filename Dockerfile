@@ -44,8 +44,11 @@ USER classroom
 ENV DATA_DIR=/data PORT=3000
 VOLUME /data
 EXPOSE 3000
-# Readiness (database, disk, ffmpeg, worker) on $PORT, asked by the binary itself. The server drains requests for
-# 8 s on SIGTERM: give `docker stop` / `podman stop` more than that (`--stop-timeout 15` or `-t 15`).
+# One image for every role: `classroom` (HTTP and jobs, the default), or `classroom serve`, `classroom worker`,
+# `classroom migrate` as the command. Readiness per role, asked by the binary itself: `/api/health/ready` on $PORT,
+# or for a worker (no HTTP) its own checks; `classroom healthcheck` reads the role from the container's command.
+# The server drains requests for 8 s on SIGTERM: give `docker stop` / `podman stop` more than that
+# (`--stop-timeout 15` or `-t 15`).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s CMD ["classroom", "healthcheck"]
 STOPSIGNAL SIGTERM
 CMD ["classroom"]

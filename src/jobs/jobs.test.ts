@@ -83,10 +83,11 @@ test('cancelling by subject stops waiting and running jobs; the running one lear
 
 test('workers in two processes claiming at once never take the same job', async () => {
   await clear();
-  const count = 200;
+  const count = 400;
   for (let i = 0; i < count; i++) await enqueueJob(db, 'backup', {});
+  const startAt = String(Date.now() + 3000);
   const claimer = (name: string) =>
-    Bun.spawn(['bun', join(import.meta.dir, 'test-claimer.ts'), target, name, '8'], {
+    Bun.spawn(['bun', join(import.meta.dir, 'test-claimer.ts'), target, name, '4', startAt], {
       stdout: 'pipe',
       stderr: 'inherit',
     });
