@@ -18,7 +18,7 @@ const idOf = (name: string) => name.replace(/\.source$/, '');
  * Returns how many things it removed.
  */
 export async function sweepMedia(deps: MediaDeps, now = Date.now()): Promise<number> {
-  const { db, storage, config } = deps;
+  const { db, storage } = deps;
   let removed = 0;
   const orphans = await orphanVideoIds(db, now);
   await deleteUnreferencedVideos(deps, orphans);
