@@ -65,7 +65,7 @@ export async function bootstrap(role: Role, env: Record<string, string | undefin
       const pending = await pendingMigrations(db);
       if (pending.length) {
         throw new StartupError(
-          `The database is not up to date (${pending.length} migration(s) pending, ${pending.join(', ')}): run \`classroom migrate\` first.`,
+          `The database is not up to date (${pending.length} migration(s) pending, up to ${pending.at(-1)}): run \`classroom migrate\` first.`,
         );
       }
     }

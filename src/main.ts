@@ -95,7 +95,7 @@ const HELP = `Classroom ${VERSION}: a self-hosted online classroom with video le
   classroom [all]                the server and the job worker in one process, migrating at start (the default)
   classroom serve                HTTP only: never runs jobs or ffmpeg; refuses to start while migrations are pending
   classroom worker               jobs only (transcoding, cleanup, backups); no HTTP; any number, on any hosts
-  classroom migrate              apply the database migrations (under a lock), then exit
+  classroom migrate              apply the database migrations (PostgreSQL: under a lock), then exit
   classroom backup <folder>      take a snapshot of DATA_DIR (safe while the server runs)
   classroom restore <snapshot> [<empty folder>]
   classroom healthcheck [role]   exit 0 when this container's process is ready (the container's HEALTHCHECK):
