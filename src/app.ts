@@ -36,7 +36,7 @@ export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 export const maxRequestBodySize = (_config: Pick<Config, 'maxUploadBytes'>) => Number.MAX_SAFE_INTEGER;
 
 /** Composes the whole HTTP app from its dependencies; no port, no process state. */
-export function createApp(appDeps: AppDeps, limits = createAccountLimits()) {
+export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps.db)) {
   // The account limits live as long as the app: one set per process (tests pass theirs to age them).
   const deps = { ...appDeps, limits };
   const app = new Hono<AppEnv>();

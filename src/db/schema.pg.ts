@@ -302,6 +302,17 @@ export const workers = pgTable('workers', {
   beatAt: ms('beat_at').notNull(),
 });
 
+/** Rate-limit windows shared by every server process (see schema.ts). */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: ms('reset_at').notNull(),
+  },
+  (table) => [index('rate_limits_reset_at').on(table.resetAt)],
+);
+
 /** Every table, by the name schema.ts exports it under. */
 export const pgTables = {
   users,
@@ -321,4 +332,5 @@ export const pgTables = {
   watchProgress,
   jobs,
   workers,
+  rateLimits,
 };

@@ -348,6 +348,20 @@ export let workers = sqliteTable('workers', {
   beatAt: integer('beat_at').notNull(),
 });
 
+/**
+ * Rate-limit windows shared by every server process (src/http/rate-limit.ts): one row per limiter and key, the key
+ * kept as a hash (never an address or email), counted by one upsert per hit on the database's clock.
+ */
+export let rateLimits = sqliteTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: integer('reset_at').notNull(),
+  },
+  (table) => [index('rate_limits_reset_at').on(table.resetAt)],
+);
+
 /** SQLite's tables, as declared above (before any switch). */
 export const sqliteTables = {
   users,
@@ -367,6 +381,7 @@ export const sqliteTables = {
   watchProgress,
   jobs,
   workers,
+  rateLimits,
 };
 
 export type Tables = typeof sqliteTables;
@@ -396,4 +411,5 @@ export function selectEngineTables(engine: 'sqlite' | 'postgres') {
   watchProgress = tables.watchProgress;
   jobs = tables.jobs;
   workers = tables.workers;
+  rateLimits = tables.rateLimits;
 }

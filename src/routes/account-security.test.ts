@@ -31,9 +31,9 @@ const verify = (email: string, otp: string, cookie?: string, password?: string) 
 const login = (email: string, password: string, cookie?: string) =>
   h.api('POST', '/api/users/login', { body: { email, password }, headers: cookie ? { cookie } : {} });
 /** What a minute later looks like to the mail cap. */
-const aMinuteLater = (email: string) => {
-  h.limits.codeMailMinute.reset(`signup:${email}`);
-  h.limits.codeMailMinute.reset(`reset:${email}`);
+const aMinuteLater = async (email: string) => {
+  await h.limits.codeMailMinute.reset(`signup:${email}`);
+  await h.limits.codeMailMinute.reset(`reset:${email}`);
 };
 
 describe('sign-up takeover', () => {
@@ -44,7 +44,7 @@ describe('sign-up takeover', () => {
     const email = 'victim1@example.test';
     const victimCookie = await register(email, VICTIM_PASSWORD, 'Vic Tim');
     const victimCode = await h.mail.nthCode(email, 1);
-    aMinuteLater(email);
+    await aMinuteLater(email);
     await register(email, ATTACKER_PASSWORD, 'Mallory');
     const attackerCode = await h.mail.nthCode(email, 2);
     expect(h.mail.mailsTo(email)[1].text).toContain('Someone else has also started a sign-up');
@@ -69,7 +69,7 @@ describe('sign-up takeover', () => {
     const email = 'victim2@example.test';
     const attackerCookie = await register(email, ATTACKER_PASSWORD, 'Mallory');
     const attackerCode = await h.mail.nthCode(email, 1);
-    aMinuteLater(email);
+    await aMinuteLater(email);
     const victimCookie = await register(email, VICTIM_PASSWORD, 'Vic Tim');
     const victimCode = await h.mail.nthCode(email, 2);
     // The older code (the attacker's) typed by the victim is refused too.
@@ -151,7 +151,7 @@ describe('sign-up takeover', () => {
     await register(email, ATTACKER_PASSWORD, 'Mallory');
     const firstCode = await h.mail.nthCode(email, 1);
     expect((await verify(email, firstCode)).json.code).toBe('choose_password');
-    aMinuteLater(email);
+    await aMinuteLater(email);
     const attackerLogin = await login(email, ATTACKER_PASSWORD);
     expect(attackerLogin.status).toBe(403);
     expect(attackerLogin.json.token).toBeUndefined();
@@ -171,7 +171,7 @@ describe('sign-up takeover', () => {
     const email = 'victim5@example.test';
     await register(email, VICTIM_PASSWORD, 'Vic Tim');
     const victimCode = await h.mail.nthCode(email, 1);
-    aMinuteLater(email);
+    await aMinuteLater(email);
     const attackerCookie = await register(email, ATTACKER_PASSWORD, 'Mallory');
     const before = h.snapshot();
     expect((await verify(email, victimCode)).json.code).toBe('choose_password');
@@ -210,14 +210,14 @@ describe('sign-up takeover', () => {
     expect(await h.db.select().from(users).where(eq(users.email, email))).toEqual([]);
 
     // The address's hourly cap on wrong codes holds on this step too.
-    for (let i = 0; i < 18; i++) h.limits.wrongCodesPerAddress.hit(email);
+    for (let i = 0; i < 18; i++) await h.limits.wrongCodesPerAddress.hit(email);
     expect((await verify(email, wrongCode, undefined, NEW_PASSWORD)).status).toBe(400);
     const before = h.snapshot();
     const capped = await verify(email, code, undefined, NEW_PASSWORD);
     expect(capped.status).toBe(429);
     expect(capped.json.error).toContain('wrong codes');
     expect(h.snapshot()).toEqual(before);
-    h.limits.wrongCodesPerAddress.reset(email);
+    await h.limits.wrongCodesPerAddress.reset(email);
 
     // …and so do the code's 5 tries: the fifth wrong one voids it, even for the right code after.
     for (let i = 0; i < 3; i++) await verify(email, wrongCode, undefined, NEW_PASSWORD);
@@ -244,10 +244,10 @@ describe('codes and code mail', () => {
     expect(h.mail.mailsTo(email)).toHaveLength(1);
     // …and ten codes of any kind an hour (the sign-up and the reset request were two).
     for (let i = 0; i < 8; i++) {
-      aMinuteLater(email);
+      await aMinuteLater(email);
       expect((await h.api('POST', '/api/users/resend-otp', { body: { email } })).status).toBe(200);
     }
-    aMinuteLater(email);
+    await aMinuteLater(email);
     const eleventh = await h.api('POST', '/api/users/resend-otp', { body: { email } });
     expect(eleventh.status).toBe(429);
     expect(eleventh.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -257,7 +257,7 @@ describe('codes and code mail', () => {
     const email = 'guess@example.test';
     let wrong = 0;
     for (let round = 0; round < 4; round++) {
-      aMinuteLater(email);
+      await aMinuteLater(email);
       await register(email, VICTIM_PASSWORD, 'Guess');
       for (let i = 0; i < 5; i++) {
         const result = await verify(email, String(100000 + wrong));
@@ -266,7 +266,7 @@ describe('codes and code mail', () => {
       }
     }
     expect(wrong).toBe(20);
-    aMinuteLater(email);
+    await aMinuteLater(email);
     await register(email, VICTIM_PASSWORD, 'Guess');
     const capped = await verify(email, '123456');
     expect(capped.status).toBe(429);
@@ -289,7 +289,7 @@ describe('codes and code mail', () => {
 describe('answers that reveal no account', () => {
   test('register, verify, resend and forgot-password answer alike for an account and for nobody', async () => {
     const owner = await h.signUp('student', 'Known Owner');
-    aMinuteLater(owner.email);
+    await aMinuteLater(owner.email);
     const pairs = [
       [
         'POST',
@@ -313,7 +313,7 @@ describe('answers that reveal no account', () => {
       ],
     ] as const;
     for (const [method, path, forAccount, forNobody] of pairs) {
-      aMinuteLater(owner.email);
+      await aMinuteLater(owner.email);
       const account = await h.api(method, path, { body: forAccount });
       const nobody = await h.api(method, path, { body: forNobody });
       expect({ path, status: account.status, body: { ...account.json, email: undefined } }).toEqual({
@@ -342,7 +342,7 @@ describe('sessions', () => {
 
   test('a password reset by emailed code ends every session and signs this device in', async () => {
     const me = await h.signUp('teacher', 'Rita Reset');
-    aMinuteLater(me.email);
+    await aMinuteLater(me.email);
     expect((await h.api('POST', '/api/users/forgot-password', { body: { email: me.email } })).status).toBe(200);
     const code = await h.mail.nthCode(me.email, 2);
     expect(h.mail.mailsTo(me.email)[1].subject).toContain('password reset code');
@@ -404,7 +404,7 @@ describe('spraying', () => {
     const next = await login('spray-last@example.test', 'password guess');
     expect(next.status).toBe(429);
     expect(next.json.error).toContain('from this network');
-    for (const limiter of Object.values(h.limits.perClient)) limiter.reset('127.0.0.1');
+    for (const limiter of Object.values(h.limits.perClient)) await limiter.reset('127.0.0.1');
   }, 60_000);
 });
 

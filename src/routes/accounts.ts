@@ -129,13 +129,13 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
   return new Hono<AppEnv>()
     .post('/register', validate('json', registerBody), async (c) => {
       const body = c.req.valid('json');
-      countOrRefuse(limits.perClient.signups, client(c), 'sign-ups from this network');
+      await countOrRefuse(limits.perClient.signups, client(c), 'sign-ups from this network');
       if (body.role === 'teacher' && config.teacherSignup === 'closed') {
         throw forbidden('Teacher accounts are not open on this server. Please ask your administrator.');
       }
       // The same work and the same answer whether or not the address has an account.
       const passwordHash = await hashPassword(body.password);
-      countCodeMail(limits, 'signup', body.email);
+      await countCodeMail(limits, 'signup', body.email);
       const existing = await findUserByEmail(db, body.email);
       if (existing) {
         await send(accountExistsMail(existing.email, existing.username)).catch(() => {});
@@ -167,7 +167,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
     .post('/login', validate('json', loginBody), async (c) => {
       const body = c.req.valid('json');
       const address = client(c);
-      refuseWhileLimited(limits.perClient.failedLogins, address, 'failed logins from this network');
+      await refuseWhileLimited(limits.perClient.failedLogins, address, 'failed logins from this network');
       const user = await findUserByEmail(db, body.email);
       const deviceKey = getCookie(c, DEVICE_COOKIE);
       const known = user ? await isKnownDevice(db, user.id, deviceKey) : false;
@@ -175,7 +175,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       const [lock, lockKey] = known
         ? [limits.failedLoginsPerDevice, `${body.email}|${hashKey(deviceKey ?? '')}`]
         : [limits.failedLoginsPerAccount, body.email];
-      const lockedFor = lock.waitFor(lockKey);
+      const lockedFor = await lock.waitFor(lockKey);
       if (lockedFor > 0) {
         c.get('log').warn({ event: 'login_locked', email: body.email, client: address }, 'login refused: locked');
         throw tooMany(`Too many failed attempts. Please try again in ${inWords(lockedFor)}.`, lockedFor);
@@ -184,17 +184,17 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       const hash = user?.passwordHash ?? signup?.passwordHash;
       const ok = hash ? await verifyPassword(body.password, hash) : await verifyAgainstDummy(body.password);
       if (!ok || (!user && !signup)) {
-        lock.hit(lockKey);
-        limits.perClient.failedLogins.hit(address);
+        await lock.hit(lockKey);
+        await limits.perClient.failedLogins.hit(address);
         c.get('log').warn({ event: 'login_failed', email: body.email, client: address }, 'failed login');
         // The same answer for an unknown email and a wrong password, so nobody can probe for accounts.
         throw unauthorized('Invalid email or password');
       }
-      lock.reset(lockKey);
+      await lock.reset(lockKey);
       if (!user && signup) {
         // Whoever knows this sign-up's password is its owner: a fresh code, bound to this browser.
-        if (limits.codeMailMinute.waitFor(`signup:${body.email}`) === 0) {
-          countCodeMail(limits, 'signup', body.email);
+        if ((await limits.codeMailMinute.waitFor(`signup:${body.email}`)) === 0) {
+          await countCodeMail(limits, 'signup', body.email);
           const code = await renewSignupCode(db, signup.id, newSignupKey(c));
           await send(verificationCodeMail(signup.email, signup.username, code));
         }
@@ -206,11 +206,11 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
 
     .post('/verify-otp', validate('json', verifyBody), async (c) => {
       const body = c.req.valid('json');
-      countOrRefuse(limits.perClient.codeChecks, client(c), 'code checks from this network');
-      refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrong codes for this address');
+      await countOrRefuse(limits.perClient.codeChecks, client(c), 'code checks from this network');
+      await refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrong codes for this address');
       const result = await checkSignupCode(db, body.email, body.otp, getCookie(c, SIGNUP_COOKIE));
       // Every failed guess counts towards the address's hourly cap, whichever code it was tried against.
-      if (result.kind !== 'ok' && result.kind !== 'other_browser') limits.wrongCodesPerAddress.hit(body.email);
+      if (result.kind !== 'ok' && result.kind !== 'other_browser') await limits.wrongCodesPerAddress.hit(body.email);
       if (result.kind === 'none') throw badRequest('invalid_code', INVALID_CODE);
       if (result.kind === 'expired')
         throw badRequest('code_expired', 'This code has expired. Please ask for a new one.');
@@ -252,7 +252,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
 
     .post('/resend-otp', validate('json', emailBody), async (c) => {
       const { email } = c.req.valid('json');
-      countCodeMail(limits, 'signup', email);
+      await countCodeMail(limits, 'signup', email);
       const waiting = await pendingSignups(db, email);
       const key = getCookie(c, SIGNUP_COOKIE);
       const signup = waiting.find((row) => key && row.clientKeyHash === hashKey(key)) ?? waiting.at(-1);
@@ -266,8 +266,8 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
 
     .post('/forgot-password', validate('json', emailBody), async (c) => {
       const { email } = c.req.valid('json');
-      countOrRefuse(limits.perClient.recovery, client(c), 'password resets from this network');
-      countCodeMail(limits, 'reset', email);
+      await countOrRefuse(limits.perClient.recovery, client(c), 'password resets from this network');
+      await countCodeMail(limits, 'reset', email);
       const user = await findUserByEmail(db, email);
       if (user) {
         const code = await issueCode(db, user.id);
@@ -282,12 +282,12 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
 
     .post('/reset-password', validate('json', resetBody), async (c) => {
       const body = c.req.valid('json');
-      countOrRefuse(limits.perClient.codeChecks, client(c), 'code checks from this network');
-      refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrong codes for this address');
+      await countOrRefuse(limits.perClient.codeChecks, client(c), 'code checks from this network');
+      await refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrong codes for this address');
       const user = await findUserByEmail(db, body.email);
       const result = user ? await checkCode(db, user.id, body.otp) : 'missing';
       if (!user || result !== 'ok') {
-        limits.wrongCodesPerAddress.hit(body.email);
+        await limits.wrongCodesPerAddress.hit(body.email);
         // One answer for every failure, so it reveals neither the account nor how many tries are left.
         throw badRequest('invalid_code', 'That code is not right, or it has expired. Please ask for a new one.');
       }

@@ -38,10 +38,10 @@ export function invitesRoutes(deps: AppDeps & { limits: AccountLimits }) {
   const { db, config, limits } = deps;
   return new Hono<AppEnv>().get('/:code', validate('param', z.object({ code: codeText('Invite code') })), async (c) => {
     const address = clientAddress(c, config.trustProxy);
-    refuseWhileLimited(limits.perClient.failedJoins, address, 'wrong class codes from this network');
+    await refuseWhileLimited(limits.perClient.failedJoins, address, 'wrong class codes from this network');
     const course = await courseByInviteCode(db, c.req.valid('param').code);
     if (!course) {
-      limits.perClient.failedJoins.hit(address);
+      await limits.perClient.failedJoins.hit(address);
       throw notFound('class_code_not_found', 'This invite link no longer works. Ask your teacher for the class code.');
     }
     const teacher = await teacherRef(db, course.teacherId);
@@ -56,10 +56,10 @@ export function enrollmentsRoutes(deps: AppDeps & { limits: AccountLimits }) {
   async function join(c: Context, user: User, code: string) {
     // Wrong codes are counted per network address, so nobody can walk through the codes of every class.
     const address = clientAddress(c, config.trustProxy);
-    refuseWhileLimited(limits.perClient.failedJoins, address, 'wrong class codes from this network');
+    await refuseWhileLimited(limits.perClient.failedJoins, address, 'wrong class codes from this network');
     const course = await courseByInviteCode(db, code);
     if (!course) {
-      limits.perClient.failedJoins.hit(address);
+      await limits.perClient.failedJoins.hit(address);
       throw notFound('class_code_not_found', 'No class has this code. Please check it and try again.');
     }
     const courseJson = toCourseJson(course, await teacherRef(db, course.teacherId));

@@ -57,7 +57,7 @@ describe('registration and verification', () => {
     expect(again.status).toBe(400);
 
     // Signing up again answers exactly like a new sign-up (no account is revealed); the owner gets a notice.
-    h.limits.codeMailMinute.reset('signup:ada.teacher@example.test');
+    await h.limits.codeMailMinute.reset('signup:ada.teacher@example.test');
     const duplicate = await h.api('POST', '/api/users/register', {
       body: { username: 'Other', email, password, role: 'student' },
     });
@@ -106,7 +106,7 @@ describe('registration and verification', () => {
 
     // Ten minutes and a resend interval later.
     await h.db.update(signups).set({ codeExpiresAt: 0 }).where(eq(signups.email, email));
-    h.limits.codeMailMinute.reset(`signup:${email}`);
+    await h.limits.codeMailMinute.reset(`signup:${email}`);
     const expired = await h.api('POST', '/api/users/verify-otp', { body: { email, otp } });
     expect(expired.status).toBe(400);
     expect(expired.json.code).toBe('code_expired');

@@ -107,7 +107,7 @@ export async function startHarness(
   );
   const worker = createWorker({ config, db, storage, log });
   const jobs = createJobsClient(db, worker);
-  const limits = createAccountLimits();
+  const limits = createAccountLimits(db);
   const app = createApp(
     { config, db, mailer: createSmtpMailer(options.smtpUrl ?? mail.url, config.mailFrom), storage, jobs, log },
     limits,
