@@ -70,6 +70,18 @@ describe('health', () => {
       expect(ready.json.error).toContain('worker (no job worker has reported yet)');
       expect(ready.json.error).not.toContain('database');
       expect((await broken.api('GET', '/api/health/live')).status).toBe(200);
+      // A worker's own checks (what `classroom healthcheck worker` runs): no worker of this host, no ffmpeg.
+      const worker = await healthRoutes({
+        config: broken.config,
+        db: broken.db,
+        storage: broken.storage,
+        role: 'worker',
+      }).request('/ready');
+      expect(worker.status).toBe(503);
+      const workerError = ((await worker.json()) as { error: string }).error;
+      expect(workerError).toContain('ffmpeg (');
+      expect(workerError).toContain('worker (no job worker of this host');
+      expect(workerError).not.toContain('data_folder');
     } finally {
       await broken.close();
     }
