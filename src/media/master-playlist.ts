@@ -9,13 +9,15 @@ const quoted = (text: string) => `"${text.replace(/["\r\n]/g, ' ')}"`;
 
 /**
  * The master playlist: each rung with BANDWIDTH, AVERAGE-BANDWIDTH, RESOLUTION, FRAME-RATE and CODECS, and the
- * lecture's captions as the subtitle group `cc`.
+ * lecture's captions as the subtitle group `cc`. `folder` (a signed token folder, `{expiry}.{hmac}/`) goes before each
+ * rung's path, and the rung playlists' relative URLs carry it on to every segment.
  */
 export function masterPlaylist(
   rungs: Rung[],
   fps: number,
   hasAudio: boolean,
   subtitles: SubtitleRendition[] = [],
+  folder = '',
 ): string {
   const codecs = hasAudio ? `${VIDEO_CODEC},${AUDIO_CODEC}` : VIDEO_CODEC;
   const audioBps = hasAudio ? AUDIO_KBPS * 1000 : 0;
@@ -32,7 +34,7 @@ export function masterPlaylist(
     const average = rung.averageBps ?? Math.round(rung.maxrateKbps * 600) + audioBps;
     lines.push(
       `#EXT-X-STREAM-INF:BANDWIDTH=${Math.round(peak)},AVERAGE-BANDWIDTH=${Math.round(average)},RESOLUTION=${rung.width}x${rung.height},FRAME-RATE=${fps.toFixed(3)},CODECS="${codecs}"${group}`,
-      `${i}/index.m3u8`,
+      `${folder}${i}/index.m3u8`,
     );
   });
   return `${lines.join('\n')}\n`;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { segmentTokens } from '../media/segment-token';
 import { mediaKey } from '../storage/keys';
 import { makeClip, readBytes, uploadForm } from '../test/fixtures';
 import { type Harness, startHarness } from '../test/harness';
@@ -149,5 +150,92 @@ describe('MEDIA_DELIVERY=redirect', () => {
       expect(refused.status).toBe(token ? 404 : 401);
       expect(refused.headers.get('location')).toBeNull();
     }
+  });
+});
+
+describe('signed segment tokens', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ SEGMENT_TOKEN_SECONDS: '600' });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test('the master points into a token folder; rung playlists and segments under it answer on the HMAC alone', async () => {
+    const teacher = await h.signUp('teacher', 'Tess Token');
+    const student = await h.signUp('student', 'Stan Student');
+    const stranger = await h.signUp('student', 'Sue Stranger');
+    const course = (await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Tokens' } })).json;
+    await h.api('POST', '/api/enrollments/join', { as: student.token, body: { inviteCode: course.inviteCode } });
+    const clip = await makeClip(clips, { width: 320, height: 240, seconds: 3, name: 'token.mp4' });
+    const uploaded = await h.api('POST', '/api/upload', {
+      as: teacher.token,
+      body: uploadForm(readBytes(clip), 'token.mp4'),
+    });
+    const videoId = uploaded.json.videoId as string;
+    await h.api('POST', '/api/lectures', {
+      as: teacher.token,
+      body: { courseId: course._id, nameOfTopic: 'Signed', videoLink: uploaded.json.masterPlaylist },
+    });
+    await waitFor(h, videoId, teacher.token, (status) => status === 'ready');
+    const base = `${h.baseUrl}/media/videos/${videoId}`;
+
+    const master = await h.api('GET', `/media/videos/${videoId}/master.m3u8`, { as: student.token });
+    expect(master.status).toBe(200);
+    const rungUri = master.text.split('\n').find((line) => line.endsWith('/index.m3u8')) ?? '';
+    const match = /^(\d+)\.([A-Za-z0-9_-]{22})\/0\/index\.m3u8$/.exec(rungUri);
+    if (!match) throw new Error(`no token folder in ${rungUri}`);
+    const expiry = Number(match[1]);
+    expect(expiry * 1000 - Date.now()).toBeGreaterThan(590_000);
+    expect(expiry * 1000 - Date.now()).toBeLessThanOrEqual(600_000);
+    const folder = `${match[1]}.${match[2]}`;
+
+    // No cookie, no bearer: the token is the credential, for the rung playlist and every file it names.
+    const rung = await fetch(`${base}/${folder}/0/index.m3u8`);
+    expect(rung.status).toBe(200);
+    expect(rung.headers.get('cache-control')).toBe('no-cache');
+    const files = (await rung.text()).split('\n').flatMap((line) => {
+      const map = /URI="([^"]+)"/.exec(line);
+      return map ? [map[1]] : line && !line.startsWith('#') ? [line] : [];
+    });
+    expect(files.length).toBeGreaterThan(1);
+    for (const file of files) {
+      const answer = await fetch(`${base}/${folder}/0/${file}`, { headers: { range: 'bytes=0-9' } });
+      expect({ file, status: answer.status }).toEqual({ file, status: 206 });
+      // A shared cache may keep it (its key should leave the token folder out).
+      expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+
+    // A token folder leads to rung files only, and only of its own video.
+    expect((await fetch(`${base}/${folder}/master.m3u8`)).status).toBe(404);
+    expect((await fetch(`${base}/${folder}/poster.jpg`)).status).toBe(404);
+    const other = await h.api('POST', '/api/upload', { as: teacher.token, body: uploadForm(readBytes(clip), 'b.mp4') });
+    expect((await fetch(`${h.baseUrl}/media/videos/${other.json.videoId}/${folder}/0/index.m3u8`)).status).toBe(401);
+    const forged = `${match[1]}.${match[2].slice(0, -1)}${match[2].endsWith('A') ? 'B' : 'A'}`;
+    expect((await fetch(`${base}/${forged}/0/index.m3u8`)).status).toBe(401);
+    const later = `${expiry + 3600}.${match[2]}`;
+    expect((await fetch(`${base}/${later}/0/index.m3u8`)).status).toBe(401);
+
+    // An expired token: the session and class checks decide, so a member's player keeps playing and a stranger's not.
+    const expired = segmentTokens(h.config.jwtSecret, 600).issue(videoId, Date.now() - 700_000);
+    expect((await fetch(`${base}/${expired}/0/seg_00000.m4s`)).status).toBe(401);
+    expect(
+      (await h.api('GET', `/media/videos/${videoId}/${expired}/0/seg_00000.m4s`, { as: student.token })).status,
+    ).toBe(200);
+    expect(
+      (await h.api('GET', `/media/videos/${videoId}/${expired}/0/seg_00000.m4s`, { as: stranger.token })).status,
+    ).toBe(404);
+
+    // Removed from the class: the master is refused at once; the token already handed out works until it expires.
+    const removed = await h.api('DELETE', `/api/courses/${course._id}/students/${student.user._id}`, {
+      as: teacher.token,
+    });
+    expect(removed.status).toBe(200);
+    expect((await h.api('GET', `/media/videos/${videoId}/master.m3u8`, { as: student.token })).status).toBe(404);
+    expect((await fetch(`${base}/${folder}/0/seg_00000.m4s`)).status).toBe(200);
+    expect(
+      (await h.api('GET', `/media/videos/${videoId}/${expired}/0/seg_00000.m4s`, { as: student.token })).status,
+    ).toBe(404);
   });
 });
