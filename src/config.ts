@@ -81,6 +81,7 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanText.optional(),
   SCRATCH_DIR: z.string().min(1).optional(),
   MEDIA_DELIVERY: z.enum(['stream', 'redirect']).default('stream'),
+  SEGMENT_TOKEN_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
 });
 
 /** Where media, avatars and uploads are kept: DATA_DIR on the local disk, or an S3-compatible bucket. */
@@ -138,6 +139,8 @@ export type Config = Readonly<{
   scratchDir: string;
   /** `stream`: the app sends media bytes; `redirect`: segments answer with a short-lived presigned URL (S3 only). */
   mediaDelivery: 'stream' | 'redirect';
+  /** How long a signed segment token lasts (rung playlists and segments checked by HMAC, without a database read). */
+  segmentTokenSeconds: number;
 }>;
 
 export class ConfigError extends Error {}
@@ -193,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     storage: storageSettings(values),
     scratchDir: resolve(values.SCRATCH_DIR ?? join(dataDir, 'scratch')),
     mediaDelivery: values.MEDIA_DELIVERY,
+    segmentTokenSeconds: values.SEGMENT_TOKEN_SECONDS,
   });
 }
 
