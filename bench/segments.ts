@@ -3,17 +3,28 @@
  * serving the same file from the same folder (sendfile, no check), both measured by wrk (2 threads, 50
  * connections) in a process of its own, interleaved; idle, then while a 720p video transcodes. The "fast where it matters"
  * issue wants ≥ 0.9 of nginx. Needs nginx and wrk on PATH (Debian: apt-get install nginx-light wrk).
- * Usage: bun run bench:segments [--seconds 5]
+ *
+ * Each run measures the segment two ways: with the session (bearer token on the plain path: a session and class check
+ * in the database per request, as before signed tokens) and with the signed token folder the master playlist hands
+ * out (an HMAC, no database read). `--storage s3` puts the media in an S3-compatible server (s3rver, started here, a
+ * JavaScript server on the same machine: it, not the app, bounds that figure); nginx is the peer on the local disk only.
+ * Usage: bun run bench:segments [--seconds 5] [--storage local|s3]
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, type RunningServer, startServer } from '../e2e/server';
+import { startS3Server } from '../src/storage/test-s3-server';
 import { makeClip } from '../src/test/fixtures';
 import { startMailCapture } from '../src/test/mail-capture';
 
-const index = process.argv.indexOf('--seconds');
-const seconds = index > 0 ? Number(process.argv[index + 1]) : 5;
+const option = (name: string) => {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? process.argv[index + 1] : undefined;
+};
+const seconds = Number(option('--seconds') ?? 5);
+const storage = option('--storage') ?? 'local';
+if (storage !== 'local' && storage !== 's3') throw new Error('--storage is local or s3');
 
 /** wrk (C, 2 threads) in a process of its own: a Node load generator cannot read megabytes as fast as nginx sends them. */
 async function load(url: string, headers: Record<string, string> = {}) {
@@ -44,15 +55,16 @@ async function load(url: string, headers: Record<string, string> = {}) {
 }
 
 console.log(
-  `bench:segments — wrk, ${seconds} s per run, 50 connections; machine: ${cpus().length} × ${cpus()[0]?.model}`,
+  `bench:segments — ${storage} storage, wrk, ${seconds} s per run, 50 connections; machine: ${cpus().length} × ${cpus()[0]?.model}`,
 );
 const work = mkdtempSync(join(tmpdir(), 'classroom-bench-segments-'));
 const mail = await startMailCapture();
 let server: RunningServer | undefined;
 let nginx: ReturnType<typeof Bun.spawn> | undefined;
 let bare: ReturnType<typeof Bun.spawn> | undefined;
+const s3 = storage === 's3' ? await startS3Server() : undefined;
 try {
-  server = await startServer({ env: { SMTP_URL: mail.url } });
+  server = await startServer({ env: { SMTP_URL: mail.url, ...s3?.env() } });
   const teacher = await createAccount(server, mail, 'Segment Teacher', 'teacher');
   const student = await createAccount(server, mail, 'Segment Student', 'student');
   const course = await teacher.api('POST', '/api/courses', { courseName: 'Segments' });
@@ -67,9 +79,20 @@ try {
   const first = await upload(await makeClip(work, { width: 1280, height: 720, seconds: 12 }), 'Test card');
   while ((await teacher.api('GET', `/api/videos/${first.videoId}`)).status !== 'ready') await Bun.sleep(200);
   const segment = `videos/${first.videoId}/2/seg_00000.m4s`;
-  const bytes = statSync(join(server.dataDir, segment)).size;
+  const auth = { authorization: `Bearer ${student.token}` };
+  const ours = `${server.baseUrl}/media/${segment}`;
+  const sample = await fetch(ours, { headers: auth });
+  const bytes = (await sample.arrayBuffer()).byteLength;
+  if (sample.status !== 200) throw new Error(`the segment answers ${sample.status}`);
+  // The token folder the master hands out: the same segment, checked by an HMAC alone.
+  const master = await fetch(`${server.baseUrl}/media/videos/${first.videoId}/master.m3u8`, { headers: auth });
+  const folder = /^(\d+\.[A-Za-z0-9_-]{22})\//m.exec(await master.text())?.[1];
+  if (!folder) throw new Error('no token folder in the master playlist');
+  const signed = `${server.baseUrl}/media/videos/${first.videoId}/${folder}/2/seg_00000.m4s`;
+  if ((await fetch(signed)).status !== 200) throw new Error('the signed segment does not answer');
 
   const port = 20000 + Math.floor(Math.random() * 20000);
+  const local = storage === 'local';
   const conf = join(work, 'nginx.conf');
   writeFileSync(
     conf,
@@ -80,7 +103,7 @@ http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
   server { listen 127.0.0.1:${port}; location /media/ { alias ${server.dataDir}/; } } }
 `,
   );
-  nginx = Bun.spawn(['nginx', '-c', conf, '-p', work], { stdout: 'ignore', stderr: 'inherit' });
+  if (local) nginx = Bun.spawn(['nginx', '-c', conf, '-p', work], { stdout: 'ignore', stderr: 'inherit' });
   // And what Bun itself does with the file: a bare Bun.serve answering it, no check (the ceiling for any Bun app).
   const bareProcess = Bun.spawn(
     [
@@ -94,24 +117,28 @@ http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
   const barePort = new TextDecoder().decode((await bareProcess.stdout.getReader().read()).value).trim();
   await Bun.sleep(500);
 
-  const ours = `${server.baseUrl}/media/${segment}`;
   const theirs = `http://127.0.0.1:${port}/media/${segment}`;
-  const auth = { authorization: `Bearer ${student.token}` };
   console.log(`  one 720p segment of ${(bytes / 1024).toFixed(0)} KB`);
+  const figures = (result: Awaited<ReturnType<typeof load>>) =>
+    `${result.gbps.toFixed(2)} Gbit/s (${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(1)} ms)` +
+    (result.bad ? ` (${result.bad} not 2xx)` : '');
   const run = async (label: string) => {
     const server = await load(ours, auth);
+    const token = await load(signed);
+    console.log(`  ${label}: server with the session ${figures(server)}; with the signed token ${figures(token)}`);
+    if (!local) return;
     const peer = await load(theirs);
     const bun = await load(`http://127.0.0.1:${barePort}/`);
-    const ratio = server.gbps / peer.gbps;
-    console.log(
-      `  ${label}: server ${server.gbps.toFixed(2)} Gbit/s (${server.rps.toFixed(0)} req/s, p99 ${server.p99.toFixed(1)} ms); ` +
-        `nginx ${peer.gbps.toFixed(2)} Gbit/s (${peer.rps.toFixed(0)} req/s, p99 ${peer.p99.toFixed(1)} ms); ratio ${ratio.toFixed(2)} ` +
-        `${ratio >= 0.9 ? '✓' : '✗'} ≥ 0.9${server.bad + peer.bad ? ` (${server.bad}/${peer.bad} not 2xx)` : ''}`,
-    );
-    console.log(
-      `    bare Bun.serve, same file, no check: ${bun.gbps.toFixed(2)} Gbit/s (${bun.rps.toFixed(0)} req/s): ` +
-        `server / bare Bun ${(server.gbps / bun.gbps).toFixed(2)}, bare Bun / nginx ${(bun.gbps / peer.gbps).toFixed(2)}`,
-    );
+    for (const [name, ours] of [
+      ['session', server],
+      ['token', token],
+    ] as const) {
+      const ratio = ours.gbps / peer.gbps;
+      console.log(
+        `    ${name} / nginx ${ratio.toFixed(2)} ${ratio >= 0.9 ? '✓' : '✗'} ≥ 0.9; / bare Bun ${(ours.gbps / bun.gbps).toFixed(2)}`,
+      );
+    }
+    console.log(`    nginx ${figures(peer)}; bare Bun.serve, same file, no check: ${figures(bun)}`);
   };
   await run('idle');
   const busy = await upload(await makeClip(work, { width: 1280, height: 720, seconds: 60, name: 'long.mp4' }), 'Long');
@@ -124,5 +151,6 @@ http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
   bare?.kill();
   await server?.stop();
   await mail.close();
+  await s3?.close();
   rmSync(work, { recursive: true, force: true });
 }
