@@ -4,7 +4,7 @@ import { and, eq, gt, inArray } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { nowMs } from '../db/dialect';
-import { jobs } from '../db/schema';
+import { jobs, type Video } from '../db/schema';
 import { holdsLease } from '../jobs/jobs';
 import type { JobContext, JobHandler } from '../jobs/runner';
 import { scratchDir, scratchRoot, sourceKey, videoPrefix } from '../storage/keys';
@@ -107,8 +107,20 @@ export function transcodeHandler(deps: {
     if (takenBack) await reclaimScratch(db, config);
     const copy = await storage.localCopy(sourceKey(video.id));
     if (!copy) throw new Error('The uploaded original is missing. Please upload the video again.');
+    try {
+      return await transcodeFrom(video, copy.path, { job, signal, log, lease }, work);
+    } finally {
+      copy.release();
+    }
+  }
+
+  async function transcodeFrom(
+    video: Video,
+    source: string,
+    { job, signal, log, lease }: Pick<JobContext, 'job' | 'signal' | 'log' | 'lease'>,
+    work: string,
+  ): Promise<TranscodeResult> {
     const plan = readPlan(video);
-    const source = copy.path;
     mkdirSync(work, { recursive: true });
     // Files of an earlier attempt; then each finished file is published as it comes (storage/publish.ts).
     await storage.deletePrefix(videoPrefix(video.id));
@@ -159,7 +171,6 @@ export function transcodeHandler(deps: {
     await Promise.all(writes);
     if (result.ok && !signal.aborted) makeThePoster();
     await poster;
-    copy.release();
     await publisher.settle();
     if (signal.aborted) throw new Error('stopped');
     if (!result.ok) throw new Error(result.reason);
