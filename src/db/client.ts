@@ -31,7 +31,7 @@ export type SqliteHandle = DatabaseHandle & { sqlite: Database };
 const POSTGRES_POOL_SIZE = 10;
 
 /**
- * Opens the engine the settings choose. A string is a SQLite file (tests of SQLite itself, the backup CLI).
+ * Opens the engine the settings choose. A string is a SQLite file (tools and tests that read one directly).
  * One process works with one engine: opening one makes ./schema's tables that engine's.
  */
 export function openDatabase(file: string): SqliteHandle;
