@@ -249,3 +249,36 @@ test("a job whose payload does not parse as its type's fails for good, with why,
     lastError: 'This transcode job cannot run: its payload is not one this version reads.',
   });
 });
+
+test('a worker that could not renew its lease for most of it (a frozen process) stops before another may take over', async () => {
+  await clear();
+  const job = await enqueueJob(db, 'backup', {}, { subjectId: 'frozen' });
+  let aborted = false;
+  const runner = createJobRunner({
+    db,
+    concurrency: 1,
+    leaseMs: 600,
+    pollMs: 50,
+    handlers: {
+      backup: {
+        run: async (_payload, { signal }) => {
+          // The process freezes (here: the event loop is blocked) past 80 % of the lease: no heartbeat ran.
+          const until = performance.now() + 550;
+          while (performance.now() < until) {}
+          const deadline = Date.now() + 3000;
+          while (!signal.aborted && Date.now() < deadline) await Bun.sleep(10);
+          aborted = signal.aborted;
+        },
+      },
+    },
+  });
+  runner.start();
+  const deadline = Date.now() + 5000;
+  while (!aborted && Date.now() < deadline) await Bun.sleep(20);
+  while (!runner.isIdle() && Date.now() < deadline) await Bun.sleep(20);
+  await runner.stop();
+  expect(aborted).toBe(true);
+  // It did not finish the job: it is left to whoever takes it back once the lease ran out.
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, job!.id));
+  expect(row?.state).toBe('running');
+});

@@ -164,6 +164,11 @@ export function createJobRunner(options: {
    * the database for a whole lease stops its jobs too: by then another worker may have taken them.
    */
   async function beat() {
+    // Not renewed for most of a lease (the database did not answer, or this process was frozen): by the database's
+    // clock the lease is about to run out and another worker may take the job, so stop before it can.
+    for (const [lease, entry] of running) {
+      if (performance.now() - entry.renewedAt > leaseMs * UNRENEWED_STOP) lose(lease, LOST);
+    }
     const leases = [...running.keys()];
     try {
       await reportAlive(db, owner);
@@ -176,7 +181,7 @@ export function createJobRunner(options: {
       for (const lease of lost) lose(lease, LOST);
     } catch (error) {
       for (const [lease, entry] of running) {
-        if (performance.now() - entry.renewedAt > leaseMs) lose(lease, LOST);
+        if (performance.now() - entry.renewedAt > leaseMs * UNRENEWED_STOP) lose(lease, LOST);
       }
       throw error;
     }
@@ -227,6 +232,8 @@ export function createJobRunner(options: {
   };
 }
 
+/** The share of a lease after which a run whose lease could not be renewed stops itself. */
+const UNRENEWED_STOP = 0.8;
 const STOPPING = new Error('stopping');
 const LOST = new Error(
   'lease lost (cancelled, or taken by another worker): stopping, touching nothing of the new owner',

@@ -149,6 +149,8 @@ export function transcodeHandler(deps: {
       work,
       ({ outTimeMs }) => {
         const now = Date.now();
+        // A run that was stopped (cancelled, lease lost) publishes nothing more.
+        if (signal.aborted) return;
         publisher.kick();
         if (!firstPlayable && publisher.playable()) {
           firstPlayable = true;
