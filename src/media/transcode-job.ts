@@ -105,7 +105,8 @@ export function transcodeHandler(deps: {
     if (!video) return undefined; // deleted while it waited
     // The worker this job was taken from may have died on this host, its ffmpeg still running.
     if (takenBack) await reclaimScratch(db, config);
-    const copy = await storage.localCopy(sourceKey(video.id));
+    // Downloaded (from S3) into the attempt's own scratch: a lost attempt's copy goes with its folder.
+    const copy = await storage.localCopy(sourceKey(video.id), work);
     if (!copy) throw new Error('The uploaded original is missing. Please upload the video again.');
     try {
       return await transcodeFrom(video, copy.path, { job, signal, log, lease }, work);

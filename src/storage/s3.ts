@@ -195,8 +195,8 @@ export function createS3Storage(settings: S3Settings): Storage {
       const { files } = await listAll(folderOf(prefix));
       await eachLimited(files, (file) => retrying(() => client.delete(file.key)));
     },
-    async localCopy(key) {
-      const dir = join(settings.scratchDir, 'downloads');
+    async localCopy(key, into) {
+      const dir = into ?? join(settings.scratchDir, 'downloads');
       mkdirSync(dir, { recursive: true });
       const path = join(dir, `${randomBytes(8).toString('hex')}-${assertKey(key).replaceAll('/', '_')}`);
       try {

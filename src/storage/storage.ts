@@ -37,9 +37,10 @@ export interface Storage {
   deletePrefix(prefix: string): Promise<void>;
   /**
    * A local file ffmpeg can read the key from: the local driver's own file (release does nothing), or a download
-   * into the scratch folder (release removes it). Undefined when there is no such key.
+   * into the scratch folder, or into `into` (the caller's own scratch folder, so cleaning that folder cleans the
+   * download too; release removes it). Undefined when there is no such key.
    */
-  localCopy(key: string): Promise<LocalCopy | undefined>;
+  localCopy(key: string, into?: string): Promise<LocalCopy | undefined>;
   /** A URL that reads the key without the app for `seconds` (remote drivers only: the local disk has none). */
   presign?(key: string, seconds: number): string;
   /** Where resumable (tus) uploads keep their bytes until they are complete. */

@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SQL } from 'bun';
+import { startTestCluster, type TestCluster } from '../scripts/test-postgres';
+import { startS3Server } from '../src/storage/test-s3-server';
+import { makeClip, readBytes, uploadForm } from '../src/test/fixtures';
+import { apiClient, signupCookie, TEST_PASSWORD } from '../src/test/harness';
+import { startMailCapture } from '../src/test/mail-capture';
+import { launchBrowser } from './browser';
+import { type RunningServer, root, screenshot, startServer } from './server';
+
+/**
+ * The big setup, end to end: PostgreSQL and an S3-compatible store, `classroom migrate` once, two `classroom serve`
+ * processes and a `classroom worker`, each with its own empty DATA_DIR. These are exactly the commands and settings
+ * of the compose file in docs/scale.md.
+ */
+const main = join(root, 'src', 'main.ts');
+const clips = mkdtempSync(join(tmpdir(), 'classroom-cluster-clips-'));
+const dataDirs: string[] = [];
+let postgres: TestCluster;
+let s3: Awaited<ReturnType<typeof startS3Server>>;
+let mail: Awaited<ReturnType<typeof startMailCapture>>;
+let shared: Record<string, string>;
+let serveA: RunningServer;
+let serveB: RunningServer;
+const workers: ReturnType<typeof Bun.spawn>[] = [];
+let firstWorker: { child: ReturnType<typeof Bun.spawn>; dataDir: string };
+
+const newDataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'classroom-cluster-'));
+  dataDirs.push(dir);
+  return dir;
+};
+
+function startWorker(dataDir = newDataDir()) {
+  const child = Bun.spawn(['bun', main, 'worker'], {
+    env: { ...process.env, ...shared, DATA_DIR: dataDir },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  workers.push(child);
+  return { child, dataDir };
+}
+
+beforeAll(async () => {
+  postgres = await startTestCluster();
+  const admin = new SQL(postgres.url, { max: 1 });
+  await admin.unsafe('CREATE DATABASE classroom');
+  await admin.close();
+  s3 = await startS3Server();
+  mail = await startMailCapture();
+  shared = {
+    DATABASE_URL: postgres.url.replace(/\/postgres$/, '/classroom'),
+    JWT_SECRET: 'cluster-test-secret-that-is-long-enough-0123456789',
+    ...s3.env('school'),
+    SMTP_URL: mail.url,
+    TEACHER_SIGNUP: 'open',
+    JOB_LEASE_SECONDS: '3',
+    LOG_LEVEL: 'warn',
+  };
+  const migrate = Bun.spawn(['bun', main, 'migrate'], {
+    env: { ...process.env, ...shared, DATA_DIR: newDataDir() },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  expect(await migrate.exited).toBe(0);
+  // LOG_LEVEL=warn would hide the "listening on" line startServer waits for.
+  const serveEnv = { ...shared, LOG_LEVEL: 'info' };
+  serveA = await startServer({ command: ['bun', main, 'serve'], env: serveEnv, dataDir: newDataDir() });
+  serveB = await startServer({ command: ['bun', main, 'serve'], env: serveEnv, dataDir: newDataDir() });
+  firstWorker = startWorker();
+}, 120_000);
+
+afterAll(async () => {
+  for (const worker of workers) worker.kill('SIGKILL');
+  await Promise.all(workers.map((worker) => worker.exited));
+  await serveA?.stop();
+  await serveB?.stop();
+  await mail?.close();
+  await s3?.close();
+  postgres?.stop();
+  for (const dir of [...dataDirs, clips]) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Signs a teacher up on A and verifies on B (the same browser, so with its sign-up cookie). */
+async function teacherAcrossServers(name: string) {
+  const email = `${name.toLowerCase().replace(/\W+/g, '.')}@school.example`;
+  const registered = await apiClient(serveA.baseUrl)('POST', '/api/users/register', {
+    body: { username: name, email, password: TEST_PASSWORD, role: 'teacher' },
+  });
+  expect(registered.status).toBe(201);
+  const otp = await mail.codeFor(email);
+  const verified = await apiClient(serveB.baseUrl)('POST', '/api/users/verify-otp', {
+    body: { email, otp },
+    headers: { cookie: signupCookie(registered.headers) ?? '' },
+  });
+  expect(verified.status).toBe(200);
+  return { email, token: verified.json.token as string };
+}
+
+async function waitForVideo(baseUrl: string, token: string, videoId: string, until: (video: any) => boolean) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const video = (await apiClient(baseUrl)('GET', `/api/videos/${videoId}`, { as: token })).json;
+    if (until(video)) return video;
+    if (Date.now() > deadline) throw new Error(`video ${videoId} stuck at ${JSON.stringify(video)}`);
+    await Bun.sleep(250);
+  }
+}
+
+/** Every file under a folder, with its size. */
+function filesUnder(dir: string): { path: string; size: number }[] {
+  const found: { path: string; size: number }[] = [];
+  const walk = (path: string) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) found.push({ path: full, size: statSync(full).size });
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+test('sign up on one server, verify on the other: one session works on both', async () => {
+  const teacher = await teacherAcrossServers('Sam Signup');
+  for (const server of [serveA, serveB]) {
+    const me = await apiClient(server.baseUrl)('GET', '/api/users', { as: teacher.token });
+    expect(me.status).toBe(200);
+    expect(me.json.email).toBe(teacher.email);
+  }
+  // Signing out on A ends the session on B too.
+  expect((await apiClient(serveA.baseUrl)('POST', '/api/users/logout', { as: teacher.token })).status).toBe(200);
+  expect((await apiClient(serveB.baseUrl)('GET', '/api/users', { as: teacher.token })).status).toBe(401);
+});
+
+test('upload through one server, watch through the other in Chromium; a worker killed mid-transcode is replaced', async () => {
+  const teacher = await teacherAcrossServers('Una Upload');
+  const a = apiClient(serveA.baseUrl);
+  const b = apiClient(serveB.baseUrl);
+  const course = (await a('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Optics', semester: 1 } }))
+    .json;
+  const clip = await makeClip(clips, { width: 1280, height: 720, seconds: 24, name: 'long.mp4' });
+  const uploaded = await a('POST', '/api/upload', { as: teacher.token, body: uploadForm(readBytes(clip), 'long.mp4') });
+  expect(uploaded.status).toBe(201);
+  const videoId = uploaded.json.videoId as string;
+  const lecture = await a('POST', '/api/lectures', {
+    as: teacher.token,
+    body: { courseId: course._id, nameOfTopic: 'Refraction', videoLink: uploaded.json.masterPlaylist },
+  });
+  expect(lecture.status).toBe(201);
+
+  // Playable while it transcodes, through the other server: the worker publishes segments to the store as it goes.
+  await waitForVideo(serveB.baseUrl, teacher.token, videoId, (video) => video.playable === true);
+  const master = await b('GET', uploaded.json.masterPlaylist, { as: teacher.token });
+  expect(master.status).toBe(200);
+  const rungPath = master.text.split('\n').find((line) => line.endsWith('.m3u8') && !line.startsWith('#'));
+  expect(rungPath).toBeString();
+  const rungUrl = new URL(rungPath as string, `${serveB.baseUrl}${uploaded.json.masterPlaylist}`);
+  const rung = await fetch(rungUrl, { headers: { authorization: `Bearer ${teacher.token}` } });
+  const rungText = await rung.text();
+  expect(rungText).toContain('.m4s');
+
+  // The worker's host is lost: kill -9 it (and its ffmpeg, which would die with the host).
+  const first = firstWorker.child;
+  const progressAtKill = (await b('GET', `/api/videos/${videoId}`, { as: teacher.token })).json.progress;
+  expect(progressAtKill).toBeLessThan(100);
+  first.kill('SIGKILL');
+  await first.exited;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(videoId)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  startWorker();
+  const ready = await waitForVideo(serveA.baseUrl, teacher.token, videoId, (video) =>
+    ['ready', 'failed'].includes(video.status),
+  );
+  expect(ready.status).toBe('ready');
+
+  // A pupil watches through B in a real browser.
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies([{ name: 'token', value: teacher.token, url: serveB.baseUrl }]);
+    const page = await context.newPage();
+    await page.goto(`${serveB.baseUrl}/classroom/${course._id}`);
+    await page.getByRole('button', { name: 'Play', exact: true }).first().click();
+    await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1, undefined, {
+      timeout: 30_000,
+    });
+    await screenshot(page, 'cluster-watch-on-b');
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+
+  // The lost host comes back: its worker clears the dead attempt's scratch before it takes any work.
+  startWorker(firstWorker.dataDir);
+  const mediaOnDisks = () =>
+    dataDirs
+      .flatMap(filesUnder)
+      .filter(({ path }) => /\.(m4s|m3u8|mp4|vtt|webp|jpe?g|png)$/.test(path) || path.includes(videoId));
+  const deadline = Date.now() + 20_000;
+  while (mediaOnDisks().length > 0 && Date.now() < deadline) await Bun.sleep(200);
+  // Nothing of the media stayed on any server's or worker's disk: it is all in the object store.
+  expect(mediaOnDisks()).toEqual([]);
+  expect(s3.objectCount()).toBeGreaterThan(10);
+}, 300_000);
+
+test('failed logins spread over both servers lock the account as one server would', async () => {
+  const teacher = await teacherAcrossServers('Lou Lockout');
+  const servers = [apiClient(serveA.baseUrl), apiClient(serveB.baseUrl)];
+  const answers: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const answer = await servers[i % 2]('POST', '/api/users/login', {
+      body: { email: teacher.email, password: 'not the password' },
+    });
+    answers.push(answer.status);
+  }
+  expect(answers).toEqual(Array(10).fill(401));
+  for (const server of servers) {
+    const locked = await server('POST', '/api/users/login', {
+      body: { email: teacher.email, password: TEST_PASSWORD },
+    });
+    expect(locked.status).toBe(429);
+  }
+});
