@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SQL } from 'bun';
 import { startTestCluster, type TestCluster } from '../scripts/test-postgres';
+import { loadConfig } from '../src/config';
 import { startS3Server } from '../src/storage/test-s3-server';
 import { makeClip, readBytes, uploadForm } from '../src/test/fixtures';
 import { apiClient, signupCookie, TEST_PASSWORD } from '../src/test/harness';
@@ -27,6 +28,9 @@ let serveA: RunningServer;
 let serveB: RunningServer;
 const workers: ReturnType<typeof Bun.spawn>[] = [];
 let firstWorker: { child: ReturnType<typeof Bun.spawn>; dataDir: string };
+
+/** Settings only this test sets: a short lease so the killed worker's job comes back quickly, a quiet log. */
+const TEST_ONLY = { JOB_LEASE_SECONDS: '3', LOG_LEVEL: 'warn' };
 
 const newDataDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'classroom-cluster-'));
@@ -57,8 +61,7 @@ beforeAll(async () => {
     ...s3.env('school'),
     SMTP_URL: mail.url,
     TEACHER_SIGNUP: 'open',
-    JOB_LEASE_SECONDS: '3',
-    LOG_LEVEL: 'warn',
+    ...TEST_ONLY,
   };
   const migrate = Bun.spawn(['bun', main, 'migrate'], {
     env: { ...process.env, ...shared, DATA_DIR: newDataDir() },
@@ -229,4 +232,38 @@ test('failed logins spread over both servers lock the account as one server woul
     });
     expect(locked.status).toBe(429);
   }
+});
+
+test("docs/scale.md's compose file parses and runs exactly this test's roles and settings", async () => {
+  const doc = readFileSync(join(root, 'docs', 'scale.md'), 'utf8');
+  const block = /```yaml\n([\s\S]*?)```/.exec(doc)?.[1];
+  expect(block).toBeString();
+  const compose = Bun.YAML.parse(block as string) as {
+    services: Record<string, { command?: string[]; environment?: Record<string, string>; image?: string }>;
+  };
+  const { services } = compose;
+  const commands = Object.fromEntries(
+    Object.entries(services)
+      .filter(([, service]) => service.image === 'classroom')
+      .map(([name, service]) => [name, service.command]),
+  );
+  expect(commands).toEqual({
+    migrate: ['classroom', 'migrate'],
+    serve1: ['classroom', 'serve'],
+    serve2: ['classroom', 'serve'],
+    worker: ['classroom', 'worker'],
+  });
+  // Every setting this test gives the cluster is set there too, on every classroom service, and nothing else
+  // differs between them.
+  const environments = ['migrate', 'serve1', 'serve2', 'worker'].map((name) => services[name].environment ?? {});
+  for (const environment of environments) expect(environment).toEqual(environments[0]);
+  const testKeys = Object.keys(shared).filter((key) => !(key in TEST_ONLY));
+  expect(testKeys.filter((key) => !(key in environments[0]))).toEqual([]);
+  // The file's settings are ones the server accepts (it refuses a bad value at start, naming it).
+  const dataDir = newDataDir();
+  const config = loadConfig({ ...environments[0], DATA_DIR: dataDir });
+  expect(config.databaseUrl).toStartWith('postgres://');
+  expect(config.storage).toMatchObject({ kind: 's3', bucket: 'classroom' });
+  // The proxy balances over both serve processes.
+  expect(services.proxy.command?.join(' ')).toContain('--to serve1:3000 --to serve2:3000');
 });
