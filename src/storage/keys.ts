@@ -24,8 +24,6 @@ export const videoPrefix = (videoId: string) => `${VIDEOS_PREFIX}/${assertId(vid
 
 /** Half-received uploads and other short-lived files, under SCRATCH_DIR; emptied at start. */
 export const tempDir = (scratch: string) => join(scratch, 'tmp');
-/** Resumable (tus) uploads in progress: kept across restarts, removed 24 hours after their last byte. */
-export const resumableDir = (dataDir: string) => join(dataDir, 'resumable');
 /** Transcodes in progress, one folder per video, under SCRATCH_DIR. */
 export const scratchRoot = (scratch: string) => join(scratch, 'transcodes');
 /** Where ffmpeg writes while transcoding; each finished file is published to storage as it comes. */
