@@ -34,7 +34,7 @@ export async function deleteUnreferencedVideos(deps: MediaDeps, ids: (string | n
 
 /** Stops the video's job and removes its files: finished ones, the original, and the scratch folder. */
 export async function removeVideoFiles(deps: Omit<MediaDeps, 'db'>, videoId: string) {
-  await deps.jobs.cancel(videoId);
+  await deps.jobs.cancel(videoId, 'The video was deleted.');
   await deps.storage.deletePrefix(videoPrefix(videoId));
   await deps.storage.delete(sourceKey(videoId));
   rmSync(scratchDir(deps.config.scratchDir, videoId), { recursive: true, force: true });
