@@ -6,8 +6,8 @@ import { SQL } from 'bun';
 import { startTestCluster, type TestCluster } from '../scripts/test-postgres';
 import { loadConfig } from '../src/config';
 import { startS3Server } from '../src/storage/test-s3-server';
-import { makeClip, readBytes, uploadForm } from '../src/test/fixtures';
-import { apiClient, signupCookie, TEST_PASSWORD } from '../src/test/harness';
+import { makeClip, makePng, readBytes, uploadForm } from '../src/test/fixtures';
+import { apiClient, signUpWith, signupCookie, TEST_PASSWORD } from '../src/test/harness';
 import { startMailCapture } from '../src/test/mail-capture';
 import { launchBrowser } from './browser';
 import { type RunningServer, root, screenshot, startServer } from './server';
@@ -267,3 +267,94 @@ test("docs/scale.md's compose file parses and runs exactly this test's roles and
   // The proxy balances over both serve processes.
   expect(services.proxy.command?.join(' ')).toContain('--to serve1:3000 --to serve2:3000');
 });
+
+test('classroom migrate-data moves a one-box school to PostgreSQL and S3 with nothing lost', async () => {
+  // A school on one box: SQLite and media in its DATA_DIR.
+  const oneBoxDir = newDataDir();
+  const oneBox = await startServer({ dataDir: oneBoxDir, env: { SMTP_URL: mail.url, TEACHER_SIGNUP: 'open' } });
+  const call = apiClient(oneBox.baseUrl);
+  const teacher = await signUpWith(call, mail, 'teacher', 'Mona Move');
+  const pupil = await signUpWith(call, mail, 'student', 'Pip Move');
+  const course = (await call('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Moving house' } })).json;
+  await call('POST', '/api/enrollments/join', { as: pupil.token, body: { inviteCode: course.inviteCode } });
+  await call('PATCH', `/api/enrollments/${course._id}/notes`, { as: pupil.token, body: { notes: 'Bring boxes' } });
+  const picture = new FormData();
+  picture.append('profilePicture', new Blob([Buffer.from(await makePng(64, 64))], { type: 'image/png' }), 'me.png');
+  expect((await call('POST', '/api/users/profile-picture', { as: pupil.token, body: picture })).status).toBe(200);
+  const clip = await makeClip(clips, { width: 640, height: 360, seconds: 4, name: 'move.mp4' });
+  const uploaded = await call('POST', '/api/upload', { as: teacher.token, body: uploadForm(readBytes(clip), 'm.mp4') });
+  const videoId = uploaded.json.videoId as string;
+  await call('POST', '/api/lectures', {
+    as: teacher.token,
+    body: { courseId: course._id, nameOfTopic: 'Packing', videoLink: uploaded.json.masterPlaylist },
+  });
+  await waitForVideo(oneBox.baseUrl, teacher.token, videoId, (video) => video.status === 'ready');
+  const before = {
+    classes: (await call('GET', '/api/courses', { as: pupil.token })).json,
+    lectures: (await call('GET', `/api/lectures/course/${course._id}`, { as: pupil.token })).json,
+    notes: (await call('GET', `/api/enrollments/${course._id}/notes`, { as: pupil.token })).json,
+    me: (await call('GET', '/api/users', { as: pupil.token })).json,
+  };
+  await oneBox.stop();
+
+  // Moved with the one-box secret, so everyone stays signed in.
+  const admin = new SQL(postgres.url, { max: 1 });
+  await admin.unsafe('CREATE DATABASE moved');
+  await admin.close();
+  const target = {
+    DATABASE_URL: postgres.url.replace(/\/postgres$/, '/moved'),
+    JWT_SECRET: readFileSync(join(oneBoxDir, 'jwt-secret'), 'utf8').trim(),
+    ...s3.env('moved'),
+  };
+  // Spawned, not spawnSync: the S3 server the command talks to runs in this test's own event loop.
+  const move = async () => {
+    const child = Bun.spawn(['bun', main, 'migrate-data'], {
+      env: { ...process.env, ...target, DATA_DIR: oneBoxDir },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
+    return { code, out, err };
+  };
+  const moved = await move();
+  expect({ code: moved.code, err: moved.err }).toEqual({ code: 0, err: '' });
+  expect(moved.out).toMatch(/Moved \d+ rows and \d+ media files/);
+  // A second run refuses: it never merges into a database that has data.
+  const again = await move();
+  expect(again.code).toBe(1);
+  expect(again.err).toContain('is not empty');
+
+  // The big setup serves the same school: same answers, the same sessions, the video and picture from the bucket.
+  const big = await startServer({
+    command: ['bun', main, 'serve'],
+    env: { ...shared, ...target, LOG_LEVEL: 'info' },
+    dataDir: newDataDir(),
+  });
+  try {
+    const bigCall = apiClient(big.baseUrl);
+    expect({
+      classes: (await bigCall('GET', '/api/courses', { as: pupil.token })).json,
+      lectures: (await bigCall('GET', `/api/lectures/course/${course._id}`, { as: pupil.token })).json,
+      notes: (await bigCall('GET', `/api/enrollments/${course._id}/notes`, { as: pupil.token })).json,
+      me: (await bigCall('GET', '/api/users', { as: pupil.token })).json,
+    }).toEqual(before);
+    const master = await bigCall('GET', uploaded.json.masterPlaylist, { as: pupil.token });
+    expect(master.status).toBe(200);
+    const rungPath = master.text.split('\n').find((line) => line.endsWith('.m3u8') && !line.startsWith('#'));
+    const rung = await fetch(new URL(rungPath as string, `${big.baseUrl}${uploaded.json.masterPlaylist}`), {
+      headers: { authorization: `Bearer ${pupil.token}` },
+    });
+    expect(await rung.text()).toContain('#EXT-X-ENDLIST');
+    const avatar = await fetch(`${big.baseUrl}${before.me.profilePictureImageLink}`, {
+      headers: { authorization: `Bearer ${pupil.token}` },
+    });
+    expect(avatar.status).toBe(200);
+    expect((await avatar.arrayBuffer()).byteLength).toBeGreaterThan(100);
+  } finally {
+    await big.stop();
+  }
+}, 180_000);

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { createApp, maxRequestBodySize } from './app';
 import { ensureConfiguredAdmin } from './auth/standing';
-import { runBackupCommand } from './backup/cli';
+import { runBackupCommand, runMoveData } from './backup/cli';
 import { type Booted, bootstrap, ROLES, type Role, StartupError } from './bootstrap';
 import { ConfigError } from './config';
 import { createJobsClient } from './jobs/client';
@@ -98,6 +98,8 @@ const HELP = `Classroom ${VERSION}: a self-hosted online classroom with video le
   classroom migrate              apply the database migrations (PostgreSQL: under a lock), then exit
   classroom backup <folder>      take a snapshot of DATA_DIR (safe while the server runs)
   classroom restore <snapshot> [<empty folder>]
+  classroom migrate-data         copy a one-box school (SQLite and media in DATA_DIR) into DATABASE_URL's empty
+                                 PostgreSQL and STORAGE_URL's bucket, checking every table and file (docs/scale.md)
   classroom healthcheck [role]   exit 0 when this container's process is ready (the container's HEALTHCHECK):
                                  asks /api/health/ready on $PORT, or for a worker checks its database, schema,
                                  storage, ffmpeg and heartbeat itself; the role is read from the container's
@@ -145,6 +147,7 @@ if (command === 'backup' || command === 'restore') {
   });
   process.exit(code);
 }
+if (command === 'migrate-data') process.exit(await runMoveData(process.env));
 const role = (command ?? 'all') as Role;
 if (!ROLES.includes(role)) {
   console.error(`Unknown command ${JSON.stringify(command)}: see \`classroom --help\`.`);

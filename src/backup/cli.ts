@@ -3,10 +3,12 @@
  * `bun run restore -- <snapshot> [<data dir>]` restores one into an empty data folder (default DATA_DIR).
  * The compiled binary answers the same as `classroom backup <dir>` and `classroom restore <snapshot> [<dir>]`.
  */
-import { resolve } from 'node:path';
-import { loadConfig } from '../config';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
+import { moveData } from './move-data';
 import { POSTGRES_BACKUP_REFUSAL, restoreSnapshot, takeSnapshot } from './snapshots';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MB`;
@@ -50,6 +52,35 @@ export async function runBackupCommand(args: string[]): Promise<number> {
   }
   console.error('Usage: backup <folder> | restore <snapshot> [<data folder>]');
   return 2;
+}
+
+/**
+ * `classroom migrate-data`: DATA_DIR's one-box school into DATABASE_URL (empty) and STORAGE_URL. Exit 0 when every
+ * table and file was copied and checked; 1 with the reason otherwise (the one-box data is never changed).
+ */
+export async function runMoveData(env: Record<string, string | undefined>): Promise<number> {
+  try {
+    const config = loadConfig(env);
+    const started = Date.now();
+    const report = await moveData(config, (line) => console.log(line));
+    const rows = Object.values(report.tables).reduce((sum, count) => sum + count, 0);
+    console.log(
+      `Moved ${rows} rows and ${report.files} media files (${megabytes(report.bytes)}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+    );
+    const secretFile = join(config.dataDir, 'jwt-secret');
+    if (
+      existsSync(secretFile) &&
+      readFileSync(secretFile, 'utf8').trim() !== new TextDecoder().decode(config.jwtSecret)
+    ) {
+      console.log(
+        `Everyone signs in again unless every process gets JWT_SECRET set to the one-box secret (the contents of ${secretFile}).`,
+      );
+    }
+    return 0;
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : `migrate-data stopped: ${(error as Error).message}`);
+    return 1;
+  }
 }
 
 if (import.meta.main) {
