@@ -160,6 +160,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'JWT_SECRET must be set (32+ characters, the same on every server) when DATABASE_URL is set.',
     );
   }
+  if (values.MEDIA_DELIVERY === 'redirect' && !values.STORAGE_URL) {
+    throw new ConfigError('MEDIA_DELIVERY=redirect needs STORAGE_URL (the local disk has no presigned URLs).');
+  }
   if (values.DATABASE_URL && values.BACKUP_DIR) {
     throw new ConfigError('BACKUP_DIR snapshots SQLite only: with DATABASE_URL use pg_dump (docs/operations.md).');
   }

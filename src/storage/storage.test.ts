@@ -176,4 +176,11 @@ test('settings: STORAGE_URL picks S3, a bad one is refused, unset is the local d
   }
   expect(loadConfig({ DATA_DIR: dataDir }).scratchDir).toBe(join(dataDir, 'scratch'));
   expect(() => loadConfig({ DATA_DIR: dataDir, MEDIA_DELIVERY: 'cdn' })).toThrow('MEDIA_DELIVERY');
+  expect(() => loadConfig({ DATA_DIR: dataDir, MEDIA_DELIVERY: 'redirect' })).toThrow('needs STORAGE_URL');
+  expect(loadConfig({ DATA_DIR: dataDir, STORAGE_URL: 's3://b-1', MEDIA_DELIVERY: 'redirect' }).mediaDelivery).toBe(
+    'redirect',
+  );
+  for (const seconds of ['10', '100000', 'soon']) {
+    expect(() => loadConfig({ DATA_DIR: dataDir, SEGMENT_TOKEN_SECONDS: seconds })).toThrow('SEGMENT_TOKEN_SECONDS');
+  }
 });
