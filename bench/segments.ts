@@ -64,7 +64,8 @@ let nginx: ReturnType<typeof Bun.spawn> | undefined;
 let bare: ReturnType<typeof Bun.spawn> | undefined;
 const s3 = storage === 's3' ? await startS3Server() : undefined;
 try {
-  server = await startServer({ env: { SMTP_URL: mail.url, ...s3?.env() } });
+  // Tokens that outlive the whole bench (the master is read once, at the start).
+  server = await startServer({ env: { SMTP_URL: mail.url, SEGMENT_TOKEN_SECONDS: '3600', ...s3?.env() } });
   const teacher = await createAccount(server, mail, 'Segment Teacher', 'teacher');
   const student = await createAccount(server, mail, 'Segment Student', 'student');
   const course = await teacher.api('POST', '/api/courses', { courseName: 'Segments' });
