@@ -33,7 +33,9 @@ const typeOf = (key: string) => TYPES[key.slice(key.lastIndexOf('.') + 1)] ?? 'a
 /** S3's answer for a key that is not there (GET says NoSuchKey, HEAD only 404). */
 const isMissing = (error: unknown) => {
   const { code, message } = error as { code?: string; message?: string };
-  return code === 'NoSuchKey' || code === 'NotFound' || /not exist|not found|\b404\b/i.test(message ?? '');
+  // A missing bucket is a setup error to report, not a missing file.
+  if (code === 'NoSuchBucket') return false;
+  return code === 'NoSuchKey' || code === 'NotFound' || /key does not exist|not found|\b404\b/i.test(message ?? '');
 };
 
 /** S3's answers worth another try (as the AWS SDKs retry them): its own trouble or a request to slow down. */
