@@ -2,7 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { type PersonalState, toLectureJson } from '../../contract/lectures';
 import { newId } from '../../lib/ids';
 import type { Db } from '../client';
-import { greatest, inJsonList } from '../dialect';
+import { forUpdate, greatest, inJsonList } from '../dialect';
 import { preparedStatement } from '../prepared';
 import {
   type Caption,
@@ -130,6 +130,8 @@ export async function putCaption(
   maxPerLecture: number,
 ) {
   return transaction(db, async (tx) => {
+    // One caption change per lecture at a time, so two languages added at once cannot pass the limit together.
+    await forUpdate(tx, tx.select({ id: lectures.id }).from(lectures).where(eq(lectures.id, values.lectureId)));
     const [existing] = await tx
       .select({ id: captions.id })
       .from(captions)
