@@ -93,7 +93,6 @@ async function copyTables(source: DatabaseHandle, target: DatabaseHandle, say: (
     for (const name of order) {
       const rows = (await source.db.select().from(from[name])) as Record<string, unknown>[];
       for (let start = 0; start < rows.length; start += BATCH) {
-        // biome-ignore lint/suspicious/noExplicitAny: one insert for every table, typed as the table it names
         await tx.insert(to[name] as any).values(rows.slice(start, start + BATCH) as any);
       }
       counts[name] = rows.length;
