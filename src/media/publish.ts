@@ -41,7 +41,8 @@ export function createPublisher(storage: Storage, videoId: string, work: string,
     } catch {
       return; // not written yet
     }
-    if (text === lastPlaylist.get(rung)) return;
+    // The last round publishes again whatever it finds: ffmpeg may have touched an init file as it closed.
+    if (!final && text === lastPlaylist.get(rung)) return;
     const files = playlistFiles(text);
     for (const file of files) {
       if (!OUR_FILE.test(file)) throw new Error(`Unexpected file ${JSON.stringify(file)} in a rung playlist.`);
