@@ -103,6 +103,15 @@ export function createS3Storage(settings: S3Settings): Storage {
     return { files, folders };
   }
 
+  // A HEAD answers a bare 404 for a missing key and for a missing bucket alike: the first one is checked with a LIST
+  // (which names NoSuchBucket), so a wrong STORAGE_URL fails readiness instead of looking like an empty bucket.
+  let bucketSeen = false;
+  const confirmBucket = async () => {
+    if (bucketSeen) return;
+    await retrying(() => client.list({ prefix: base, maxKeys: 1 }));
+    bucketSeen = true;
+  };
+
   const storage: Storage = {
     kind: 's3',
     async put(key, data) {
@@ -165,10 +174,12 @@ export function createS3Storage(settings: S3Settings): Storage {
     async stat(key) {
       try {
         const stat = await retrying(() => client.stat(objectOf(key)));
+        bucketSeen = true;
         return { size: stat.size, modifiedAt: stat.lastModified.getTime() };
       } catch (error) {
-        if (isMissing(error)) return undefined;
-        throw error;
+        if (!isMissing(error)) throw error;
+        await confirmBucket();
+        return undefined;
       }
     },
     async list(prefix) {

@@ -189,6 +189,7 @@ test('a bucket that is not there is an error to report, not a missing file', asy
   const dataDir = mkdtempSync(join(tmpdir(), 'classroom-storage-'));
   folders.push(dataDir);
   const storage = createStorage(loadConfig({ DATA_DIR: dataDir, ...s3.env(), STORAGE_URL: 's3://no-such-bucket/x' }));
+  await expect(storage.stat('videos/v1/poster.jpg')).rejects.toThrow();
   await expect(storage.get('videos/v1/poster.jpg')).rejects.toThrow();
   await expect(storage.put('videos/v1/poster.jpg', new Blob(['x']))).rejects.toThrow();
   await expect(storage.list('videos')).rejects.toThrow();
