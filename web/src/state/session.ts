@@ -7,7 +7,6 @@ import { dismissAllToasts } from '../lib/toast';
 import { clearToken, readToken, storeToken } from '../lib/token-cookie';
 import { playerClockAtom, seekRequestAtom } from './player';
 import { appStore } from './store';
-import { discardAllUploads } from './uploads';
 
 /**
  * `unreachable`: the server could not be asked (network, 502); the login is kept and the user can retry.
@@ -38,7 +37,8 @@ const personalStorageKey = (key: string) =>
  */
 export function endSession() {
   clearToken();
-  void discardAllUploads();
+  // Loaded only once an upload ever started (it is then the same module): the sign-in page does not carry it.
+  void import('./uploads').then((uploads) => uploads.discardAllUploads());
   void queryClient.cancelQueries();
   queryClient.clear();
   appStore.set(playerClockAtom, 0);
