@@ -268,7 +268,7 @@ test("docs/scale.md's compose file parses and runs exactly this test's roles and
   expect(services.proxy.command?.join(' ')).toContain('--to serve1:3000 --to serve2:3000');
 });
 
-test('classroom migrate-data moves a one-box school to PostgreSQL and S3 with nothing lost', async () => {
+test('classroom migrate-data moves a one-box school to PostgreSQL and S3 with nothing lost; pg_dump and pg_restore bring it back', async () => {
   // A school on one box: SQLite and media in its DATA_DIR.
   const oneBoxDir = newDataDir();
   const oneBox = await startServer({ dataDir: oneBoxDir, env: { SMTP_URL: mail.url, TEACHER_SIGNUP: 'open' } });
@@ -357,4 +357,41 @@ test('classroom migrate-data moves a one-box school to PostgreSQL and S3 with no
   } finally {
     await big.stop();
   }
-}, 180_000);
+
+  // docs/operations.md's backup of the big setup: pg_dump while it runs, pg_restore into an empty database, migrate.
+  const dump = join(newDataDir(), 'classroom.dump');
+  const pgTool = async (command: string[]) => {
+    const child = Bun.spawn(command, { stdout: 'pipe', stderr: 'pipe' });
+    const [err, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+    return { code, err };
+  };
+  expect(await pgTool(['pg_dump', '--format=custom', '--no-owner', `--file=${dump}`, target.DATABASE_URL])).toEqual({
+    code: 0,
+    err: '',
+  });
+  const creator = new SQL(postgres.url, { max: 1 });
+  await creator.unsafe('CREATE DATABASE classroom_restored');
+  await creator.close();
+  const restoredUrl = postgres.url.replace(/\/postgres$/, '/classroom_restored');
+  expect(await pgTool(['pg_restore', '--no-owner', `--dbname=${restoredUrl}`, dump])).toEqual({ code: 0, err: '' });
+  const migrated = Bun.spawn(['bun', main, 'migrate'], {
+    env: { ...process.env, ...target, DATABASE_URL: restoredUrl, DATA_DIR: newDataDir() },
+  });
+  expect(await migrated.exited).toBe(0);
+  const restored = await startServer({
+    command: ['bun', main, 'serve'],
+    env: { ...shared, ...target, DATABASE_URL: restoredUrl, LOG_LEVEL: 'info' },
+    dataDir: newDataDir(),
+  });
+  try {
+    const restoredCall = apiClient(restored.baseUrl);
+    expect({
+      classes: (await restoredCall('GET', '/api/courses', { as: pupil.token })).json,
+      lectures: (await restoredCall('GET', `/api/lectures/course/${course._id}`, { as: pupil.token })).json,
+      notes: (await restoredCall('GET', `/api/enrollments/${course._id}/notes`, { as: pupil.token })).json,
+      me: (await restoredCall('GET', '/api/users', { as: pupil.token })).json,
+    }).toEqual(before);
+  } finally {
+    await restored.stop();
+  }
+}, 240_000);

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { LIMITS } from '../../../src/contract/limits';
 import { ApiError } from '../api/client';
 import { verifyOtp } from '../api/users';
 import { FormError } from './FormError';
@@ -32,6 +33,11 @@ export function ChooseSignupPassword({
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
+    // Checked here, in words, rather than by the browser's own bubble (WebKit shows none): the last error goes.
+    if (password.length < LIMITS.passwordMin || password.length > LIMITS.passwordMax) {
+      setError(`Use ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters for your password.`);
+      return;
+    }
     if (password !== confirm) {
       setError("The passwords don't match.");
       return;
@@ -60,7 +66,7 @@ export function ChooseSignupPassword({
         <strong className="text-slate-900 [overflow-wrap:anywhere]">{email}</strong>, so a password typed elsewhere will
         not open the account.
       </p>
-      <form onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
+      <form noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
         <NewPasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />
         <FormError message={error} />
         <button type="submit" className="btn btn-primary w-full" disabled={saving}>

@@ -36,7 +36,7 @@ export function AdminServer() {
               <ul className="mt-2 flex flex-col gap-2">
                 {overview.queue.map((entry) => (
                   <li key={entry._id} className="flex flex-wrap items-center gap-2 text-sm">
-                    <span className="min-w-0 flex-1 break-all text-slate-800">
+                    <span className="min-w-0 flex-1 text-slate-800 [overflow-wrap:anywhere]">
                       {entry.type === 'backup' ? 'Backup' : (entry.fileName ?? 'Deleted video')} ·{' '}
                       <span className="font-medium">{entry.state}</span> (attempt {entry.attempts})
                       {entry.lastError && <span className="block text-xs text-red-700">{entry.lastError}</span>}
