@@ -50,25 +50,17 @@ function startWorker(dataDir = newDataDir()) {
 
 beforeAll(async () => {
   postgres = await startTestCluster();
-  const admin = new SQL(postgres.url, { max: 1 });
-  await admin.unsafe('CREATE DATABASE classroom');
-  await admin.close();
   s3 = await startS3Server();
   mail = await startMailCapture();
   shared = {
-    DATABASE_URL: postgres.url.replace(/\/postgres$/, '/classroom'),
+    DATABASE_URL: await createDatabase('classroom'),
     JWT_SECRET: 'cluster-test-secret-that-is-long-enough-0123456789',
     ...s3.env('school'),
     SMTP_URL: mail.url,
     TEACHER_SIGNUP: 'open',
     ...TEST_ONLY,
   };
-  const migrate = Bun.spawn(['bun', main, 'migrate'], {
-    env: { ...process.env, ...shared, DATA_DIR: newDataDir() },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  expect(await migrate.exited).toBe(0);
+  expect((await run(['bun', main, 'migrate'], { ...shared, DATA_DIR: newDataDir() })).code).toBe(0);
   // LOG_LEVEL=warn would hide the "listening on" line startServer waits for.
   const serveEnv = { ...shared, LOG_LEVEL: 'info' };
   serveA = await startServer({ command: ['bun', main, 'serve'], env: serveEnv, dataDir: newDataDir() });
@@ -111,6 +103,39 @@ async function waitForVideo(baseUrl: string, token: string, videoId: string, unt
     if (Date.now() > deadline) throw new Error(`video ${videoId} stuck at ${JSON.stringify(video)}`);
     await Bun.sleep(250);
   }
+}
+
+/** A new empty database on the test's PostgreSQL server; answers its URL. */
+async function createDatabase(name: string) {
+  const admin = new SQL(postgres.url, { max: 1 });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.close();
+  return postgres.url.replace(/\/postgres$/, `/${name}`);
+}
+
+/**
+ * Runs a command to its end, with what it printed. Spawned, not spawnSync: the S3 server a command may talk to runs
+ * in this test's own event loop.
+ */
+async function run(command: string[], env: Record<string, string> = {}) {
+  const child = Bun.spawn(command, { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' });
+  const [out, err, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { code, out, err };
+}
+
+/** What a pupil of the class sees through a server: classes, lectures, notes and profile. */
+async function schoolAsSeen(baseUrl: string, token: string, courseId: string) {
+  const call = apiClient(baseUrl);
+  return {
+    classes: (await call('GET', '/api/courses', { as: token })).json,
+    lectures: (await call('GET', `/api/lectures/course/${courseId}`, { as: token })).json,
+    notes: (await call('GET', `/api/enrollments/${courseId}/notes`, { as: token })).json,
+    me: (await call('GET', '/api/users', { as: token })).json,
+  };
 }
 
 /** Every file under a folder, with its size. */
@@ -289,37 +314,16 @@ test('classroom migrate-data moves a one-box school to PostgreSQL and S3 with no
     body: { courseId: course._id, nameOfTopic: 'Packing', videoLink: uploaded.json.masterPlaylist },
   });
   await waitForVideo(oneBox.baseUrl, teacher.token, videoId, (video) => video.status === 'ready');
-  const before = {
-    classes: (await call('GET', '/api/courses', { as: pupil.token })).json,
-    lectures: (await call('GET', `/api/lectures/course/${course._id}`, { as: pupil.token })).json,
-    notes: (await call('GET', `/api/enrollments/${course._id}/notes`, { as: pupil.token })).json,
-    me: (await call('GET', '/api/users', { as: pupil.token })).json,
-  };
+  const before = await schoolAsSeen(oneBox.baseUrl, pupil.token, course._id);
   await oneBox.stop();
 
   // Moved with the one-box secret, so everyone stays signed in.
-  const admin = new SQL(postgres.url, { max: 1 });
-  await admin.unsafe('CREATE DATABASE moved');
-  await admin.close();
   const target = {
-    DATABASE_URL: postgres.url.replace(/\/postgres$/, '/moved'),
+    DATABASE_URL: await createDatabase('moved'),
     JWT_SECRET: readFileSync(join(oneBoxDir, 'jwt-secret'), 'utf8').trim(),
     ...s3.env('moved'),
   };
-  // Spawned, not spawnSync: the S3 server the command talks to runs in this test's own event loop.
-  const move = async () => {
-    const child = Bun.spawn(['bun', main, 'migrate-data'], {
-      env: { ...process.env, ...target, DATA_DIR: oneBoxDir },
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    const [out, err, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ]);
-    return { code, out, err };
-  };
+  const move = () => run(['bun', main, 'migrate-data'], { ...target, DATA_DIR: oneBoxDir });
   const moved = await move();
   expect({ code: moved.code, err: moved.err }).toEqual({ code: 0, err: '' });
   expect(moved.out).toMatch(/Moved \d+ rows and \d+ media files/);
@@ -335,14 +339,8 @@ test('classroom migrate-data moves a one-box school to PostgreSQL and S3 with no
     dataDir: newDataDir(),
   });
   try {
-    const bigCall = apiClient(big.baseUrl);
-    expect({
-      classes: (await bigCall('GET', '/api/courses', { as: pupil.token })).json,
-      lectures: (await bigCall('GET', `/api/lectures/course/${course._id}`, { as: pupil.token })).json,
-      notes: (await bigCall('GET', `/api/enrollments/${course._id}/notes`, { as: pupil.token })).json,
-      me: (await bigCall('GET', '/api/users', { as: pupil.token })).json,
-    }).toEqual(before);
-    const master = await bigCall('GET', uploaded.json.masterPlaylist, { as: pupil.token });
+    expect(await schoolAsSeen(big.baseUrl, pupil.token, course._id)).toEqual(before);
+    const master = await apiClient(big.baseUrl)('GET', uploaded.json.masterPlaylist, { as: pupil.token });
     expect(master.status).toBe(200);
     const rungPath = master.text.split('\n').find((line) => line.endsWith('.m3u8') && !line.startsWith('#'));
     const rung = await fetch(new URL(rungPath as string, `${big.baseUrl}${uploaded.json.masterPlaylist}`), {
@@ -360,37 +358,24 @@ test('classroom migrate-data moves a one-box school to PostgreSQL and S3 with no
 
   // docs/operations.md's backup of the big setup: pg_dump while it runs, pg_restore into an empty database, migrate.
   const dump = join(newDataDir(), 'classroom.dump');
-  const pgTool = async (command: string[]) => {
-    const child = Bun.spawn(command, { stdout: 'pipe', stderr: 'pipe' });
-    const [err, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
-    return { code, err };
-  };
-  expect(await pgTool(['pg_dump', '--format=custom', '--no-owner', `--file=${dump}`, target.DATABASE_URL])).toEqual({
-    code: 0,
-    err: '',
+  const dumped = await run(['pg_dump', '--format=custom', '--no-owner', `--file=${dump}`, target.DATABASE_URL]);
+  expect({ code: dumped.code, err: dumped.err }).toEqual({ code: 0, err: '' });
+  const restoredUrl = await createDatabase('classroom_restored');
+  const restoredDump = await run(['pg_restore', '--no-owner', `--dbname=${restoredUrl}`, dump]);
+  expect({ code: restoredDump.code, err: restoredDump.err }).toEqual({ code: 0, err: '' });
+  const migrated = await run(['bun', main, 'migrate'], {
+    ...target,
+    DATABASE_URL: restoredUrl,
+    DATA_DIR: newDataDir(),
   });
-  const creator = new SQL(postgres.url, { max: 1 });
-  await creator.unsafe('CREATE DATABASE classroom_restored');
-  await creator.close();
-  const restoredUrl = postgres.url.replace(/\/postgres$/, '/classroom_restored');
-  expect(await pgTool(['pg_restore', '--no-owner', `--dbname=${restoredUrl}`, dump])).toEqual({ code: 0, err: '' });
-  const migrated = Bun.spawn(['bun', main, 'migrate'], {
-    env: { ...process.env, ...target, DATABASE_URL: restoredUrl, DATA_DIR: newDataDir() },
-  });
-  expect(await migrated.exited).toBe(0);
+  expect(migrated.code).toBe(0);
   const restored = await startServer({
     command: ['bun', main, 'serve'],
     env: { ...shared, ...target, DATABASE_URL: restoredUrl, LOG_LEVEL: 'info' },
     dataDir: newDataDir(),
   });
   try {
-    const restoredCall = apiClient(restored.baseUrl);
-    expect({
-      classes: (await restoredCall('GET', '/api/courses', { as: pupil.token })).json,
-      lectures: (await restoredCall('GET', `/api/lectures/course/${course._id}`, { as: pupil.token })).json,
-      notes: (await restoredCall('GET', `/api/enrollments/${course._id}/notes`, { as: pupil.token })).json,
-      me: (await restoredCall('GET', '/api/users', { as: pupil.token })).json,
-    }).toEqual(before);
+    expect(await schoolAsSeen(restored.baseUrl, pupil.token, course._id)).toEqual(before);
   } finally {
     await restored.stop();
   }

@@ -32,6 +32,36 @@ async function logIn(page: Page, email: string) {
   await page.getByRole('button', { name: 'Log In' }).click();
 }
 
+/** A page on which the teacher signed in through the login form, at this size. */
+async function teacherSignedIn(viewport: { width: number; height: number }) {
+  const page = await env.browser.newPage({ viewport });
+  await page.goto(`${env.server.baseUrl}/login`);
+  await logIn(page, teacher.email);
+  await page.waitForURL('**/classroom');
+  return page;
+}
+
+/** The same, then into the class through its card, as the teacher would go. */
+async function teacherInTheClass(viewport: { width: number; height: number }) {
+  const page = await teacherSignedIn(viewport);
+  await page
+    .getByRole('link', { name: new RegExp(CLASS_NAME) })
+    .first()
+    .click();
+  await page.waitForURL(`**/classroom/${courseId}`);
+  return page;
+}
+
+/** A new session of the account over the API, as another device would sign in. */
+const freshToken = async (email: string) =>
+  (
+    await fetch(`${env.server.baseUrl}/api/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: TEST_PASSWORD }),
+    }).then((answer) => answer.json() as Promise<{ token: string }>)
+  ).token;
+
 /** Looks at every frame (and every DOM change) for the secrets: text, field values and the page's title. */
 const watchForLeaks = (page: Page, secrets: string[]) =>
   page.evaluate((secrets) => {
@@ -67,15 +97,7 @@ const goInApp = (page: Page, path: string) =>
   }, path);
 
 test('the teacher signs out and a pupil signs in on the same page: the pupil never sees the teacher’s data', async () => {
-  const page = await env.browser.newPage({ viewport: { width: 375, height: 812 } });
-  await page.goto(`${env.server.baseUrl}/login`);
-  await logIn(page, teacher.email);
-  await page.waitForURL('**/classroom');
-  await page
-    .getByRole('link', { name: new RegExp(CLASS_NAME) })
-    .first()
-    .click();
-  await page.waitForURL(`**/classroom/${courseId}`);
+  const page = await teacherInTheClass({ width: 375, height: 812 });
   const notes = page.getByRole('textbox', { name: 'Course notes' });
   await expect(notes.inputValue()).resolves.toBe(NOTES);
   // Choices the player keeps in this browser, as watching would leave them.
@@ -116,23 +138,15 @@ test('the teacher signs out and a pupil signs in on the same page: the pupil nev
 });
 
 test('an ended session (signed out everywhere from another device) clears the page too', async () => {
-  const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${env.server.baseUrl}/login`);
-  await logIn(page, teacher.email);
-  await page.waitForURL('**/classroom');
+  const page = await teacherSignedIn({ width: 1280, height: 800 });
   await page
     .getByRole('link', { name: new RegExp(CLASS_NAME) })
     .first()
     .waitFor();
   // The teacher ends every session from elsewhere; this page finds out on its next request.
-  const other = await fetch(`${env.server.baseUrl}/api/users/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: teacher.email, password: TEST_PASSWORD }),
-  }).then((answer) => answer.json() as Promise<{ token: string }>);
   const ended = await fetch(`${env.server.baseUrl}/api/users/logout-all`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${other.token}` },
+    headers: { authorization: `Bearer ${await freshToken(teacher.email)}` },
   });
   expect(ended.status).toBe(200);
   await goInApp(page, `/classroom/${courseId}`);
@@ -147,15 +161,7 @@ test('an ended session (signed out everywhere from another device) clears the pa
 });
 
 test('signing out with an upload running asks first', async () => {
-  const page = await env.browser.newPage({ viewport: { width: 768, height: 900 } });
-  await page.goto(`${env.server.baseUrl}/login`);
-  await logIn(page, teacher.email);
-  await page.waitForURL('**/classroom');
-  await page
-    .getByRole('link', { name: new RegExp(CLASS_NAME) })
-    .first()
-    .click();
-  await page.waitForURL(`**/classroom/${courseId}`);
+  const page = await teacherInTheClass({ width: 768, height: 900 });
   // Hold the upload's data so it is still running when the teacher signs out (its ending DELETE goes through).
   let uploadId = '';
   await page.route('**/api/uploads/**', (route) => {
@@ -183,11 +189,7 @@ test('signing out with an upload running asks first', async () => {
   expect(await page.getByTestId('upload-row').count()).toBe(0);
   // The server no longer has the half-sent upload.
   expect(uploadId).not.toBe('');
-  const { token } = await fetch(`${env.server.baseUrl}/api/users/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: teacher.email, password: TEST_PASSWORD }),
-  }).then((answer) => answer.json() as Promise<{ token: string }>);
+  const token = await freshToken(teacher.email);
   const head = await fetch(`${env.server.baseUrl}/api/uploads/${uploadId}`, {
     method: 'HEAD',
     headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' },

@@ -90,11 +90,13 @@ export type StorageSettings =
   | {
       kind: 's3';
       bucket: string;
+      /** Keys are stored under this prefix (no leading or trailing slash), or at the bucket's root when empty. */
       prefix: string;
       endpoint: string | undefined;
       region: string | undefined;
       accessKeyId: string | undefined;
       secretAccessKey: string | undefined;
+      /** `https://endpoint/bucket/key` rather than `https://bucket.endpoint/key` (MinIO, Garage, most self-hosted). */
       forcePathStyle: boolean;
     };
 

@@ -2,22 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { S3Client } from 'bun';
+import type { StorageSettings } from '../config';
 import { storageResumableStore } from './resumable';
 import { assertKey, type ListedFile, type Storage } from './storage';
 
-export type S3Settings = {
-  bucket: string;
-  /** Keys are stored under this prefix (no leading or trailing slash), or at the bucket's root when empty. */
-  prefix: string;
-  endpoint: string | undefined;
-  region: string | undefined;
-  accessKeyId: string | undefined;
-  secretAccessKey: string | undefined;
-  /** `https://endpoint/bucket/key` rather than `https://bucket.endpoint/key` (MinIO, Garage, most self-hosted). */
-  forcePathStyle: boolean;
-  /** Local folder for downloads ffmpeg reads (`localCopy`). */
-  scratchDir: string;
-};
+/** STORAGE_URL's bucket as the settings give it (src/config.ts), and the local folder for downloads ffmpeg reads. */
+export type S3Settings = Omit<Extract<StorageSettings, { kind: 's3' }>, 'kind'> & { scratchDir: string };
 
 /** The stored Content-Type, so a presigned answer (MEDIA_DELIVERY=redirect) carries the right one. */
 const TYPES: Record<string, string> = {
