@@ -108,7 +108,7 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
             Go back
           </button>
           <button type="button" className="btn btn-secondary flex-1" onClick={onResend} disabled={sending}>
-            {sending ? 'Sending...' : 'Resend OTP'}
+            {sending ? 'Sending...' : 'Send a new code'}
           </button>
         </div>
       </form>
