@@ -20,7 +20,9 @@ export type ProcessingStatus = (typeof processingStatuses)[Video['status']];
 
 /**
  * One lecture as every client sees it. `videoLink` is the path of the master playlist (path-only, so the app works
- * at any name and scheme the school uses) once the video has something playable, and null before.
+ * at any name and scheme the school uses) once processing is complete, and null before: `videoLink` and
+ * `processingStatus` never disagree (a link only beside `completed`, as the spec's own backend answers). Our web plays
+ * while the video transcodes through `video.playable` and `video.masterPlaylist` instead (docs/video-pipeline.md).
  */
 export function toLectureJson(
   lecture: Lecture,
@@ -28,12 +30,11 @@ export function toLectureJson(
   mine?: PersonalState,
   captions: Pick<Caption, 'id' | 'language' | 'label'>[] = [],
 ) {
-  const videoJson = video ? toVideoJson(video) : null;
   return {
     _id: lecture.id,
     courseId: lecture.courseId,
     nameOfTopic: lecture.nameOfTopic,
-    videoLink: video && videoJson?.playable ? masterPlaylistPath(video.id) : null,
+    videoLink: video?.status === 'ready' ? masterPlaylistPath(video.id) : null,
     processingStatus: video ? processingStatuses[video.status] : null,
     processingError:
       video?.status === 'failed' || video?.status === 'cancelled'
@@ -42,7 +43,7 @@ export function toLectureJson(
     noOfViews: lecture.noOfViews,
     noOfLikes: lecture.noOfLikes,
     createdAt: new Date(lecture.createdAt).toISOString(),
-    video: videoJson,
+    video: video ? toVideoJson(video) : null,
     likedByMe: mine?.liked ?? false,
     myProgress: mine?.progress ?? null,
     captions: captions.map((caption) => toCaptionJson(lecture.id, caption)),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readableCourse, readableLecture, taughtCourse, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
 import { LIMITS } from '../contract/limits';
-import { toVideoJson, videoIdFromLink } from '../contract/videos';
+import { videoIdFromLink } from '../contract/videos';
 import type { Db } from '../db/client';
 import {
   createLecture,
@@ -49,11 +49,11 @@ async function videoForLink(db: Db, teacher: User, link: string | null): Promise
   return video.id;
 }
 
-/** Whether the lecture's video has something to play (what makes its videoLink non-null). */
-async function videoIsPlayable(db: Db, videoId: string | null) {
+/** Whether the lecture's video finished processing (what makes its videoLink non-null). */
+async function videoIsReady(db: Db, videoId: string | null) {
   if (!videoId) return true;
   const video = await videoById(db, videoId);
-  return video ? toVideoJson(video).playable : true;
+  return video ? video.status === 'ready' : true;
 }
 
 export function lecturesRoutes(deps: AppDeps) {
@@ -93,10 +93,10 @@ export function lecturesRoutes(deps: AppDeps) {
         const user = c.get('user');
         const lecture = await taughtLecture(db, user, c.req.valid('param').id);
         const body = c.req.valid('json');
-        // A client that sends back the `videoLink: null` it was shown while the video processes means "unchanged"
-        // (a rename must not drop an upload); an empty string removes the video.
+        // A client that sends back the `videoLink: null` it was shown while the video processes (or failed) means
+        // "unchanged" (a rename must not drop an upload); an empty string removes the video.
         const unchanged =
-          body.videoLink === undefined || (body.videoLink === null && !(await videoIsPlayable(db, lecture.videoId)));
+          body.videoLink === undefined || (body.videoLink === null && !(await videoIsReady(db, lecture.videoId)));
         const videoId = unchanged ? lecture.videoId : await videoForLink(db, user, body.videoLink ?? null);
         const updated = await updateLecture(db, lecture.id, {
           nameOfTopic: body.nameOfTopic ?? lecture.nameOfTopic,

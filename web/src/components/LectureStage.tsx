@@ -65,12 +65,14 @@ export function LectureStage({
 
   return (
     <div className="flex flex-col gap-3">
-      {lecture.videoLink && video?.playable ? (
+      {video?.playable ? (
         <div className="relative">
           <VideoPlayer
-            key={`${lecture._id} ${lecture.videoLink}`}
+            // Our own fields, not the spec's videoLink (null until processing completes): the player starts while the
+            // video transcodes and is not remounted when it finishes.
+            key={`${lecture._id} ${video.masterPlaylist}`}
             // The master of this lecture lists its captions for native HLS players (iPhone's full screen).
-            src={`${lecture.videoLink}?lecture=${lecture._id}`}
+            src={`${video.masterPlaylist}?lecture=${lecture._id}`}
             captions={lecture.captions}
             poster={video.posterUrl}
             durationHint={video.durationSeconds}
