@@ -145,6 +145,33 @@ test('uploads belong to their creator; students, strangers and over-size uploads
   expect(await h.storage.list(RESUMABLE_PREFIX)).toEqual([]);
 });
 
+test('OPTIONS answers without a sign-in what tus needs to know, and opens nothing to other sites', async () => {
+  const created = await create(teacher.token, bytes.length);
+  const location = created.headers.get('location') as string;
+  const before = h.snapshot();
+  const files = (await h.storage.list(RESUMABLE_PREFIX)).sort();
+  for (const path of ['/api/uploads', location, '/api/uploads/not-an-upload']) {
+    // No token, no cookie, no Tus-Resumable: the protocol's discovery request, from another site too.
+    const answer = await fetch(`${h.baseUrl}${path}`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://elsewhere.example' },
+    });
+    expect({ path, status: answer.status }).toEqual({ path, status: 204 });
+    expect(answer.headers.get('tus-version')).toBe('1.0.0');
+    expect(answer.headers.get('tus-extension')?.split(',')).toEqual(
+      expect.arrayContaining(['creation', 'termination', 'expiration']),
+    );
+    expect(answer.headers.get('tus-max-size')).toBe(String(20 * 1024 * 1024));
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await answer.text()).toBe('');
+  }
+  // Creating or sending still needs a sign-in, and the upload's creator; OPTIONS changed nothing.
+  expect((await tus('HEAD', location, 'not-a-token')).status).toBe(401);
+  expect(h.snapshot()).toEqual(before);
+  expect((await h.storage.list(RESUMABLE_PREFIX)).sort()).toEqual(files);
+  expect((await tus('DELETE', location, teacher.token)).status).toBe(204);
+});
+
 test('a file that is not a video is refused when its last byte lands, and nothing is kept', async () => {
   const junk = new TextEncoder().encode('this is not a video at all'.repeat(100));
   const created = await create(teacher.token, junk.length, { filename: 'notes.txt' });

@@ -48,6 +48,8 @@ export function resumableUploadRoutes(deps: AppDeps) {
     maxSize: config.maxUploadBytes,
     relativeLocation: true,
     respectForwardedHeaders: false,
+    // Same origin only: no Access-Control-Allow-Origin (tus's default is `*`). Our web uploads from its own origin.
+    allowedOrigins: () => false,
     namingFunction: () => newId(),
     async onUploadCreate(request, upload) {
       const user = userOf(request as unknown as Request);
@@ -115,7 +117,13 @@ export function resumableUploadRoutes(deps: AppDeps) {
     return response;
   };
 
+  // tus's discovery request: `OPTIONS` answers without a sign-in, as the protocol requires, with Tus-Version,
+  // Tus-Extension and Tus-Max-Size (it reveals nothing about anyone's uploads). Registered before the sign-in check.
+  const discover = async (c: Context<AppEnv>) => tus.handleWeb(c.req.raw);
+
   return new Hono<AppEnv>()
+    .options('/', describeRoute({ summary: 'tus: what this server supports (no sign-in)' }), discover)
+    .options('/:id', describeRoute({ summary: 'tus: what this server supports (no sign-in)' }), discover)
     .use(requireUser(deps), requireApprovedTeacher)
     .get(
       '/:id',
@@ -154,11 +162,6 @@ export function resumableUploadRoutes(deps: AppDeps) {
         return c.json({ masterPlaylist: json.masterPlaylist, videoId: id, video: json, lectureId: lecture?.id });
       },
     )
-    .on(
-      ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'],
-      '/',
-      describeRoute({ summary: 'tus: create an upload' }),
-      handle,
-    )
+    .on(['POST', 'HEAD', 'PATCH', 'DELETE'], '/', describeRoute({ summary: 'tus: create an upload' }), handle)
     .on(['PATCH', 'DELETE'], '/:id', describeRoute({ summary: 'tus: resume, send or end an upload' }), handle);
 }
