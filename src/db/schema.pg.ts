@@ -71,6 +71,39 @@ export const sessions = pgTable(
   (table) => [index('sessions_user').on(table.userId)],
 );
 
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    email: text('email'),
+    createdAt: ms('created_at').notNull().default(now),
+  },
+  (table) => [
+    uniqueIndex('user_identities_issuer_subject').on(table.issuer, table.subject),
+    index('user_identities_user').on(table.userId),
+  ],
+);
+
+export const oidcAttempts = pgTable(
+  'oidc_attempts',
+  {
+    keyHash: text('key_hash').primaryKey(),
+    state: text('state').notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    next: text('next').notNull(),
+    intent: text('intent', { enum: ['sign_in', 'link'] }).notNull(),
+    linkUserId: text('link_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ms('created_at').notNull(),
+  },
+  (table) => [index('oidc_attempts_created').on(table.createdAt)],
+);
+
 export const knownDevices = pgTable(
   'known_devices',
   {
@@ -318,6 +351,8 @@ export const pgTables = {
   users,
   signups,
   sessions,
+  userIdentities,
+  oidcAttempts,
   knownDevices,
   emailCodes,
   courses,

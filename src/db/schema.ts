@@ -18,6 +18,7 @@ export let users = sqliteTable(
     id: text('id').primaryKey(),
     username: text('username').notNull(),
     email: text('email').notNull(),
+    /** Argon2id; '' for an account made by a school sign-in, which has no password (password login refuses it). */
     passwordHash: text('password_hash').notNull(),
     role: text('role', { enum: ['teacher', 'student'] }).notNull(),
     /** The administrator of this server (there may be several); independent of the spec's role. */
@@ -77,6 +78,56 @@ export let sessions = sqliteTable(
   },
   (table) => [index('sessions_user').on(table.userId)],
 );
+
+/**
+ * A school account (OpenID Connect) that signs in to a user: keyed by the provider's (issuer, subject), never by
+ * email (docs/accounts.md). Made at a first school sign-in, or linked from a signed-in session in Settings.
+ */
+export let userIdentities = sqliteTable(
+  'user_identities',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    /** The address the provider gave at the last sign-in (shown in Settings; never used to find the account). */
+    email: text('email'),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (table) => [
+    uniqueIndex('user_identities_issuer_subject').on(table.issuer, table.subject),
+    index('user_identities_user').on(table.userId),
+  ],
+);
+
+export type UserIdentity = typeof userIdentities.$inferSelect;
+
+/**
+ * A school sign-in on its way through the provider: what the callback needs to check the answer (PKCE verifier,
+ * state, nonce) and where to go after. In the database so any server can take the callback; the browser holds
+ * only a random key (its HttpOnly cookie), stored here hashed. Forgotten after 10 minutes.
+ */
+export let oidcAttempts = sqliteTable(
+  'oidc_attempts',
+  {
+    /** SHA-256 of the key in the browser's `oidc_attempt` cookie. */
+    keyHash: text('key_hash').primaryKey(),
+    state: text('state').notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    /** Same-origin path to land on after signing in. */
+    next: text('next').notNull(),
+    intent: text('intent', { enum: ['sign_in', 'link'] }).notNull(),
+    /** For `link`: the signed-in user the school account is linked to. */
+    linkUserId: text('link_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [index('oidc_attempts_created').on(table.createdAt)],
+);
+
+export type OidcAttempt = typeof oidcAttempts.$inferSelect;
 
 /** Browsers that signed in to an account before: the lock for wrong passwords does not apply to them. */
 export let knownDevices = sqliteTable(
@@ -367,6 +418,8 @@ export const sqliteTables = {
   users,
   signups,
   sessions,
+  userIdentities,
+  oidcAttempts,
   knownDevices,
   emailCodes,
   courses,
@@ -397,6 +450,8 @@ export function selectEngineTables(engine: 'sqlite' | 'postgres') {
   users = tables.users;
   signups = tables.signups;
   sessions = tables.sessions;
+  userIdentities = tables.userIdentities;
+  oidcAttempts = tables.oidcAttempts;
   knownDevices = tables.knownDevices;
   emailCodes = tables.emailCodes;
   courses = tables.courses;
