@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { steadyEta } from './transcode-job';
+import { etaFrom, steadyEta } from './transcode-job';
 
 test('the time left counts down steadily through noisy measurements, and rises only on a clear slowdown', () => {
   // Measurements every 2 s that wobble by ±25% around a true 60 s countdown.
@@ -19,4 +19,27 @@ test('the time left counts down steadily through noisy measurements, and rises o
   // A job that really slows down (twice as long as shown) does move the estimate up.
   const slowed = steadyEta({ seconds: 30, at: 0 }, 80, 2000);
   expect(slowed).toBeGreaterThan(30);
+});
+
+test("a 20 s clip is never 'about 5 min': the start-up is not counted, the clip's length guides until speed is measured", () => {
+  // ffmpeg needs 3 s to start, then does 2 s of media per second: the truth is 10 s of work once it runs.
+  const durationMs = 20_000;
+  let eta: { seconds: number; at: number } | null = null;
+  let first: { at: number; outTimeMs: number } | null = null;
+  const shown: { at: number; seconds: number; truth: number }[] = [];
+  for (let now = 3000; now <= 12_000; now += 1000) {
+    const outTimeMs = (now - 3000) * 2 + 200;
+    first ??= { at: now, outTimeMs };
+    eta = { seconds: steadyEta(eta, etaFrom({ durationMs, outTimeMs, first, now }), now), at: now };
+    shown.push({ at: now, seconds: Math.round(eta.seconds), truth: (durationMs - outTimeMs) / 2000 });
+  }
+  // The first estimate is the clip's length (not the 5 min that elapsed ÷ 1% gave), and never more after it.
+  expect(shown[0]?.seconds).toBe(20);
+  for (const { seconds } of shown) expect(seconds).toBeLessThanOrEqual(20);
+  // Once measured, it closes in on the truth.
+  const last = shown.at(-1) as (typeof shown)[number];
+  expect(Math.abs(last.seconds - last.truth)).toBeLessThanOrEqual(3);
+  // A slow machine (a quarter of real time) is measured too: its estimate rises above the clip-length guess.
+  const slow = etaFrom({ durationMs, outTimeMs: 1000, first: { at: 0, outTimeMs: 0 }, now: 4000 });
+  expect(slow).toBe(76);
 });

@@ -141,6 +141,8 @@ export function transcodeHandler(deps: {
     };
     let lastWrite = 0;
     let eta: { seconds: number; at: number } | null = null;
+    // Where the measured speed starts: the first progress line, so ffmpeg's start-up is not counted as slowness.
+    let firstProgress: { at: number; outTimeMs: number } | null = null;
     let firstPlayable = false;
     const writes: Promise<unknown>[] = [];
     const result = await runTranscode(
@@ -158,15 +160,13 @@ export function transcodeHandler(deps: {
           writes.push(markFirstPlayable(db, video.id, lease));
           makeThePoster();
         }
+        firstProgress ??= { at: now, outTimeMs };
         if (now - lastWrite < PROGRESS_WRITE_MS) return;
         lastWrite = now;
         const progress = Math.min(99, (outTimeMs / video.durationMs) * 100);
-        const elapsed = (now - started) / 1000;
-        const measured = progress > 1 ? (elapsed / progress) * (100 - progress) : null;
-        eta = measured === null ? null : { seconds: steadyEta(eta, measured, now), at: now };
-        writes.push(
-          reportProgress(db, video.id, lease, Math.round(progress * 10) / 10, eta && Math.round(eta.seconds)),
-        );
+        const measured = etaFrom({ durationMs: video.durationMs, outTimeMs, first: firstProgress, now });
+        eta = { seconds: steadyEta(eta, measured, now), at: now };
+        writes.push(reportProgress(db, video.id, lease, Math.round(progress * 10) / 10, Math.round(eta.seconds)));
       },
       signal,
       (pid) => writeFileSync(join(work, PID_FILE), String(pid)),
@@ -205,6 +205,34 @@ export function transcodeHandler(deps: {
       if (final) await storage.deletePrefix(videoPrefix(videoId));
     },
   };
+}
+
+/** Before the speed is measured, a clip is expected to take about its own length to transcode (all rungs at once). */
+export const PRIOR_SECONDS_PER_MEDIA_SECOND = 1;
+/** How long the speed is watched before it replaces the clip-length guess. */
+const MEASURE_MS = 1500;
+
+/**
+ * Seconds left of a transcode. From the clip's length (probed at upload) until the job has run a moment, then from
+ * the speed it really goes at since its first progress line (media time done per second of wall time), so the
+ * start-up of ffmpeg is never read as a slow job: a 20 s clip is never "about 5 min".
+ */
+export function etaFrom({
+  durationMs,
+  outTimeMs,
+  first,
+  now,
+}: {
+  durationMs: number;
+  outTimeMs: number;
+  first: { at: number; outTimeMs: number };
+  now: number;
+}): number {
+  const leftMs = Math.max(0, durationMs - outTimeMs);
+  const watchedMs = now - first.at;
+  const doneMs = outTimeMs - first.outTimeMs;
+  if (watchedMs < MEASURE_MS || doneMs <= 0) return (leftMs / 1000) * PRIOR_SECONDS_PER_MEDIA_SECOND;
+  return leftMs / 1000 / (doneMs / watchedMs);
 }
 
 /**
