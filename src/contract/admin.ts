@@ -21,7 +21,12 @@ export function toAdminCourseJson(
   return { ...toCourseJson(course, { _id: course.teacherId, username: teacher }), ...counts };
 }
 
-export function toQueueEntryJson(job: Job, fileName: string | null, videoStatus: string | null) {
+export function toQueueEntryJson(
+  job: Job,
+  fileName: string | null,
+  videoStatus: string | null,
+  topic: { lectureTitle: string | null; courseId: string | null; className: string | null },
+) {
   return {
     _id: job.id,
     type: job.type,
@@ -31,6 +36,10 @@ export function toQueueEntryJson(job: Job, fileName: string | null, videoStatus:
     videoId: job.subjectId,
     fileName,
     videoStatus,
+    /** The topic and class the video is for (null before it has a topic). */
+    lectureTitle: topic.lectureTitle,
+    courseId: topic.courseId,
+    className: topic.className,
     createdAt: new Date(job.createdAt).toISOString(),
   };
 }

@@ -69,6 +69,18 @@ test('Cancel of a waiting video: the teacher reads that it was cancelled, and Re
   const lecture = await listed(lectureId);
   expect(lecture).toMatchObject({ processingStatus: 'failed', videoLink: null, video: { status: 'cancelled' } });
   expect(lecture.processingError).toContain('cancelled by an administrator');
+  // The console lists it with its topic and class, not only the file's name.
+  const queue = (await h.api('GET', '/api/admin/overview', { as: admin.token })).json.queue;
+  expect(queue.filter((entry: { videoId: string }) => entry.videoId === videoId)).toEqual([
+    expect.objectContaining({
+      state: 'cancelled',
+      videoStatus: 'cancelled',
+      fileName: 'state.mp4',
+      lectureTitle: 'Cancelled while waiting',
+      courseId: classId,
+      className: 'States 101',
+    }),
+  ]);
   // A second Cancel is refused and changes nothing.
   const before = h.snapshot();
   const again = await h.api('POST', `/api/admin/videos/${videoId}/cancel`, { as: admin.token });

@@ -145,7 +145,9 @@ export function adminRoutes(deps: AppDeps) {
             (await prefixBytes(storage, AVATARS_PREFIX)),
           minFreeBytes: config.minFreeDiskBytes,
         },
-        queue: queue.map(({ job, fileName, videoStatus }) => toQueueEntryJson(job, fileName, videoStatus)),
+        queue: queue.map(({ job, fileName, videoStatus, ...topic }) =>
+          toQueueEntryJson(job, fileName, videoStatus, topic),
+        ),
         mail: { kind: mailer.kind, from: config.mailFrom },
         backups: {
           dir: config.backupDir ?? null,

@@ -100,13 +100,23 @@ export async function allCourses(db: Db) {
 
 /**
  * The transcoding queue: what waits, runs, or failed, and the cancelled videos still waiting for a Retry or a
- * delete, newest first, with the video's file name. The periodic jobs (the cleanup) are not listed.
+ * delete, newest first, with the video's file name and the topic and class it is for (none for a video not yet
+ * given a topic). The periodic jobs (the cleanup) are not listed.
  */
 export async function jobQueue(db: Db) {
-  return db
-    .select({ job: jobs, fileName: videos.sourceName, videoStatus: videos.status })
+  const rows = await db
+    .select({
+      job: jobs,
+      fileName: videos.sourceName,
+      videoStatus: videos.status,
+      lectureTitle: lectures.nameOfTopic,
+      courseId: courses.id,
+      className: courses.courseName,
+    })
     .from(jobs)
     .leftJoin(videos, eq(videos.id, jobs.subjectId))
+    .leftJoin(lectures, eq(lectures.videoId, videos.id))
+    .leftJoin(courses, eq(courses.id, lectures.courseId))
     .where(
       and(
         inArray(jobs.type, ['transcode', 'backup']),
@@ -118,4 +128,7 @@ export async function jobQueue(db: Db) {
     )
     .orderBy(desc(jobs.createdAt))
     .limit(50);
+  // A video is one lecture's; should two ever name it, the job is still listed once.
+  const seen = new Set<string>();
+  return rows.filter((row) => !seen.has(row.job.id) && seen.add(row.job.id));
 }
