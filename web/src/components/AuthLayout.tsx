@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { CapIcon } from './icons';
+import { CapIcon } from './auth-icons';
 
 export function AuthLayout({ children }: { children: ReactNode }) {
   return (

@@ -13,6 +13,8 @@ export const returnAfterSignIn = {
     sessionStorage.removeItem(RETURN_KEY);
     return path;
   },
+  /** The page kept, left in place (a school sign-in that fails comes back to this tab). */
+  peek: (): string | null => sessionStorage.getItem(RETURN_KEY),
 };
 
 /** Where to go once signed in: the class a scanned invite pointed at, else the page asked for, else the class list. */
@@ -24,4 +26,10 @@ export function destinationAfterSignIn(): { path: string; viaInvite: boolean } {
     return { path: `/join/${encodeURIComponent(code)}`, viaInvite: true };
   }
   return { path: asked ?? '/classroom', viaInvite: false };
+}
+
+/** Where a school sign-in should come back to: the same choice, read without using it up (it may fail). */
+export function schoolSignInNext(): string {
+  const code = pendingInvite.get();
+  return code ? `/join/${encodeURIComponent(code)}` : (returnAfterSignIn.peek() ?? '/classroom');
 }

@@ -2,10 +2,12 @@ import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LIMITS } from '../../../src/contract/limits';
 import { ApiError } from '../api/client';
+import { schoolSignInUrl, useProviders } from '../api/providers';
 import { login, type Role, register } from '../api/users';
 import { AuthLayout } from '../components/AuthLayout';
 import { PasswordInput } from '../components/PasswordInput';
-import { destinationAfterSignIn } from '../lib/after-sign-in';
+import { Spinner } from '../components/Spinner';
+import { destinationAfterSignIn, schoolSignInNext } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS, withTryAgain } from '../lib/messages';
 import { pendingInvite } from '../lib/pending-invite';
 import { toast } from '../lib/toast';
@@ -30,6 +32,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
   const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
   const { signIn } = useSession();
   const navigate = useNavigate();
+  const providers = useProviders();
 
   const askForVerification = (address: string, message?: string) => {
     toast.info(message || 'Please verify your email', { duration: AUTH_TOAST_MS });
@@ -88,27 +91,8 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
     }
   }
 
-  if (verifyEmail) {
-    return (
-      <AuthLayout>
-        <Suspense fallback={null}>
-          <VerifyEmailForm email={verifyEmail.trim().toLowerCase()} onBack={() => setVerifyEmail(null)} />
-        </Suspense>
-      </AuthLayout>
-    );
-  }
-
-  return (
-    <AuthLayout>
-      {pendingInvite.get() && (
-        <Suspense fallback={null}>
-          <InviteBanner signUp={isSignup} />
-        </Suspense>
-      )}
-      <h1 className="auth-title">{isSignup ? 'Create an Account' : 'Welcome Back'}</h1>
-      <p className="mt-2 text-center text-sm text-slate-600">
-        {isSignup ? 'Join your classes and watch lectures anywhere.' : 'Log in to continue to your classes.'}
-      </p>
+  const form = (
+    <>
       <form onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
         {isSignup && (
           <div className="field">
@@ -190,6 +174,62 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
           {isSignup ? 'Log in' : 'Sign up'}
         </Link>
       </p>
+    </>
+  );
+
+  if (verifyEmail) {
+    return (
+      <AuthLayout>
+        <Suspense fallback={null}>
+          <VerifyEmailForm email={verifyEmail.trim().toLowerCase()} onBack={() => setVerifyEmail(null)} />
+        </Suspense>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout>
+      {pendingInvite.get() && (
+        <Suspense fallback={null}>
+          <InviteBanner signUp={isSignup} />
+        </Suspense>
+      )}
+      <h1 className="auth-title">{isSignup ? 'Create an Account' : 'Welcome Back'}</h1>
+      <p className="mt-2 text-center text-sm text-slate-600">
+        {isSignup ? 'Join your classes and watch lectures anywhere.' : 'Log in to continue to your classes.'}
+      </p>
+      {!providers.data ? (
+        providers.error ? (
+          <div role="alert" className="mt-6 flex flex-col items-center gap-3 text-center text-sm text-red-800">
+            <p>Could not load the ways to sign in. Check your connection.</p>
+            <button type="button" className="btn btn-secondary" onClick={providers.retry}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <div className="mt-6 flex justify-center">
+            <Spinner label="Loading the ways to sign in" />
+          </div>
+        )
+      ) : (
+        <>
+          {providers.data.oidc && (
+            <a href={schoolSignInUrl(schoolSignInNext())} className="btn btn-secondary mt-6 w-full">
+              {providers.data.oidc.label}
+            </a>
+          )}
+          {providers.data.password ? (
+            <>
+              {providers.data.oidc && <p className="or-divider">or</p>}
+              {form}
+            </>
+          ) : (
+            <p className="mt-4 text-center text-sm text-slate-600">
+              This school signs in with its school account{isSignup ? ': your account is made the first time.' : '.'}
+            </p>
+          )}
+        </>
+      )}
     </AuthLayout>
   );
 }

@@ -1,0 +1,41 @@
+import { useCallback, useEffect, useState } from 'react';
+import { request } from './client';
+import { queryClient } from './query-client';
+
+/** How this server lets people in: the password forms, and the school's OpenID Connect button (its label). */
+export type Providers = { password: boolean; oidc: { label: string } | null };
+
+const providersOptions = {
+  queryKey: ['auth', 'providers'],
+  queryFn: () => request<Providers>('GET', '/auth/providers'),
+  staleTime: Number.POSITIVE_INFINITY,
+  gcTime: Number.POSITIVE_INFINITY,
+};
+
+/**
+ * The sign-in options, kept in the one query cache for the whole visit. Read through the cache without a query
+ * observer: the sign-in page stays inside its transfer budget (bench:web). `retry` asks again after a failure.
+ */
+export function useProviders() {
+  const [state, setState] = useState<{ data?: Providers; error?: unknown }>(() => ({
+    data: queryClient.getQueryData<Providers>(providersOptions.queryKey),
+  }));
+  const load = useCallback(() => {
+    setState({});
+    queryClient.fetchQuery(providersOptions).then(
+      (data) => setState({ data }),
+      (error) => setState({ error }),
+    );
+  }, []);
+  useEffect(() => {
+    if (!queryClient.getQueryData(providersOptions.queryKey)) load();
+  }, [load]);
+  return { ...state, retry: load };
+}
+
+/**
+ * Where the school button goes: a plain top-level navigation to the server, which sends the browser to the school's
+ * provider and back to `next` (a path of this app) signed in. `link` adds the school account to the one signed in.
+ */
+export const schoolSignInUrl = (next: string, intent?: 'link') =>
+  `/api/auth/oidc/start?${intent ? 'intent=link&' : ''}next=${encodeURIComponent(next)}`;
