@@ -22,6 +22,7 @@ import { lecturesRoutes } from './routes/lectures';
 import { mediaRoutes } from './routes/media';
 import { profileRoutes } from './routes/profile';
 import { resumableUploadRoutes } from './routes/resumable-uploads';
+import { schoolSignInRoutes, signInMethodsRoutes } from './routes/school-sign-in';
 import { uploadRoutes } from './routes/upload';
 import { videosRoutes } from './routes/videos';
 
@@ -91,6 +92,8 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
 
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/app', appInfoRoutes(deps));
+  app.route('/api/auth', schoolSignInRoutes(deps));
+  app.route('/api/users/sign-in-methods', signInMethodsRoutes(deps));
   app.route('/api/users', accountsRoutes(deps));
   app.route('/api/users', profileRoutes(deps));
   app.route('/api/courses', coursesRoutes(deps));

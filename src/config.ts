@@ -7,6 +7,14 @@ const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** A comma-separated list of email domains, lower-case, without a leading @. */
+const commaList = z.string().transform((text) =>
+  text
+    .split(',')
+    .map((domain) => domain.trim().toLowerCase().replace(/^@/, ''))
+    .filter(Boolean),
+);
+
 /** Every setting the server reads from the environment, each with an embedded default. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -48,15 +56,7 @@ const envSchema = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).optional(),
   TEACHER_SIGNUP: z.enum(['approval', 'open', 'closed']).default('approval'),
-  TEACHER_EMAIL_DOMAINS: z
-    .string()
-    .transform((text) =>
-      text
-        .split(',')
-        .map((domain) => domain.trim().toLowerCase().replace(/^@/, ''))
-        .filter(Boolean),
-    )
-    .default([]),
+  TEACHER_EMAIL_DOMAINS: commaList.default([]),
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_EVERY: z
     .string()
@@ -82,6 +82,38 @@ const envSchema = z.object({
   SCRATCH_DIR: z.string().min(1).optional(),
   MEDIA_DELIVERY: z.enum(['stream', 'redirect']).default('stream'),
   SEGMENT_TOKEN_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
+  // School sign-in (OpenID Connect, docs/accounts.md): on when OIDC_ISSUER and OIDC_CLIENT_ID are set.
+  OIDC_ISSUER: z
+    .url()
+    .refine((url) => url.startsWith('https://'), 'must be an https:// URL (a provider on plain http is refused)')
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  OIDC_CLIENT_ID: z.string().trim().min(1).max(500).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  OIDC_BUTTON_LABEL: z.string().trim().min(1).max(80).default('Sign in with your school account'),
+  OIDC_SCOPES: z
+    .string()
+    .trim()
+    .regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, 'must be scopes separated by single spaces')
+    .refine((scopes) => scopes.split(' ').includes('openid'), 'must include openid')
+    .default('openid email profile'),
+  OIDC_ALLOWED_DOMAINS: commaList.default([]),
+  OIDC_TEACHER_CLAIM: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_:./-]{1,100}$/, 'must be a claim name such as groups or roles')
+    .optional(),
+  OIDC_TEACHER_VALUES: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((value) => value.trim())
+        .filter(Boolean),
+    )
+    .default([]),
+  OIDC_END_SESSION: booleanText.default(false),
+  PASSWORD_SIGNIN: booleanText.default(true),
 });
 
 /** Where media, avatars and uploads are kept: DATA_DIR on the local disk, or an S3-compatible bucket. */
@@ -99,6 +131,23 @@ export type StorageSettings =
       /** `https://endpoint/bucket/key` rather than `https://bucket.endpoint/key` (MinIO, Garage, most self-hosted). */
       forcePathStyle: boolean;
     };
+
+/** School sign-in with an OpenID Connect provider (docs/accounts.md). */
+export type OidcSettings = Readonly<{
+  issuer: string;
+  clientId: string;
+  /** Unset: a public client (PKCE only). */
+  clientSecret: string | undefined;
+  buttonLabel: string;
+  scopes: string;
+  /** Only these email domains (Google: the `hd` claim) may sign in; empty: any. */
+  allowedDomains: readonly string[];
+  /** A claim (string or array) naming teachers, with the values that do. */
+  teacherClaim: string | undefined;
+  teacherValues: readonly string[];
+  /** Signing out also signs out at the provider (when it has an end_session_endpoint). */
+  endSession: boolean;
+}>;
 
 export type Config = Readonly<{
   port: number;
@@ -143,6 +192,10 @@ export type Config = Readonly<{
   mediaDelivery: 'stream' | 'redirect';
   /** How long a signed segment token lasts (rung playlists and segments checked by HMAC, without a database read). */
   segmentTokenSeconds: number;
+  /** OIDC_*: school sign-in, or undefined when OIDC_ISSUER and OIDC_CLIENT_ID are not both set. */
+  oidc: OidcSettings | undefined;
+  /** PASSWORD_SIGNIN=false: school sign-in only; the password routes refuse (but the ADMIN_EMAIL account's login). */
+  passwordSignin: boolean;
 }>;
 
 export class ConfigError extends Error {}
@@ -167,6 +220,22 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   if (values.DATABASE_URL && values.BACKUP_DIR) {
     throw new ConfigError('BACKUP_DIR snapshots SQLite only: with DATABASE_URL use pg_dump (docs/operations.md).');
+  }
+  if (Boolean(values.OIDC_ISSUER) !== Boolean(values.OIDC_CLIENT_ID)) {
+    throw new ConfigError('School sign-in needs both OIDC_ISSUER and OIDC_CLIENT_ID (docs/accounts.md).');
+  }
+  if (values.OIDC_ISSUER && !values.PUBLIC_URL) {
+    throw new ConfigError(
+      'School sign-in needs PUBLIC_URL: the provider sends people back to PUBLIC_URL/api/auth/oidc/callback.',
+    );
+  }
+  if (!values.PASSWORD_SIGNIN && !values.OIDC_ISSUER) {
+    throw new ConfigError(
+      'PASSWORD_SIGNIN=false needs school sign-in (OIDC_ISSUER and OIDC_CLIENT_ID): nobody could sign in.',
+    );
+  }
+  if (values.OIDC_TEACHER_CLAIM && values.OIDC_TEACHER_VALUES.length === 0) {
+    throw new ConfigError('OIDC_TEACHER_CLAIM needs OIDC_TEACHER_VALUES (the values that make a teacher).');
   }
   const dataDir = resolve(values.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
@@ -202,6 +271,21 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     scratchDir: resolve(values.SCRATCH_DIR ?? join(dataDir, 'scratch')),
     mediaDelivery: values.MEDIA_DELIVERY,
     segmentTokenSeconds: values.SEGMENT_TOKEN_SECONDS,
+    oidc:
+      values.OIDC_ISSUER && values.OIDC_CLIENT_ID
+        ? Object.freeze({
+            issuer: values.OIDC_ISSUER,
+            clientId: values.OIDC_CLIENT_ID,
+            clientSecret: values.OIDC_CLIENT_SECRET,
+            buttonLabel: values.OIDC_BUTTON_LABEL,
+            scopes: values.OIDC_SCOPES,
+            allowedDomains: values.OIDC_ALLOWED_DOMAINS,
+            teacherClaim: values.OIDC_TEACHER_CLAIM,
+            teacherValues: values.OIDC_TEACHER_VALUES,
+            endSession: values.OIDC_END_SESSION,
+          })
+        : undefined,
+    passwordSignin: values.PASSWORD_SIGNIN,
   });
 }
 

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { createApp, maxRequestBodySize } from './app';
+import { runSetAdminPassword } from './auth/admin-password';
 import { ensureConfiguredAdmin } from './auth/standing';
 import { runBackupCommand, runMoveData } from './backup/cli';
 import { type Booted, bootstrap, ROLES, type Role, StartupError } from './bootstrap';
@@ -100,6 +101,8 @@ const HELP = `Classroom ${VERSION}: a self-hosted online classroom with video le
   classroom restore <snapshot> [<empty folder>]
   classroom migrate-data         copy a one-box school (SQLite and media in DATA_DIR) into DATABASE_URL's empty
                                  PostgreSQL and STORAGE_URL's bucket, checking every table and file (docs/scale.md)
+  classroom set-admin-password   set the password of the ADMIN_EMAIL account (made if missing), read from standard
+                                 input: the way in when PASSWORD_SIGNIN=false or the school's provider is down
   classroom healthcheck [role]   exit 0 when this container's process is ready (the container's HEALTHCHECK):
                                  asks /api/health/ready on $PORT, or for a worker checks its database, schema,
                                  storage, ffmpeg and heartbeat itself; the role is read from the container's
@@ -148,6 +151,7 @@ if (command === 'backup' || command === 'restore') {
   process.exit(code);
 }
 if (command === 'migrate-data') process.exit(await runMoveData(process.env));
+if (command === 'set-admin-password') process.exit(await runSetAdminPassword(process.env));
 const role = (command ?? 'all') as Role;
 if (!ROLES.includes(role)) {
   console.error(`Unknown command ${JSON.stringify(command)}: see \`classroom --help\`.`);

@@ -25,6 +25,12 @@ export function createAccountLimits(db: Db) {
     failedLoginsPerAccount: limiter('failed-logins-account', 10, 15 * MINUTE),
     /** …and per account and known browser, so the owner's own device is never locked by someone else. */
     failedLoginsPerDevice: limiter('failed-logins-device', 10, 15 * MINUTE),
+    /**
+     * School sign-ins started and returned per network address: a whole school signs in through one address at
+     * the start of a lesson, so the cap only stops a script hammering the provider through us.
+     */
+    oidcStarts: limiter('client-oidc-starts', 600, 15 * MINUTE),
+    oidcCallbacks: limiter('client-oidc-callbacks', 600, 15 * MINUTE),
     perClient: {
       signups: limiter('client-signups', 60, HOUR),
       failedLogins: limiter('client-failed-logins', 60, 15 * MINUTE),

@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import { checkCode, issueCode } from '../auth/email-codes';
 import { type AccountLimits, countCodeMail, countOrRefuse, inWords, refuseWhileLimited } from '../auth/limits';
@@ -36,6 +37,7 @@ import { plainText } from '../http/text-fields';
 import { validate } from '../http/validation';
 import type { Mail } from '../mail/mailer';
 import { accountExistsMail, passwordResetMail, teacherWaitsMail, verificationCodeMail } from '../mail/templates';
+import { endSessionUrlOf } from './school-sign-in';
 
 export const emailField = z
   .string({ error: 'Email is required.' })
@@ -76,6 +78,12 @@ const emailBody = z.object({ email: emailField });
 const resetBody = z.object({ email: emailField, otp: otpField, newPassword: newPasswordField });
 
 const SIGNUP_COOKIE = 'signup';
+const passwordSigninOff = () =>
+  new ApiError(
+    403,
+    'password_signin_off',
+    'This school signs in with its school accounts only. Please use the school sign-in button.',
+  );
 const DEVICE_COOKIE = 'device';
 const INVALID_CODE = 'This code is not valid. Please ask for a new one.';
 const CHOOSE_PASSWORD = 'Your code is right. To finish signing up on this device, please choose your password.';
@@ -126,8 +134,17 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
   const choosePassword = (email: string) =>
     new ApiError(409, 'choose_password', CHOOSE_PASSWORD, { requiresPassword: true, email });
 
+  /**
+   * PASSWORD_SIGNIN=false: school sign-in only. The password routes refuse before reading anything, and change
+   * nothing; login still lets the ADMIN_EMAIL account in (its break-glass password: `classroom set-admin-password`).
+   */
+  const passwordRoute = createMiddleware<AppEnv>(async (_c, next) => {
+    if (!config.passwordSignin) throw passwordSigninOff();
+    await next();
+  });
+
   return new Hono<AppEnv>()
-    .post('/register', validate('json', registerBody), async (c) => {
+    .post('/register', passwordRoute, validate('json', registerBody), async (c) => {
       const body = c.req.valid('json');
       await countOrRefuse(limits.perClient.signups, client(c), 'sign-ups from this network');
       if (body.role === 'teacher' && config.teacherSignup === 'closed') {
@@ -166,6 +183,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
 
     .post('/login', validate('json', loginBody), async (c) => {
       const body = c.req.valid('json');
+      if (!config.passwordSignin && body.email !== config.adminEmail) throw passwordSigninOff();
       const address = client(c);
       await refuseWhileLimited(limits.perClient.failedLogins, address, 'failed logins from this network');
       const user = await findUserByEmail(db, body.email);
@@ -204,7 +222,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       return c.json({ token: await signIn(c, account), user: toPrivateUser(account), message: 'Login successful!' });
     })
 
-    .post('/verify-otp', validate('json', verifyBody), async (c) => {
+    .post('/verify-otp', passwordRoute, validate('json', verifyBody), async (c) => {
       const body = c.req.valid('json');
       await countOrRefuse(limits.perClient.codeChecks, client(c), 'code checks from this network');
       await refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrong codes for this address');
@@ -250,7 +268,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       });
     })
 
-    .post('/resend-otp', validate('json', emailBody), async (c) => {
+    .post('/resend-otp', passwordRoute, validate('json', emailBody), async (c) => {
       const { email } = c.req.valid('json');
       await countCodeMail(limits, 'signup', email);
       const waiting = await pendingSignups(db, email);
@@ -264,7 +282,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       return c.json({ message: 'A new OTP has been sent to your email' });
     })
 
-    .post('/forgot-password', validate('json', emailBody), async (c) => {
+    .post('/forgot-password', passwordRoute, validate('json', emailBody), async (c) => {
       const { email } = c.req.valid('json');
       await countOrRefuse(limits.perClient.recovery, client(c), 'password resets from this network');
       await countCodeMail(limits, 'reset', email);
@@ -280,7 +298,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       return c.json({ message: 'If an account uses this address, we sent it a code to reset the password.' });
     })
 
-    .post('/reset-password', validate('json', resetBody), async (c) => {
+    .post('/reset-password', passwordRoute, validate('json', resetBody), async (c) => {
       const body = c.req.valid('json');
       await countOrRefuse(limits.perClient.codeChecks, client(c), 'code checks from this network');
       await refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrong codes for this address');
@@ -302,7 +320,9 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
     .post('/logout', requireUser(deps), async (c) => {
       await endSession(db, c.get('sessionId'));
       clearTokenCookie(c);
-      return c.json({ message: 'Logged out' });
+      // OIDC_END_SESSION: the web may go on to sign out at the school's provider too.
+      const endSessionUrl = await endSessionUrlOf(config, deps.log);
+      return c.json({ message: 'Logged out', ...(endSessionUrl ? { endSessionUrl } : {}) });
     })
 
     .post('/logout-all', requireUser(deps), async (c) => {

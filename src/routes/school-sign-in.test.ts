@@ -1,0 +1,503 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
+import * as client from 'openid-client';
+import { type RunningServer, root, startServer } from '../../e2e/server';
+import { createOidcClient, OidcFailure } from '../auth/oidc';
+import { loadConfig } from '../config';
+import { oidcAttempts, userIdentities, users } from '../db/schema';
+import { createLogger } from '../lib/log';
+import { openTestDatabase, type TestDatabase } from '../test/database';
+import { apiClient, signUpWith, TEST_PASSWORD } from '../test/harness';
+import { startMailCapture } from '../test/mail-capture';
+import { freePort, type OidcProvider, startOidcProvider } from '../test/oidc-provider';
+
+/**
+ * School sign-in against a real OpenID provider (src/test/oidc-provider.ts, HTTPS with its own CA) and the real
+ * server as a child process that trusts that CA through NODE_EXTRA_CA_CERTS (Bun reads it only at process start).
+ * The test plays the browser with fetch: it follows the redirects by hand and fills the provider's login form.
+ * The database is the test engine's (SQLite file, or PostgreSQL with TEST_DATABASE_URL), read from here.
+ */
+
+type Flow = { status: number; location: string; token: string | undefined; callback?: string };
+
+/** The pairs a response set, as a cookie header would send them back. */
+function cookiesOf(response: Response) {
+  const jar: Record<string, string> = {};
+  for (const line of response.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const at = pair.indexOf('=');
+    jar[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return jar;
+}
+
+const cookieHeader = (jar: Record<string, string | undefined>) =>
+  Object.entries(jar)
+    .filter(([, value]) => value)
+    .map(([name, value]) => `${name}=${value}`)
+    .join('; ');
+
+type Setup = {
+  server: RunningServer;
+  provider: OidcProvider;
+  database: TestDatabase;
+  baseUrl: string;
+  close(): Promise<void>;
+};
+
+async function setUp(env: Record<string, string>, options: { providerDown?: boolean } = {}): Promise<Setup> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'classroom-oidc-test-'));
+  const database = await openTestDatabase(dataDir);
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const provider = await startOidcProvider({ redirectUris: [`${baseUrl}/api/auth/oidc/callback`] });
+  const providerEnv = provider.appEnv();
+  if (options.providerDown) {
+    // An issuer nobody answers at (a port free a moment ago), still trusted and https.
+    providerEnv.OIDC_ISSUER = `https://127.0.0.1:${await freePort()}`;
+  }
+  const server = await startServer({
+    dataDir,
+    env: {
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      TEACHER_SIGNUP: 'open',
+      LOG_LEVEL: 'info',
+      ...database.env,
+      ...providerEnv,
+      ...env,
+    },
+  });
+  return {
+    server,
+    provider,
+    database,
+    baseUrl,
+    async close() {
+      await server.stop();
+      await provider.stop();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Plays one school sign-in in a fresh browser: the app's start, the provider's login form, the app's callback. */
+async function schoolSignIn(
+  s: Setup,
+  login: string,
+  options: {
+    query?: string;
+    token?: string;
+    tamper?: (callback: URL) => void | Promise<void>;
+    cancel?: boolean;
+  } = {},
+): Promise<Flow> {
+  const start = await fetch(`${s.baseUrl}/api/auth/oidc/start${options.query ?? ''}`, {
+    redirect: 'manual',
+    headers: { cookie: cookieHeader({ token: options.token }) },
+  });
+  const toProvider = start.headers.get('location') ?? '';
+  if (start.status !== 302 || !toProvider.startsWith(s.provider.issuer)) {
+    return { status: start.status, location: toProvider, token: undefined };
+  }
+  const attemptCookie = cookiesOf(start).oidc_attempt;
+  const callback = new URL(await s.provider.loginThrough(toProvider, login, { cancel: options.cancel }));
+  await options.tamper?.(callback);
+  const back = await fetch(callback, {
+    redirect: 'manual',
+    headers: { cookie: cookieHeader({ oidc_attempt: attemptCookie, token: options.token }) },
+  });
+  return {
+    status: back.status,
+    location: back.headers.get('location') ?? '',
+    token: cookiesOf(back).token || undefined,
+    callback: callback.href,
+  };
+}
+
+describe('school sign-in with a real OpenID provider', () => {
+  let s: Setup;
+  let mail: Awaited<ReturnType<typeof startMailCapture>>;
+  let api: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    mail = await startMailCapture();
+    s = await setUp({
+      SMTP_URL: mail.url,
+      OIDC_ALLOWED_DOMAINS: 'school.test,example.test',
+      OIDC_TEACHER_CLAIM: 'groups',
+      OIDC_TEACHER_VALUES: 'staff,teachers',
+      OIDC_BUTTON_LABEL: 'Sign in with Test School',
+    });
+    api = apiClient(s.baseUrl);
+  });
+  afterAll(async () => {
+    await s?.close();
+    await mail?.close();
+  });
+
+  const db = () => s.database.handle.db;
+  const userByEmail = async (email: string) => (await db().select().from(users).where(eq(users.email, email)))[0];
+
+  test('the providers answer says which ways in the sign-in page shows', async () => {
+    const answer = await api('GET', '/api/auth/providers');
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ password: true, oidc: { label: 'Sign in with Test School' } });
+  });
+
+  test('a first school sign-in makes the account and a session; a second reaches the same account', async () => {
+    s.provider.setAccount('pupil-ann', {
+      email: 'Ann.Pupil@school.test',
+      email_verified: true,
+      name: 'Ann Pupil',
+      groups: ['year-7'],
+    });
+    const first = await schoolSignIn(s, 'pupil-ann');
+    expect(first.status).toBe(302);
+    expect(first.location).toBe('/classroom');
+    expect(first.token).toBeString();
+    const me = await api('GET', '/api/users', { as: first.token });
+    expect(me.status).toBe(200);
+    expect(me.json).toMatchObject({ email: 'ann.pupil@school.test', username: 'Ann Pupil', role: 'student' });
+    const identities = await db().select().from(userIdentities).where(eq(userIdentities.userId, me.json._id));
+    expect(identities).toHaveLength(1);
+    expect(identities[0]).toMatchObject({ issuer: s.provider.issuer, subject: 'pupil-ann' });
+    // The account has no password: no password opens it.
+    expect((await userByEmail('ann.pupil@school.test')).passwordHash).toBe('');
+    const login = await api('POST', '/api/users/login', { body: { email: 'ann.pupil@school.test', password: '' } });
+    expect(login.status).toBe(400);
+    // The provider's code never reaches the log.
+    const code = new URL(first.callback as string).searchParams.get('code') as string;
+    expect(s.server.logs()).not.toContain(code);
+
+    const usersBefore = await db().$count(users);
+    const second = await schoolSignIn(s, 'pupil-ann');
+    expect(second.location).toBe('/classroom');
+    const again = await api('GET', '/api/users', { as: second.token });
+    expect(again.json._id).toBe(me.json._id);
+    expect(await db().$count(users)).toBe(usersBefore);
+    expect(second.token).not.toBe(first.token);
+    // Signing out ends that session only, as for a password sign-in.
+    expect((await api('POST', '/api/users/logout', { as: second.token })).status).toBe(200);
+    expect((await api('GET', '/api/users', { as: second.token })).status).toBe(401);
+    expect((await api('GET', '/api/users', { as: first.token })).status).toBe(200);
+  });
+
+  test('a teacher value in the groups claim makes an approved teacher', async () => {
+    s.provider.setAccount('mr-bell', {
+      email: 'bell@school.test',
+      email_verified: true,
+      name: 'Mr Bell',
+      groups: ['staff'],
+    });
+    const flow = await schoolSignIn(s, 'mr-bell');
+    const me = await api('GET', '/api/users', { as: flow.token });
+    expect(me.json).toMatchObject({ email: 'bell@school.test', role: 'teacher' });
+    expect((await userByEmail('bell@school.test')).teacherStatus).toBe('approved');
+    const course = await api('POST', '/api/courses', { as: flow.token, body: { courseName: 'Physics 7B' } });
+    expect(course.status).toBe(201);
+  });
+
+  test('a next path survives the round trip (an invite link)', async () => {
+    const flow = await schoolSignIn(s, 'pupil-ann', { query: `?next=${encodeURIComponent('/join/ABC123?from=qr')}` });
+    expect(flow.location).toBe('/join/ABC123?from=qr');
+    expect(flow.token).toBeString();
+  });
+
+  const refusals: [string, Record<string, unknown>, string][] = [
+    ['a domain that is not allowed', { email: 'kid@elsewhere.test', email_verified: true }, 'domain_not_allowed'],
+    ['an unverified email', { email: 'kid@school.test', email_verified: false }, 'email_unverified'],
+    ['no email at all', { email_verified: true }, 'email_unverified'],
+  ];
+  for (const [name, claims, problem] of refusals) {
+    test(`${name} is refused with a page that says why, and nothing is made`, async () => {
+      const login = `refused-${problem}-${Math.random().toString(36).slice(2, 6)}`;
+      s.provider.setAccount(login, claims);
+      const before = s.database.snapshot();
+      const flow = await schoolSignIn(s, login);
+      expect(flow).toMatchObject({ status: 302, location: `/school-sign-in?problem=${problem}`, token: undefined });
+      expect(s.database.snapshot()).toEqual(before);
+    });
+  }
+
+  test('an email of an existing password account is never merged: email_in_use, then the owner links it', async () => {
+    const owner = await signUpWith(api, mail, 'student', 'Owner Olive');
+    s.provider.setAccount('olive-school', { email: owner.email, email_verified: true, name: 'Olive at school' });
+    const before = s.database.snapshot();
+    const refused = await schoolSignIn(s, 'olive-school');
+    expect(refused).toMatchObject({ location: '/school-sign-in?problem=email_in_use', token: undefined });
+    expect(s.database.snapshot()).toEqual(before);
+
+    // Linking needs a signed-in session.
+    const anonymous = await schoolSignIn(s, 'olive-school', { query: '?intent=link&next=/settings' });
+    expect(anonymous.status).toBe(401);
+    expect(s.database.snapshot()).toEqual(before);
+
+    const linked = await schoolSignIn(s, 'olive-school', {
+      query: '?intent=link&next=/settings',
+      token: owner.token,
+    });
+    expect(linked.location).toBe('/settings?linked=school');
+    const methods = await api('GET', '/api/users/sign-in-methods', { as: owner.token });
+    expect(methods.status).toBe(200);
+    expect(methods.json).toMatchObject({ password: true, schoolLabel: 'Sign in with Test School' });
+    expect(methods.json.school).toHaveLength(1);
+    expect(methods.json.school[0]).toMatchObject({ email: owner.email });
+    expect(methods.json.school[0].linkedAt).toBeNumber();
+
+    // Now the school sign-in reaches the password account.
+    const viaSchool = await schoolSignIn(s, 'olive-school');
+    expect(viaSchool.location).toBe('/classroom');
+    expect((await api('GET', '/api/users', { as: viaSchool.token })).json._id).toBe(owner.user._id);
+
+    // That school account cannot be linked to someone else as well.
+    const other = await signUpWith(api, mail, 'student', 'Other Otto');
+    const stolen = await schoolSignIn(s, 'olive-school', { query: '?intent=link', token: other.token });
+    expect(stolen.location).toBe('/school-sign-in?problem=already_linked');
+    expect((await api('GET', '/api/users/sign-in-methods', { as: other.token })).json.school).toEqual([]);
+
+    // With a password left, unlinking is allowed; the school account then makes no way in (email_in_use again).
+    const id = methods.json.school[0].id;
+    const otherRefused = await api('DELETE', `/api/users/sign-in-methods/school/${id}`, { as: other.token });
+    expect(otherRefused.status).toBe(404);
+    const unlinked = await api('DELETE', `/api/users/sign-in-methods/school/${id}`, { as: owner.token });
+    expect(unlinked.status).toBe(204);
+    expect((await api('GET', '/api/users/sign-in-methods', { as: owner.token })).json.school).toEqual([]);
+    expect((await schoolSignIn(s, 'olive-school')).location).toBe('/school-sign-in?problem=email_in_use');
+  });
+
+  test('the last way to sign in cannot be unlinked, and the refusal changes nothing', async () => {
+    const flow = await schoolSignIn(s, 'pupil-ann');
+    const methods = await api('GET', '/api/users/sign-in-methods', { as: flow.token });
+    expect(methods.json.password).toBe(false);
+    expect(methods.json.school).toHaveLength(1);
+    const before = s.database.snapshot();
+    const refused = await api('DELETE', `/api/users/sign-in-methods/school/${methods.json.school[0].id}`, {
+      as: flow.token,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.json.code).toBe('last_sign_in_method');
+    expect(refused.json.error).toBeString();
+    expect(s.database.snapshot()).toEqual(before);
+    expect((await api('GET', '/api/users/sign-in-methods')).status).toBe(401);
+  });
+
+  test('a tampered state is refused, and the attempt is used up', async () => {
+    s.provider.setAccount('tamper-tom', { email: 'tom@school.test', email_verified: true, name: 'Tom' });
+    const before = s.database.snapshot();
+    const flow = await schoolSignIn(s, 'tamper-tom', {
+      tamper: (callback) => callback.searchParams.set('state', `${callback.searchParams.get('state')}x`),
+    });
+    expect(flow).toMatchObject({ location: '/school-sign-in?problem=state_mismatch', token: undefined });
+    expect(s.database.snapshot()).toEqual(before);
+    expect(await userByEmail('tom@school.test')).toBeUndefined();
+  });
+
+  test('a callback without its browser cookie, or after 10 minutes, is expired', async () => {
+    s.provider.setAccount('late-lou', { email: 'lou@school.test', email_verified: true, name: 'Lou' });
+    // Another browser (no attempt cookie) brings the callback: a sign-in someone else started.
+    const start = await fetch(`${s.baseUrl}/api/auth/oidc/start`, { redirect: 'manual' });
+    const callback = await s.provider.loginThrough(start.headers.get('location') as string, 'late-lou');
+    const stranger = await fetch(callback, { redirect: 'manual' });
+    expect(stranger.headers.get('location')).toBe('/school-sign-in?problem=expired');
+    expect(stranger.headers.getSetCookie().some((line) => line.startsWith('token='))).toBe(false);
+
+    const flow = await schoolSignIn(s, 'late-lou', {
+      // The attempt started 11 minutes ago.
+      tamper: async () => {
+        await s.database.handle.db
+          .update(oidcAttempts)
+          .set({ createdAt: sql`${oidcAttempts.createdAt} - ${11 * 60_000}` });
+      },
+    });
+    expect(flow).toMatchObject({ location: '/school-sign-in?problem=expired', token: undefined });
+    expect(await userByEmail('lou@school.test')).toBeUndefined();
+  });
+
+  test('cancelling at the provider comes back as cancelled', async () => {
+    const flow = await schoolSignIn(s, 'whoever', { cancel: true });
+    expect(flow).toMatchObject({ location: '/school-sign-in?problem=cancelled', token: undefined });
+  });
+
+  test('next must be a path on this site: open redirects are refused and start nothing', async () => {
+    for (const next of [
+      '//evil.test/x',
+      '/\\evil.test',
+      'https://evil.test/',
+      'javascript:alert(1)',
+      'classroom',
+      '/\t/evil.test',
+    ]) {
+      const before = s.database.snapshot();
+      const answer = await fetch(`${s.baseUrl}/api/auth/oidc/start?next=${encodeURIComponent(next)}`, {
+        redirect: 'manual',
+      });
+      expect({ next, status: answer.status }).toEqual({ next, status: 400 });
+      expect((await answer.json()).fields.next).toBeString();
+      expect(s.database.snapshot()).toEqual(before);
+    }
+  });
+});
+
+describe('school sign-in only (PASSWORD_SIGNIN=false) with the provider down', () => {
+  let s: Setup;
+  const admin = 'head@school.test';
+
+  beforeAll(async () => {
+    s = await setUp({ PASSWORD_SIGNIN: 'false', ADMIN_EMAIL: admin }, { providerDown: true });
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  test('the app starts, says password sign-in is off, and a sign-in says the provider is unavailable', async () => {
+    const api = apiClient(s.baseUrl);
+    expect((await api('GET', '/api/health/live')).status).toBe(200);
+    expect((await api('GET', '/api/auth/providers')).json).toEqual({
+      password: false,
+      oidc: { label: 'Sign in with your school account' },
+    });
+    const before = s.database.snapshot();
+    const start = await fetch(`${s.baseUrl}/api/auth/oidc/start`, { redirect: 'manual' });
+    expect(start.status).toBe(302);
+    expect(start.headers.get('location')).toBe('/school-sign-in?problem=provider_unavailable');
+    expect(s.database.snapshot()).toEqual(before);
+  });
+
+  test('every password route refuses with password_signin_off and changes nothing', async () => {
+    const api = apiClient(s.baseUrl);
+    const email = 'pupil@school.test';
+    const calls: [string, unknown][] = [
+      ['/api/users/register', { username: 'Pupil', email, password: TEST_PASSWORD }],
+      ['/api/users/login', { email, password: TEST_PASSWORD }],
+      ['/api/users/verify-otp', { email, otp: '123456' }],
+      ['/api/users/resend-otp', { email }],
+      ['/api/users/forgot-password', { email }],
+      ['/api/users/reset-password', { email, otp: '123456', newPassword: TEST_PASSWORD }],
+    ];
+    for (const [path, body] of calls) {
+      const before = s.database.snapshot();
+      const answer = await api('POST', path, { body });
+      expect({ path, status: answer.status, code: answer.json?.code }).toEqual({
+        path,
+        status: 403,
+        code: 'password_signin_off',
+      });
+      expect(answer.json.error).toContain('school');
+      expect(s.database.snapshot()).toEqual(before);
+    }
+  });
+
+  test('the break-glass command gives the ADMIN_EMAIL account a password that logs in, and only it', async () => {
+    const api = apiClient(s.baseUrl);
+    const run = async (input: string, env: Record<string, string> = {}) => {
+      const child = Bun.spawn(['bun', join(root, 'src', 'main.ts'), 'set-admin-password'], {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: s.server.dataDir, ...s.database.env, ADMIN_EMAIL: admin, ...env },
+        stdin: new TextEncoder().encode(input),
+        stdout: 'pipe',
+        stderr: 'pipe',
+      });
+      const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+      return { code: await child.exited, out, err };
+    };
+    const before = s.database.snapshot();
+    const short = await run('short\n');
+    expect(short.code).toBe(2);
+    expect(short.err).toContain('characters');
+    expect(s.database.snapshot()).toEqual(before);
+
+    const password = 'break glass in case of fire';
+    const made = await run(`${password}\n`);
+    expect(made.code).toBe(0);
+    expect(made.out).toContain(admin);
+    expect(made.out + made.err).not.toContain(password);
+
+    const login = await api('POST', '/api/users/login', { body: { email: admin, password } });
+    expect(login.status).toBe(200);
+    expect(login.json.user).toMatchObject({ email: admin });
+    const me = await api('GET', '/api/users', { as: login.json.token });
+    expect(me.json.isAdmin).toBe(true);
+    const wrong = await api('POST', '/api/users/login', { body: { email: admin, password: 'not the password' } });
+    expect(wrong.status).toBe(401);
+
+    // Setting it again ends the sessions the old password opened.
+    expect((await run('another long password\n')).code).toBe(0);
+    expect((await api('GET', '/api/users', { as: login.json.token })).status).toBe(401);
+  });
+});
+
+describe('ID token checks, against the provider’s real keys', () => {
+  let provider: OidcProvider;
+  const redirectUri = 'http://127.0.0.1:9/api/auth/oidc/callback';
+
+  beforeAll(async () => {
+    provider = await startOidcProvider({ redirectUris: [redirectUri] });
+    provider.setAccount('kim', { email: 'kim@school.test', email_verified: true, name: 'Kim' });
+  });
+  afterAll(async () => {
+    await provider?.stop();
+  });
+
+  /** A sign-in whose token answer is replaced: its ID token re-signed by the provider's key with `change` applied. */
+  async function signInWithIdToken(change?: (claims: Record<string, unknown>) => Record<string, unknown>) {
+    const config = loadConfig({
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'classroom-oidc-unit-')),
+      PUBLIC_URL: 'http://127.0.0.1:9',
+      ...provider.appEnv(),
+    });
+    const fetchThrough = (async (url: string | URL, init?: RequestInit) => {
+      const response = await provider.fetch(url, init);
+      if (!change || !String(url).endsWith('/token')) return response;
+      const body = await response.json();
+      body.id_token = await provider.signJwt(change(decodeJwt(body.id_token) as Record<string, unknown>));
+      return Response.json(body, { status: response.status });
+    }) as typeof fetch;
+    const oidc = createOidcClient(
+      config.oidc as NonNullable<typeof config.oidc>,
+      redirectUri,
+      'http://127.0.0.1:9/',
+      createLogger({ level: 'silent', format: 'json' }),
+      fetchThrough,
+    );
+    const checks = {
+      state: client.randomState(),
+      nonce: client.randomNonce(),
+      codeVerifier: client.randomPKCECodeVerifier(),
+    };
+    const back = await provider.loginThrough((await oidc.authorizationUrl(checks)).href, 'kim');
+    rmSync(config.dataDir, { recursive: true, force: true });
+    return oidc.finish(new URL(back), checks);
+  }
+
+  const problemOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'accepted',
+      (error) => (error instanceof OidcFailure ? error.problem : `unexpected ${error}`),
+    );
+
+  test('the token as the provider signed it is accepted (and re-signing alone changes nothing)', async () => {
+    expect((await signInWithIdToken()).email).toBe('kim@school.test');
+    expect((await signInWithIdToken((claims) => claims)).sub).toBe('kim');
+  });
+
+  test('a wrong audience, nonce or issuer is refused as invalid_response', async () => {
+    expect(await problemOf(signInWithIdToken((claims) => ({ ...claims, aud: 'another-app' })))).toBe(
+      'invalid_response',
+    );
+    expect(await problemOf(signInWithIdToken((claims) => ({ ...claims, nonce: 'replayed-nonce' })))).toBe(
+      'invalid_response',
+    );
+    expect(await problemOf(signInWithIdToken((claims) => ({ ...claims, iss: 'https://evil.test' })))).toBe(
+      'invalid_response',
+    );
+    expect(
+      await problemOf(signInWithIdToken((claims) => ({ ...claims, exp: Math.floor(Date.now() / 1000) - 3600 }))),
+    ).toBe('invalid_response');
+  });
+});
