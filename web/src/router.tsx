@@ -18,6 +18,7 @@ const SignupPage = page(() => import('./routes/AuthPage'), 'SignupPage');
 const VerifyEmailPage = page(() => import('./routes/VerifyEmailPage'), 'VerifyEmailPage');
 const ForgotPasswordPage = page(() => import('./routes/ForgotPasswordPage'), 'ForgotPasswordPage');
 const JoinPage = page(() => import('./routes/JoinPage'), 'JoinPage');
+const SchoolSignInPage = page(() => import('./routes/SchoolSignInPage'), 'SchoolSignInPage');
 const AppShell = page(() => import('./components/AppShell'), 'AppShell');
 const ClassroomPage = page(() => import('./routes/ClassroomPage'), 'ClassroomPage');
 const CoursePage = page(() => import('./routes/CoursePage'), 'CoursePage');
@@ -48,6 +49,7 @@ export function AppRoutes() {
           <Route path="/verify-email" element={<VerifyEmailPage />} />
           <Route path="/forgot-password" element={<ForgotPasswordPage />} />
           <Route path="/join/:inviteCode" element={<JoinPage />} />
+          <Route path="/school-sign-in" element={<SchoolSignInPage />} />
           <Route element={<ProtectedRoute />}>
             <Route element={<AppShell />}>
               <Route path="/classroom" element={<ClassroomPage />} />

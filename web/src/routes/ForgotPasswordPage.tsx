@@ -1,11 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { useProviders } from '../api/providers';
 import { errorMessage } from '../api/query-client';
 import { forgotPassword, resetPassword } from '../api/users';
 import { AuthLayout } from '../components/AuthLayout';
 import { FormError } from '../components/FormError';
 import { NewPasswordFields } from '../components/NewPasswordFields';
+import { SchoolOnlyNotice } from '../components/SchoolOnlyNotice';
 import { destinationAfterSignIn } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../lib/messages';
 import { toast } from '../lib/toast';
@@ -16,6 +18,7 @@ export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const ask = useMutation({ mutationFn: forgotPassword, meta: { quiet: true } });
+  const providers = useProviders();
 
   function onAsk(event: FormEvent) {
     event.preventDefault();
@@ -24,7 +27,9 @@ export function ForgotPasswordPage() {
 
   return (
     <AuthLayout>
-      {sentTo ? (
+      {providers.data?.password === false ? (
+        <SchoolOnlyNotice title="There is no password to reset" providers={providers.data} />
+      ) : sentTo ? (
         <ResetForm email={sentTo} onBack={() => setSentTo(null)} />
       ) : (
         <>

@@ -1,14 +1,19 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useProviders } from '../api/providers';
 import { AuthLayout } from '../components/AuthLayout';
+import { SchoolOnlyNotice } from '../components/SchoolOnlyNotice';
 import { VerifyEmailForm } from '../components/VerifyEmailForm';
 
 export function VerifyEmailPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const email = params.get('email')?.trim();
+  const providers = useProviders();
   return (
     <AuthLayout>
-      {email ? (
+      {providers.data?.password === false ? (
+        <SchoolOnlyNotice title="There is no email code to enter" providers={providers.data} />
+      ) : email ? (
         <VerifyEmailForm email={email.toLowerCase()} onBack={() => navigate('/login')} />
       ) : (
         <div className="text-center">
