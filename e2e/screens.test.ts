@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { makeClip } from '../src/test/fixtures';
+import { TEST_PASSWORD } from '../src/test/harness';
 import { seriousA11yFindings } from './browser';
 import { e2eEnvironment } from './environment';
 import { createAccount, screenshot, signedInContext } from './server';
@@ -146,4 +147,110 @@ test('settings tabs follow the ARIA tabs pattern: one Tab stop, arrows, Home and
   await page.keyboard.press('Tab');
   expect(await page.evaluate(() => !!document.activeElement?.closest('[role="tabpanel"]'))).toBe(true);
   await context.close();
+});
+
+test('the share page at every width: the class code on one line, the whole invite link in view', async () => {
+  for (const width of WIDTHS) {
+    const context = await signedInContext(env.browser, env.server, teacher.token, { width, height: 900 });
+    const page = await context.newPage();
+    await page.goto(`${env.server.baseUrl}/share/${courseId}`);
+    await page.waitForFunction(() => (document.querySelector('#invite-link') as HTMLTextAreaElement | null)?.value);
+    const layout = await page.evaluate(() => {
+      const code = document.querySelector('[data-testid="invite-code"]') as HTMLElement;
+      const link = document.querySelector('#invite-link') as HTMLTextAreaElement;
+      return {
+        codeLines: Math.round(
+          code.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(code).lineHeight),
+        ),
+        codeFits: code.scrollWidth <= code.clientWidth,
+        linkShown: link.scrollHeight <= link.clientHeight + 1 && link.scrollWidth <= link.clientWidth,
+        link: link.value,
+      };
+    });
+    expect({ width, ...layout, link: layout.link.includes('/join/') }).toEqual({
+      width,
+      codeLines: 1,
+      codeFits: true,
+      linkShown: true,
+      link: true,
+    });
+    await check(page, 'share', width);
+    await context.close();
+  }
+}, 120_000);
+
+test('toasts cover no title, have a 24 px close button and stay with their page, and with their person', async () => {
+  for (const width of [768, 1280]) {
+    const context = await signedInContext(env.browser, env.server, teacher.token, { width, height: 900 });
+    const page = await context.newPage();
+    await page.goto(`${env.server.baseUrl}/share/${courseId}`);
+    await page.getByRole('button', { name: 'New code' }).click();
+    await page.getByRole('button', { name: 'Make new code' }).click();
+    const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'New code ready' });
+    await toast.waitFor();
+    await page.waitForTimeout(600); // its entrance animation
+    const title = await page.getByRole('heading', { level: 1 }).boundingBox();
+    const box = await toast.boundingBox();
+    const close = await toast.locator('[data-close-button]').boundingBox();
+    if (!title || !box || !close) throw new Error('not laid out');
+    const overlaps = !(box.y >= title.y + title.height || box.y + box.height <= title.y);
+    expect({ width, overlapsTitle: overlaps, inHeader: box.y < 56 }).toEqual({
+      width,
+      overlapsTitle: false,
+      inHeader: false,
+    });
+    expect(Math.min(close.width, close.height)).toBeGreaterThanOrEqual(24);
+    // Moving on (after it was read) leaves it behind.
+    await page.waitForTimeout(2600);
+    await page.getByRole('link', { name: '← Compilers' }).click();
+    await page.getByRole('heading', { name: 'Parsing' }).waitFor();
+    await toast.waitFor({ state: 'detached', timeout: 3000 });
+    await context.close();
+  }
+
+  // "Logged out successfully" is for the person who left, not for the one who signs in next on this page.
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const logIn = async (email: string) => {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL('**/classroom');
+  };
+  await page.goto(`${env.server.baseUrl}/login`);
+  await logIn(teacher.email);
+  await page.goto(`${env.server.baseUrl}/settings`);
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await page.waitForURL('**/login');
+  const loggedOut = page.locator('[data-sonner-toast]').filter({ hasText: 'Logged out successfully' });
+  await loggedOut.waitFor();
+  await logIn(newcomer.email);
+  await loggedOut.waitFor({ state: 'detached', timeout: 3000 });
+  await page.close();
+}, 120_000);
+
+test("the playlist's topic titles are 24 px targets, and 44 px on a touch screen", async () => {
+  const heights = async (touch: boolean) => {
+    const context = await env.browser.newContext({
+      viewport: { width: 375, height: 812 },
+      hasTouch: touch,
+      isMobile: touch,
+    });
+    await context.addCookies([{ name: 'token', value: student.token, url: env.server.baseUrl }]);
+    const page = await context.newPage();
+    await page.goto(`${env.server.baseUrl}/classroom/${courseId}`);
+    const title = page.getByRole('region', { name: 'Course Playlist' }).getByRole('button', { name: /Parsing/ });
+    await title.waitFor();
+    const answer = {
+      coarse: await page.evaluate(() => matchMedia('(pointer: coarse)').matches),
+      height: (await title.boundingBox())?.height ?? 0,
+    };
+    await context.close();
+    return answer;
+  };
+  const mouse = await heights(false);
+  expect(mouse.coarse).toBe(false);
+  expect(mouse.height).toBeGreaterThanOrEqual(24);
+  const touch = await heights(true);
+  expect(touch.coarse).toBe(true);
+  expect(touch.height).toBeGreaterThanOrEqual(44);
 });

@@ -49,19 +49,13 @@ export function Playlist({
                   }`}
                 >
                   <div className="relative aspect-video w-24 shrink-0 overflow-hidden rounded-lg bg-slate-800">
-                    {lecture.video?.posterUrl ? (
-                      <img src={lecture.video.posterUrl} alt="" className="size-full object-cover" loading="lazy" />
-                    ) : (
-                      <span className="flex size-full items-center justify-center text-slate-400">
-                        <PlayIcon size={16} />
-                      </span>
-                    )}
+                    <Thumbnail lecture={lecture} />
                     <WatchedBar lecture={lecture} />
                   </div>
                   <div className="flex min-w-0 flex-1 flex-col gap-0.5">
                     <button
                       type="button"
-                      className="text-left text-sm font-medium break-words text-slate-900 after:absolute after:inset-0 after:content-['']"
+                      className="playlist-title text-left text-sm font-medium break-words text-slate-900 after:absolute after:inset-0 after:content-['']"
                       aria-current={selected ? 'true' : undefined}
                       onClick={() => onSelect(lecture)}
                     >
@@ -88,6 +82,27 @@ export function Playlist({
         </ol>
       )}
     </section>
+  );
+}
+
+/**
+ * The topic's poster, or a placeholder: for a video that did not process (cancelled, failed: its files may be gone)
+ * and for a poster that does not load, never a broken image.
+ */
+function Thumbnail({ lecture }: { lecture: Lecture }) {
+  const video = lecture.video;
+  const [broken, setBroken] = useState<string | null>(null);
+  const poster = video?.posterUrl;
+  const usable = poster && video.status !== 'cancelled' && video.status !== 'failed' && broken !== poster;
+  if (usable) {
+    return (
+      <img src={poster} alt="" className="size-full object-cover" loading="lazy" onError={() => setBroken(poster)} />
+    );
+  }
+  return (
+    <span className="flex size-full items-center justify-center text-slate-400" data-testid="thumbnail-placeholder">
+      <PlayIcon size={16} />
+    </span>
   );
 }
 

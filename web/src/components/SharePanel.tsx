@@ -50,66 +50,75 @@ export function SharePanel({ course }: { course: Course }) {
     });
   const busy = regenerateCode.isPending;
 
+  // The layout follows the panel's own width (a container query), not the window's: beside an open navigation at
+  // 768 px the panel is narrow, and the QR code beside the code left the code three lines and the link "http:".
   return (
-    <section
-      aria-label="Share classroom"
-      className="card grid gap-6 p-5 sm:p-6 md:grid-cols-[auto_1fr] md:items-center"
-    >
-      <figure className="mx-auto flex flex-col items-center gap-2">
-        <div className="rounded-xl border border-slate-200 bg-white p-2">
-          <Suspense fallback={<div style={{ width: QR_SIZE, height: QR_SIZE }} aria-hidden="true" />}>
-            {link ? (
-              <QRCodeCanvas
-                value={link}
-                size={QR_SIZE}
-                marginSize={2}
-                aria-label="QR code of the invite link"
-                role="img"
-              />
-            ) : (
-              <div style={{ width: QR_SIZE, height: QR_SIZE }} aria-hidden="true" />
-            )}
-          </Suspense>
-        </div>
-        <figcaption className="text-sm text-slate-600">Scan to join the classroom</figcaption>
-      </figure>
-      <div className="flex min-w-0 flex-col gap-4">
-        <div>
-          <p className="text-sm font-medium text-slate-600">Class code</p>
-          <p
-            className="font-mono text-5xl font-bold tracking-[0.2em] break-all text-slate-900 sm:text-6xl"
-            data-testid="invite-code"
-          >
-            {course.inviteCode}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor="invite-link">Invite link</label>
-          <div className="flex gap-2">
-            <input id="invite-link" className="input min-w-0 flex-1 font-mono text-sm" value={link} readOnly />
-            <button
-              type="button"
-              className="btn btn-secondary shrink-0"
-              onClick={copy}
-              disabled={!link}
-              aria-label="Copy invite link"
-            >
-              <CopyIcon size={18} />
-              <span className="hidden sm:inline">Copy</span>
-            </button>
+    <section aria-label="Share classroom" className="card @container p-5 sm:p-6">
+      <div className="grid gap-6 @2xl:grid-cols-[auto_1fr] @2xl:items-center">
+        <figure className="mx-auto flex flex-col items-center gap-2">
+          <div className="rounded-xl border border-slate-200 bg-white p-2">
+            <Suspense fallback={<div style={{ width: QR_SIZE, height: QR_SIZE }} aria-hidden="true" />}>
+              {link ? (
+                <QRCodeCanvas
+                  value={link}
+                  size={QR_SIZE}
+                  marginSize={2}
+                  aria-label="QR code of the invite link"
+                  role="img"
+                />
+              ) : (
+                <div style={{ width: QR_SIZE, height: QR_SIZE }} aria-hidden="true" />
+              )}
+            </Suspense>
           </div>
-          <p role="status" className="h-5 text-sm font-medium text-emerald-700">
-            {copied ? 'Link copied to clipboard!' : ''}
-          </p>
-          {warning && (
-            <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="share-warning">
-              {warning}
+          <figcaption className="text-sm text-slate-600">Scan to join the classroom</figcaption>
+        </figure>
+        <div className="flex min-w-0 flex-col gap-4">
+          <div>
+            <p className="text-sm font-medium text-slate-600">Class code</p>
+            <p
+              className="font-mono text-[clamp(1.75rem,11cqi,3.75rem)] leading-tight font-bold tracking-[0.15em] whitespace-nowrap text-slate-900 @2xl:text-[clamp(1.75rem,8cqi,3.75rem)]"
+              data-testid="invite-code"
+            >
+              {course.inviteCode}
             </p>
-          )}
+          </div>
+          <div className="field">
+            <label htmlFor="invite-link">Invite link</label>
+            <div className="flex gap-2">
+              {/* A box that wraps, so the whole link shows at any width (an input showed "http:" and hid the rest). */}
+              <textarea
+                id="invite-link"
+                className="input h-auto min-w-0 flex-1 resize-none py-2 font-mono text-sm leading-snug [overflow-wrap:anywhere]"
+                rows={2}
+                value={link}
+                readOnly
+                onFocus={(event) => event.currentTarget.select()}
+              />
+              <button
+                type="button"
+                className="btn btn-secondary shrink-0"
+                onClick={copy}
+                disabled={!link}
+                aria-label="Copy invite link"
+              >
+                <CopyIcon size={18} />
+                <span className="hidden sm:inline">Copy</span>
+              </button>
+            </div>
+            <p role="status" className="h-5 text-sm font-medium text-emerald-700">
+              {copied ? 'Link copied to clipboard!' : ''}
+            </p>
+            {warning && (
+              <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="share-warning">
+                {warning}
+              </p>
+            )}
+          </div>
+          <button type="button" className="btn btn-secondary self-start" onClick={() => setConfirmOpen(true)}>
+            <RefreshIcon size={18} /> New code
+          </button>
         </div>
-        <button type="button" className="btn btn-secondary self-start" onClick={() => setConfirmOpen(true)}>
-          <RefreshIcon size={18} /> New code
-        </button>
       </div>
       <Modal open={confirmOpen} title="Make a new class code?" onClose={() => setConfirmOpen(false)}>
         <p className="text-slate-700">

@@ -73,10 +73,26 @@ export function dismissToastsOfLastPage() {
   });
 }
 
-/** Sign-out: every toast on screen goes, whoever it was for (a toast can name a class or a lecture). */
+/**
+ * Sign-out and sign-in: every toast on screen goes, whoever it was for (a toast can name a class or a lecture, and
+ * "Logged out successfully" is not for the next person who signs in).
+ */
 export function dismissAllToasts() {
   shownAt.clear();
   sonner?.then((toast) => toast.dismiss()).catch(() => {});
+}
+
+const PHONE_QUERY = '(max-width: 639px)';
+/** Whether the window is phone-wide, following rotation and resizing. */
+function usePhone() {
+  const [phone, setPhone] = useState(() => window.matchMedia(PHONE_QUERY).matches);
+  useEffect(() => {
+    const query = window.matchMedia(PHONE_QUERY);
+    const follow = () => setPhone(query.matches);
+    query.addEventListener('change', follow);
+    return () => query.removeEventListener('change', follow);
+  }, []);
+  return phone;
 }
 
 /** Renders sonner's Toaster once the first toast has loaded it. */
@@ -90,15 +106,16 @@ export function Toasts() {
   }, []);
   // Runs after the Toaster's own effects, so it has subscribed before the first toast is sent.
   useEffect(() => toaster?.mounted(), [toaster]);
+  const phone = usePhone();
   if (!toaster) return null;
-  // Never over the header (its menu and account buttons) or a page's own top-right button: on a phone at the bottom,
-  // elsewhere centred under the header.
-  const phone = window.matchMedia('(max-width: 639px)').matches;
+  // Never over the header, a page's title or its top-right actions: at the bottom, across a phone and in the
+  // bottom-right corner elsewhere, above the upload tray when it is there (its height is --upload-tray-height).
+  const aboveTheTray = 'calc(16px + var(--upload-tray-height, 0px))';
   return (
     <toaster.Toaster
-      position={phone ? 'bottom-center' : 'top-center'}
-      offset={{ top: 64 }}
-      mobileOffset={{ bottom: 16 }}
+      position={phone ? 'bottom-center' : 'bottom-right'}
+      offset={{ bottom: aboveTheTray, right: 16 }}
+      mobileOffset={{ bottom: aboveTheTray }}
       duration={TOAST_MS}
       richColors
       closeButton

@@ -76,6 +76,8 @@ export function useSession() {
   /** Stores the token, fetches the user and marks the session authenticated; throws if the fetch fails. */
   const signIn = useCallback(
     async (token: string) => {
+      // Whatever the last person was told ("Logged out successfully") is not for this one.
+      dismissAllToasts();
       storeToken(token);
       // Nothing fetched while signed out (an invite's preview, say) is carried into the person's session.
       queryClient.clear();
