@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { type Lecture, useCountView, useSaveProgress, useToggleLike } from '../api/lectures';
-import { processingForStudents } from '../lib/format';
+import { asSentence, processingForStudents } from '../lib/format';
 import { EyeIcon, HeartIcon, PlayIcon } from './icons';
 import { VideoPlayer } from './VideoPlayer';
 
@@ -17,6 +17,7 @@ export function LectureStage({
   onNext,
   autoPlay = false,
   onAddFirst,
+  canRetry = false,
 }: {
   lecture: Lecture | null;
   next?: Lecture | null;
@@ -24,6 +25,8 @@ export function LectureStage({
   autoPlay?: boolean;
   /** The teacher's call to action in an empty class. */
   onAddFirst?: () => void;
+  /** The class's teacher: reads why a video did not process and what to do about it. */
+  canRetry?: boolean;
 }) {
   const toggleLike = useToggleLike();
   const countView = useCountView();
@@ -119,7 +122,8 @@ export function LectureStage({
           ) : video.status === 'failed' || video.status === 'cancelled' ? (
             <>
               <p className="font-medium">This video is not available yet.</p>
-              <p className="max-w-sm text-sm text-slate-300">{video.error}</p>
+              {/* The reason and what to do (Retry, delete) are the teacher's; a student only learns it is not there. */}
+              {canRetry && <p className="max-w-sm text-sm text-slate-300">{video.error}</p>}
             </>
           ) : (
             <>
@@ -128,7 +132,8 @@ export function LectureStage({
                 <div className="h-full bg-indigo-500 transition-[width]" style={{ width: `${video.progress}%` }} />
               </div>
               <p className="text-sm text-slate-300">
-                {processingForStudents(video.etaSeconds)}. It will play here as soon as the first part is ready.
+                {asSentence(processingForStudents(video.etaSeconds))} It will play here as soon as the first part is
+                ready.
               </p>
             </>
           )}

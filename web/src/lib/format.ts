@@ -25,6 +25,9 @@ export function processingForStudents(etaSeconds: number | null): string {
   return `Processing…, ready in about ${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+/** A phrase as a sentence: a full stop, unless it already ends in one or an ellipsis ("Processing…" stays). */
+export const asSentence = (text: string) => (/[.…!?]$/.test(text) ? text : `${text}.`);
+
 /** A long date with hours and minutes, e.g. "November 22, 2026 at 10:05 AM". */
 export function formatLongDate(iso: string): string {
   return new Date(iso).toLocaleString(undefined, {

@@ -127,6 +127,7 @@ export function CoursePage() {
             onNext={playNext}
             autoPlay={selected !== null && autoPlayId === selected._id}
             onAddFirst={isTeacher ? () => setAdding(true) : undefined}
+            canRetry={isTeacher}
           />
         </div>
         <div className="flex min-w-0 flex-col gap-6 xl:col-start-2 xl:row-span-2 xl:row-start-1">
