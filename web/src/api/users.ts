@@ -39,8 +39,8 @@ export const forgotPassword = (email: string) =>
 export const resetPassword = (email: string, otp: string, newPassword: string) =>
   request<SignInJson>('POST', '/users/reset-password', { body: { email, otp, newPassword } });
 
-/** Ends this device's session on the server. */
-export const logout = () => request<{ message: string }>('POST', '/users/logout');
+/** Ends this device's session on the server; `endSessionUrl`: the school's provider signs out there too. */
+export const logout = () => request<{ message: string; endSessionUrl?: string }>('POST', '/users/logout');
 
 /** Ends every session of the account, this one included. */
 export const logoutEverywhere = () => request<{ message: string }>('POST', '/users/logout-all');

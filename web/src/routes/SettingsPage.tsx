@@ -1,10 +1,12 @@
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useProviders } from '../api/providers';
 import { logout, logoutEverywhere } from '../api/users';
 import { Avatar } from '../components/Avatar';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LogOutIcon } from '../components/icons';
 import { DeleteAccountForm } from '../components/settings/DeleteAccountForm';
+import { LinkedSignIn } from '../components/settings/LinkedSignIn';
 import { PictureForm } from '../components/settings/PictureForm';
 import { ProfileInfoForm } from '../components/settings/ProfileInfoForm';
 import { SecurityForm } from '../components/settings/SecurityForm';
@@ -13,12 +15,22 @@ import { toast } from '../lib/toast';
 import { useSession } from '../state/session';
 import { discardAllUploads, hasActiveUploads } from '../state/uploads';
 
-const tabs = ['Profile Info', 'Security', 'Profile Picture'] as const;
-type Tab = (typeof tabs)[number];
+const baseTabs = ['Profile Info', 'Security', 'Profile Picture'] as const;
+/** Shown when the server has a school sign-in (OIDC) to link. */
+const withLinkedSignIn = [...baseTabs, 'Linked sign-in'] as const;
+type Tab = (typeof withLinkedSignIn)[number];
 
 export function SettingsPage() {
   const { user, setUser, signOut } = useSession();
-  const [tab, setTab] = useState<Tab>('Profile Picture');
+  const [params, setParams] = useSearchParams();
+  // Back from linking a school account (?linked=school): its tab, a confirmation, and a clean address bar.
+  const [justLinked, setJustLinked] = useState(() => params.get('linked') === 'school');
+  const [tab, setTab] = useState<Tab>(justLinked ? 'Linked sign-in' : 'Profile Picture');
+  useEffect(() => {
+    if (params.has('linked')) setParams({}, { replace: true });
+  }, [params, setParams]);
+  const providers = useProviders();
+  const tabs = providers.data?.oidc || justLinked ? withLinkedSignIn : baseTabs;
   /** Set while the "uploads are still running" question is open: whether the sign-out asked was everywhere. */
   const [askingEverywhere, setAskingEverywhere] = useState<boolean | null>(null);
   const [leaving, setLeaving] = useState(false);
@@ -30,12 +42,21 @@ export function SettingsPage() {
     setLeaving(true);
     // Stopped while the token still works, so the server deletes what it has of each upload.
     await discardAllUploads();
+    let endSessionUrl: string | undefined;
     const ended = await (everywhere ? logoutEverywhere() : logout()).then(
-      () => true,
+      (answer) => {
+        endSessionUrl = (answer as { endSessionUrl?: string }).endSessionUrl;
+        return true;
+      },
       () => false,
     );
     navigate('/login', { replace: true });
     signOut();
+    // The school signs out at its provider too (OIDC_END_SESSION): the provider's page comes back to the app.
+    if (endSessionUrl) {
+      window.location.assign(endSessionUrl);
+      return;
+    }
     if (everywhere && !ended) toast.error('Could not reach the server: other devices are still signed in.');
     else toast.success(everywhere ? 'Logged out of all devices' : 'Logged out successfully');
   };
@@ -88,6 +109,7 @@ export function SettingsPage() {
             </>
           )}
           {tab === 'Profile Picture' && <PictureForm user={user} onSaved={setUser} />}
+          {tab === 'Linked sign-in' && <LinkedSignIn justLinked={justLinked} onDismiss={() => setJustLinked(false)} />}
         </Tabs>
       </div>
     </section>
