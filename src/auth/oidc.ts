@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import type { OidcSettings } from '../config';
 import type { Logger } from '../lib/log';
+import type { FederatedProfile } from './federated';
 
 /**
  * The OpenID Connect side of school sign-in, with `openid-client` (a certified library): discovery, the
@@ -141,6 +142,26 @@ export function createOidcClient(
         return undefined;
       }
     },
+  };
+}
+
+/** The checked claims as the provider-neutral profile that src/auth/federated.ts works with. */
+export function profileOf(claims: OidcClaims, settings: OidcSettings): FederatedProfile {
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+  const claim = settings.teacherClaim ? claims[settings.teacherClaim] : undefined;
+  const values = Array.isArray(claim) ? claim : [claim];
+  return {
+    issuer: claims.iss,
+    subject: claims.sub,
+    email: text(claims.email)?.toLowerCase(),
+    // Entra ID sends no email_verified; its `xms_edov` says the domain's owner verified the address.
+    emailVerified: claims.email_verified === true || claims.xms_edov === true || claims.xms_edov === 1,
+    name:
+      text(claims.name) ??
+      ([text(claims.given_name), text(claims.family_name)].filter(Boolean).join(' ') ||
+        text(claims.preferred_username)),
+    hostedDomain: text(claims.hd),
+    teacherByClaim: values.some((value) => typeof value === 'string' && settings.teacherValues.includes(value)),
   };
 }
 

@@ -14,7 +14,7 @@ import {
 } from '../auth/federated';
 import { type AccountLimits, countOrRefuse } from '../auth/limits';
 import { requireUser, tokenFrom } from '../auth/middleware';
-import { createOidcClient, type OidcClaims, type OidcClient, OidcFailure, type OidcProblem } from '../auth/oidc';
+import { createOidcClient, type OidcClient, OidcFailure, type OidcProblem, profileOf } from '../auth/oidc';
 import { hashKey, newKey, sessionUser, startSession } from '../auth/sessions';
 import { readToken } from '../auth/tokens';
 import type { Config } from '../config';
@@ -65,25 +65,6 @@ function oidcClientOf(config: Config, log: Logger): OidcClient | undefined {
 /** The provider's sign-out page for the logout answer (OIDC_END_SESSION), or undefined. */
 export async function endSessionUrlOf(config: Config, log: Logger): Promise<string | undefined> {
   return oidcClientOf(config, log)?.endSessionUrl();
-}
-
-/** The checked claims as the provider-neutral profile that src/auth/federated.ts works with. */
-export function profileOf(claims: OidcClaims, settings: NonNullable<Config['oidc']>): FederatedProfile {
-  const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
-  const claim = settings.teacherClaim ? claims[settings.teacherClaim] : undefined;
-  const values = Array.isArray(claim) ? claim : [claim];
-  return {
-    issuer: claims.iss,
-    subject: claims.sub,
-    email: text(claims.email)?.toLowerCase(),
-    emailVerified: claims.email_verified === true,
-    name:
-      text(claims.name) ??
-      ([text(claims.given_name), text(claims.family_name)].filter(Boolean).join(' ') ||
-        text(claims.preferred_username)),
-    hostedDomain: text(claims.hd),
-    teacherByClaim: values.some((value) => typeof value === 'string' && settings.teacherValues.includes(value)),
-  };
 }
 
 /** For OIDC_ALLOWED_DOMAINS, Google's accounts are checked on their `hd` claim (the Workspace they belong to). */
