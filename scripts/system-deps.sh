@@ -9,6 +9,9 @@ if [[ "${1:-}" == "--test" ]] && [[ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]
 # The server suite runs a second time on PostgreSQL, on a throwaway cluster (scripts/test-postgres.ts).
 if [[ "${1:-}" == "--test" ]] && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then need+=(postgresql); fi
 
+# The school sign-in tests make their test provider's certificate with openssl (src/test/oidc-provider.ts).
+if [[ "${1:-}" == "--test" ]] && ! command -v openssl >/dev/null 2>&1; then need+=(openssl); fi
+
 if ((${#need[@]})); then
   echo "Installing system packages: ${need[*]}"
   SUDO=""
