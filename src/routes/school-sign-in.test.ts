@@ -54,7 +54,10 @@ async function setUp(env: Record<string, string>, options: { providerDown?: bool
   const database = await openTestDatabase(dataDir);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const provider = await startOidcProvider({ redirectUris: [`${baseUrl}/api/auth/oidc/callback`] });
+  const provider = await startOidcProvider({
+    redirectUris: [`${baseUrl}/api/auth/oidc/callback`],
+    postLogoutRedirectUris: [`${baseUrl}/`],
+  });
   const providerEnv = provider.appEnv();
   if (options.providerDown) {
     // An issuer nobody answers at (a port free a moment ago), still trusted and https.
@@ -133,6 +136,7 @@ describe('school sign-in with a real OpenID provider', () => {
       OIDC_TEACHER_CLAIM: 'groups',
       OIDC_TEACHER_VALUES: 'staff,teachers',
       OIDC_BUTTON_LABEL: 'Sign in with Test School',
+      OIDC_END_SESSION: 'true',
     });
     api = apiClient(s.baseUrl);
   });
@@ -182,8 +186,14 @@ describe('school sign-in with a real OpenID provider', () => {
     expect(again.json._id).toBe(me.json._id);
     expect(await db().$count(users)).toBe(usersBefore);
     expect(second.token).not.toBe(first.token);
-    // Signing out ends that session only, as for a password sign-in.
-    expect((await api('POST', '/api/users/logout', { as: second.token })).status).toBe(200);
+    // Signing out ends that session only, as for a password sign-in; OIDC_END_SESSION adds the provider's page.
+    const logout = await api('POST', '/api/users/logout', { as: second.token });
+    expect(logout.status).toBe(200);
+    expect(logout.json.message).toBe('Logged out');
+    const endSession = new URL(logout.json.endSessionUrl);
+    expect(endSession.origin).toBe(s.provider.issuer);
+    expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe(`${s.baseUrl}/`);
+    expect((await s.provider.fetch(endSession)).status).toBe(200);
     expect((await api('GET', '/api/users', { as: second.token })).status).toBe(401);
     expect((await api('GET', '/api/users', { as: first.token })).status).toBe(200);
   });
@@ -285,6 +295,18 @@ describe('school sign-in with a real OpenID provider', () => {
     expect(refused.json.error).toBeString();
     expect(s.database.snapshot()).toEqual(before);
     expect((await api('GET', '/api/users/sign-in-methods')).status).toBe(401);
+  });
+
+  test('a disabled account is refused at the callback', async () => {
+    s.provider.setAccount('gone-gus', { email: 'gus@school.test', email_verified: true, name: 'Gus' });
+    const first = await schoolSignIn(s, 'gone-gus');
+    const gus = await userByEmail('gus@school.test');
+    expect(first.token).toBeString();
+    await db().update(users).set({ disabledAt: Date.now() }).where(eq(users.id, gus.id));
+    const sessionsBefore = s.database.snapshot().sessions.length;
+    const refused = await schoolSignIn(s, 'gone-gus');
+    expect(refused).toMatchObject({ location: '/school-sign-in?problem=account_disabled', token: undefined });
+    expect(s.database.snapshot().sessions.length).toBe(sessionsBefore);
   });
 
   test('a tampered state is refused, and the attempt is used up', async () => {
