@@ -62,9 +62,17 @@ test('a teacher shares a class by QR; a new student scans it, signs up and lands
   const phone = await env.browser.newContext({ viewport: { width: 375, height: 812 } });
   const student = await phone.newPage();
   await student.goto(link);
-  await student.waitForURL('**/login');
+  // The link names the class and its teacher, and offers a new account first, Log in beside it.
+  await student.getByRole('heading', { name: "You're invited to Physics 101" }).waitFor();
+  await student
+    .getByText("Marie Curie's class. Create your account to join, or log in if you already have one.")
+    .waitFor();
+  await student.getByRole('link', { name: 'Create your account' }).waitFor();
   expect(await student.evaluate(() => localStorage.getItem('pendingInviteCode'))).toBe(code);
-  // The sign-in and sign-up screens name the class and its teacher.
+  await screenshot(student, 'join-invite-landing-phone');
+  await student.getByRole('link', { name: 'Log in' }).click();
+  await student.waitForURL('**/login');
+  // The sign-in and sign-up screens name the class and its teacher too.
   await student.getByText("You're invited to Physics 101").waitFor();
   await student.getByText("Marie Curie's class. Log in to join.").waitFor();
   await student.getByRole('link', { name: 'Sign up' }).click();
@@ -122,8 +130,10 @@ test('a teacher shares a class by QR; a new student scans it, signs up and lands
 test('a dead invite says so before sign-in, offers "Enter a class code", and "Go Back" stays in the app', async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();
-  // Signed out: the login screen says the link no longer works.
+  // Signed out: the link's page, then the login screen, say the link no longer works.
   await page.goto(`${env.server.baseUrl}/join/ZZZZ999`);
+  await page.getByRole('heading', { name: 'This invite link no longer works' }).waitFor();
+  await page.getByRole('link', { name: 'Log in' }).click();
   await page.waitForURL('**/login');
   await page.getByText('This invite link no longer works.').waitFor();
   await signUpInPage(page, 'Lost Student', 'lost@example.test', 'student');
