@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -194,5 +194,121 @@ test('several files at once become several topics, named after their files', asy
     await playlist.getByRole('listitem').filter({ hasText: name }).waitFor({ timeout: 60_000 });
   }
   expect(await topicNames(course._id)).toEqual(['Waves, revised', 'week 1 intro', 'week 3 optics']);
+  // Finished uploads leave the tray by themselves a few seconds later, and the tray with them.
+  await page.getByTestId('upload-tray').waitFor({ state: 'detached', timeout: 20_000 });
   await context.close();
 });
+
+test('a file that is not a video is refused at once: no bar, no Retry, and a reload does not list it', async () => {
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Not a video' });
+  const notes = join(clips, 'notes.txt');
+  writeFileSync(notes, 'These are my notes, not a video.\n'.repeat(50));
+  const fake = join(clips, 'fake-lecture.mp4');
+  writeFileSync(fake, 'still not a video, whatever its name says\n'.repeat(2000));
+  const context = await signedInContext(env.browser, env.server, teacher.token);
+  const page = await context.newPage();
+  const creations: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().includes('/api/uploads')) creations.push(request.url());
+  });
+
+  // Known not to be a video from its type: said at once, and nothing is sent.
+  await addTopic(page, course._id, 'Notes', notes);
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('alert').filter({ hasText: '"notes.txt" is not a video.' }).waitFor();
+  expect(await dialog.getByRole('progressbar').count()).toBe(0);
+  expect(await dialog.getByText('goes on in the uploads tray').count()).toBe(0);
+  const refusedRow = page.getByTestId('upload-row').and(page.locator('[data-status="refused"]'));
+  await refusedRow.waitFor();
+  expect(await page.getByTestId('upload-tray').getByRole('button', { name: /Retry/ }).count()).toBe(0);
+  expect(await page.getByTestId('upload-tray').getByRole('progressbar').count()).toBe(0);
+  expect(creations).toEqual([]);
+
+  // Named like a video but not one: the server's ffprobe refuses it when its bytes land; the same, no Retry.
+  await page.keyboard.press('Escape');
+  await addTopic(page, course._id, 'Fake', fake);
+  await dialog.getByRole('alert').filter({ hasText: /video/i }).waitFor({ timeout: 30_000 });
+  expect(await dialog.getByRole('progressbar').count()).toBe(0);
+  await refusedRow.waitFor();
+  expect(await page.getByTestId('upload-tray').getByRole('button', { name: /Retry/ }).count()).toBe(0);
+  expect(creations.length).toBe(1);
+  expect(await topicNames(course._id)).toEqual([]);
+
+  // After a reload nothing says "Interrupted, choose the file again": this browser kept nothing to resume.
+  await page.reload();
+  await page.getByRole('heading', { name: 'Not a video' }).first().waitFor();
+  await page.waitForTimeout(500);
+  expect(await page.getByTestId('interrupted-row').count()).toBe(0);
+  expect(await page.getByTestId('upload-tray').count()).toBe(0);
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('tus::')))).toEqual([]);
+  await context.close();
+}, 90_000);
+
+test('the tray docks without hiding the page: collapsed on a phone, room below the content, Clear finished', async () => {
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Docked' });
+  for (const name of ['First topic', 'Second topic', 'Last topic']) {
+    await teacher.api('POST', '/api/lectures', { courseId: course._id, nameOfTopic: name, videoLink: null });
+  }
+  const notes = join(clips, 'slides.pdf');
+  writeFileSync(notes, '%PDF-1.4 not a video');
+  for (const width of [375, 1024]) {
+    const context = await signedInContext(env.browser, env.server, teacher.token, { width, height: 800 });
+    const page = await context.newPage();
+    await page.goto(`${env.server.baseUrl}/classroom/${course._id}`);
+    await page.getByRole('button', { name: 'Add New Topic' }).click();
+    await page.getByLabel('Video File').setInputFiles(notes);
+    await page.getByLabel('Topic Name').fill('Slides');
+    // Three refused files: a tray with something in it, as the UX walk had.
+    for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.keyboard.press('Escape');
+    const tray = page.getByTestId('upload-tray');
+    await tray.waitFor();
+    expect({ width, collapsed: await tray.getAttribute('data-collapsed') }).toEqual({
+      width,
+      collapsed: width < 640 ? 'true' : 'false',
+    });
+    if (width < 640) {
+      expect((await tray.boundingBox())?.height ?? 999).toBeLessThanOrEqual(64);
+      await tray.getByRole('button', { name: 'Show uploads' }).click();
+    }
+    expect(await page.getByTestId('upload-row').count()).toBe(3);
+
+    // Scrolled to the end, the page's last content and the last topic's menu are above the tray, and usable.
+    // To the end of the page (again until it stays there: a dialog that just closed may still hold the scroll).
+    const toTheEnd = () =>
+      page.waitForFunction(() => {
+        const end = document.documentElement.scrollHeight - window.innerHeight;
+        window.scrollTo({ top: end, behavior: 'instant' as ScrollBehavior });
+        return Math.abs(window.scrollY - end) < 2;
+      });
+    await page.waitForLoadState('networkidle');
+    await toTheEnd();
+    const covered = await page.evaluate(() => {
+      const tray = document.querySelector('[data-testid="upload-tray"]') as HTMLElement;
+      const spacer = document.querySelector('[data-testid="upload-tray-spacer"]') as HTMLElement;
+      const content = spacer.previousElementSibling as HTMLElement;
+      return content.getBoundingClientRect().bottom > tray.getBoundingClientRect().top + 1;
+    });
+    expect({ width, covered }).toEqual({ width, covered: false });
+    const actions = page.getByRole('button', { name: 'Actions for Last topic' });
+    await actions.scrollIntoViewIfNeeded();
+    const hit = await actions.evaluate((button) => {
+      const box = button.getBoundingClientRect();
+      return button.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+    });
+    if (!hit) {
+      // Centred under the tray: the page can always scroll it above (the spacer is the tray's height).
+      await toTheEnd();
+    }
+    await actions.click({ timeout: 5000 });
+    await page.getByRole('menuitem', { name: 'Edit' }).click({ timeout: 5000 });
+    await page.getByRole('dialog', { name: 'Edit Topic' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    // Clear finished takes the refused files away, and the tray and its room go with them.
+    await tray.getByRole('button', { name: 'Clear finished' }).click();
+    await tray.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('upload-tray-spacer').count()).toBe(0);
+    await context.close();
+  }
+}, 90_000);

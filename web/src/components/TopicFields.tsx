@@ -62,6 +62,14 @@ export function UploadProgress({ uploadKey }: { uploadKey: string | null }) {
   const item = useAtomValue(uploadsAtom).find((entry) => entry.key === uploadKey);
   if (!item) return null;
   const percent = item.size > 0 ? Math.floor((item.sent / item.size) * 100) : 0;
+  // A refused file (not a video, too large): said at once, with no bar and nothing "going on" anywhere.
+  if (item.status === 'refused') {
+    return (
+      <p role="alert" className="text-sm font-medium text-red-700 [overflow-wrap:anywhere]">
+        {item.error}
+      </p>
+    );
+  }
   return (
     <div className="flex flex-col gap-1">
       <p className="text-sm font-medium text-slate-700">

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { type Lecture, useUpdateLecture } from '../api/lectures';
 import { errorMessage } from '../api/query-client';
 import { toast } from '../lib/toast';
-import { startUpload, uploadsAtom } from '../state/uploads';
+import { looksLikeVideo, startUpload, uploadsAtom } from '../state/uploads';
 import { CaptionsEditor } from './CaptionsEditor';
 import { FormError } from './FormError';
 import { Modal, ModalActions } from './Modal';
@@ -38,7 +38,7 @@ export function AddTopicModal({
   const [error, setError] = useState('');
   const [uploadKey, setUploadKey] = useState<string | null>(null);
   const upload = useAtomValue(uploadsAtom).find((item) => item.key === uploadKey);
-  const busy = upload !== undefined && upload.status !== 'failed';
+  const busy = upload !== undefined && upload.status !== 'failed' && upload.status !== 'refused';
 
   const reset = () => {
     setName('');
@@ -157,6 +157,10 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
     }
     if (action === 'update' && !file) {
       setError('Please choose the new video file.');
+      return;
+    }
+    if (action === 'update' && file && !looksLikeVideo(file)) {
+      setError(`"${file.name}" is not a video. Please choose a video file (such as MP4, MOV or WebM).`);
       return;
     }
     setBusy(true);

@@ -1,11 +1,14 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { formatBytes, formatEta } from '../lib/format';
 import {
   cancelUpload,
+  clearFinished,
+  dismissUpload,
   forgetInterrupted,
   hasActiveUploads,
   interruptedAtom,
+  isActive,
   loadInterrupted,
   retryUpload,
   startUpload,
@@ -15,17 +18,46 @@ import {
 import { ConfirmDialog } from './ConfirmDialog';
 import { ChevronIcon, CloseIcon, RefreshIcon } from './icons';
 
+const PHONE = '(max-width: 639px)';
+/** The tray's distance from the bottom of the window (Tailwind's bottom-2, sm:bottom-4). */
+const trayGap = () => (window.matchMedia(PHONE).matches ? 8 : 16);
+
 /**
  * Video uploads in the app shell: they go on while the teacher closes the modal or opens another class, each with
  * progress, speed and time left; Cancel asks first; leaving the page while one runs asks the browser's question.
  * Uploads a reload cut short are listed, and go on from the server's bytes when their file is picked again.
+ * It docks at the bottom without hiding anything: its height (published as --upload-tray-height) is the room the
+ * page keeps below its content (UploadTraySpacer) and the room toasts keep under them. On a phone it starts
+ * collapsed to one line; finished uploads leave after a few seconds, refused ones on "Clear finished" or their ×.
  */
 export function UploadTray() {
   const uploads = useAtomValue(uploadsAtom);
   const interrupted = useAtomValue(interruptedAtom);
-  const [collapsed, setCollapsed] = useState(false);
+  const [collapsed, setCollapsed] = useState(() => window.matchMedia(PHONE).matches);
   const [cancelling, setCancelling] = useState<UploadItem | null>(null);
   const headingId = useId();
+  const trayRef = useRef<HTMLElement>(null);
+  const shown = uploads.length > 0 || interrupted.length > 0;
+
+  // The tray's height (with its gap) for the spacer and the toasts; 0 when it is gone.
+  useEffect(() => {
+    const root = document.documentElement;
+    const tray = trayRef.current;
+    if (!shown || !tray) {
+      root.style.removeProperty('--upload-tray-height');
+      return;
+    }
+    const publish = () => root.style.setProperty('--upload-tray-height', `${tray.offsetHeight + trayGap()}px`);
+    publish();
+    const observer = new ResizeObserver(publish);
+    observer.observe(tray);
+    window.addEventListener('resize', publish);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', publish);
+      root.style.removeProperty('--upload-tray-height');
+    };
+  }, [shown]);
 
   useEffect(() => {
     void loadInterrupted();
@@ -38,31 +70,50 @@ export function UploadTray() {
     return () => window.removeEventListener('beforeunload', warn);
   }, []);
 
-  if (uploads.length === 0 && interrupted.length === 0) return null;
-  const active = uploads.filter((item) => item.status !== 'done' && item.status !== 'failed').length;
+  if (!shown) return null;
+  const running = uploads.filter(isActive);
+  const finished = uploads.filter((item) => item.status === 'done' || item.status === 'refused').length;
+  const failed = uploads.filter((item) => item.status === 'failed').length;
+  const sent = running.reduce((sum, item) => sum + item.sent, 0);
+  const total = running.reduce((sum, item) => sum + item.size, 0);
+  let summary = 'Uploads';
+  if (running.length > 0) {
+    summary = `Uploading ${running.length} ${running.length === 1 ? 'video' : 'videos'}`;
+    if (collapsed && total > 0) summary += ` · ${Math.floor((sent / total) * 100)}%`;
+  } else if (failed > 0) summary = `${failed} ${failed === 1 ? 'upload' : 'uploads'} stopped`;
+  else if (uploads.some((item) => item.status === 'refused')) summary = 'Uploads: a file was refused';
 
   return (
     <section
+      ref={trayRef}
       aria-labelledby={headingId}
-      className="fixed inset-x-2 bottom-2 z-30 max-h-[60dvh] overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl sm:inset-x-auto sm:right-4 sm:bottom-4 sm:w-96"
+      className="fixed inset-x-2 bottom-2 z-30 max-h-[50dvh] overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl sm:inset-x-auto sm:right-4 sm:bottom-4 sm:max-h-[60dvh] sm:w-96"
       data-testid="upload-tray"
+      data-collapsed={collapsed}
     >
-      <header className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-2">
-        <h2 id={headingId} className="text-sm font-semibold text-slate-900">
-          {active > 0 ? `Uploading ${active} ${active === 1 ? 'video' : 'videos'}` : 'Uploads'}
+      <header className="flex items-center justify-between gap-2 border-b border-slate-200 py-1 pr-1 pl-4">
+        <h2 id={headingId} className="min-w-0 truncate text-sm font-semibold text-slate-900">
+          {summary}
         </h2>
-        <button
-          type="button"
-          className="icon-btn"
-          aria-expanded={!collapsed}
-          aria-label={collapsed ? 'Show uploads' : 'Hide uploads'}
-          onClick={() => setCollapsed((value) => !value)}
-        >
-          <ChevronIcon size={18} className={collapsed ? 'rotate-180' : ''} />
-        </button>
+        <div className="flex shrink-0 items-center">
+          {finished > 0 && (
+            <button type="button" className="btn h-10 px-2 text-xs text-indigo-700" onClick={clearFinished}>
+              Clear finished
+            </button>
+          )}
+          <button
+            type="button"
+            className="icon-btn"
+            aria-expanded={!collapsed}
+            aria-label={collapsed ? 'Show uploads' : 'Hide uploads'}
+            onClick={() => setCollapsed((value) => !value)}
+          >
+            <ChevronIcon size={18} className={collapsed ? 'rotate-180' : ''} />
+          </button>
+        </div>
       </header>
       {!collapsed && (
-        <ul className="max-h-[calc(60dvh-3rem)] divide-y divide-slate-100 overflow-y-auto">
+        <ul className="max-h-[calc(50dvh-3rem)] divide-y divide-slate-100 overflow-y-auto sm:max-h-[calc(60dvh-3rem)]">
           {uploads.map((item) => (
             <TrayRow key={item.key} item={item} onCancel={() => setCancelling(item)} />
           ))}
@@ -99,6 +150,28 @@ function TrayRow({ item, onCancel }: { item: UploadItem; onCancel: () => void })
   if (item.status === 'retrying') detail = `${percent}% · reconnecting…`;
   if (item.status === 'finishing') detail = 'Checking the video…';
   if (item.status === 'done') detail = 'Uploaded. It is being prepared for playback.';
+  if (item.status === 'refused') {
+    return (
+      <li className="flex flex-col gap-1.5 px-4 py-3" data-testid="upload-row" data-status="refused">
+        <div className="flex items-start justify-between gap-2">
+          <div className="min-w-0">
+            <p className="truncate text-sm font-medium text-slate-900">{item.topicName || item.fileName}</p>
+            <p role="alert" className="text-xs text-red-700 [overflow-wrap:anywhere]">
+              {item.error}
+            </p>
+          </div>
+          <button
+            type="button"
+            className="icon-btn shrink-0"
+            aria-label={`Remove ${item.fileName} from the uploads`}
+            onClick={() => dismissUpload(item.key)}
+          >
+            <CloseIcon size={16} />
+          </button>
+        </div>
+      </li>
+    );
+  }
   return (
     <li className="flex flex-col gap-1.5 px-4 py-3" data-testid="upload-row" data-status={item.status}>
       <div className="flex items-start justify-between gap-2">
@@ -193,8 +266,10 @@ function InterruptedRow({ entry }: { entry: import('tus-js-client').PreviousUplo
   );
 }
 
-/** Room at the end of the page, so the tray never hides its last lines. */
+/** Room at the end of the page as tall as the tray, so the tray never hides the page's last lines or controls. */
 export function UploadTraySpacer() {
   const count = useAtomValue(uploadsAtom).length + useAtomValue(interruptedAtom).length;
-  return count > 0 ? <div aria-hidden="true" className="h-44" /> : null;
+  return count > 0 ? (
+    <div aria-hidden="true" data-testid="upload-tray-spacer" style={{ height: 'var(--upload-tray-height, 0px)' }} />
+  ) : null;
 }

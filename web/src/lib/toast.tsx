@@ -32,7 +32,7 @@ function loadSonner() {
 /** When each toast on screen was shown, so a move to another page can clear the ones that belong to the last. */
 const shownAt = new Map<string | number, number>();
 /** A toast this young announces the move itself ("Login successful! Redirecting…"): it goes along. */
-const CARRIED_MS = 2500;
+const CARRIED_MS = 1000;
 
 const show =
   (kind: 'success' | 'error' | 'info') =>

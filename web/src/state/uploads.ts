@@ -31,7 +31,11 @@ export type UploadItem = {
   sent: number;
   /** Smoothed bytes per second over the last seconds; null until known. */
   speed: number | null;
-  status: 'uploading' | 'retrying' | 'finishing' | 'done' | 'failed';
+  /**
+   * `failed`: stopped by the network or the server's trouble; Retry goes on. `refused`: the file itself was turned
+   * down (not a video, too large, …): nothing to retry, the teacher removes it and picks another file.
+   */
+  status: 'uploading' | 'retrying' | 'finishing' | 'done' | 'failed' | 'refused';
   error: string | null;
   courseId: string;
   lectureId: string | null;
@@ -53,6 +57,21 @@ const remove = (key: string) => {
   running.delete(key);
   listeners.delete(key);
   appStore.set(uploadsAtom, (list) => list.filter((item) => item.key !== key));
+};
+
+/** What a browser may call a video file: its type, or (for a type the browser does not know) its extension. */
+const VIDEO_EXTENSIONS = /\.(mp4|m4v|mov|qt|webm|mkv|avi|wmv|flv|mpe?g|mpg|ts|mts|m2ts|3gp|3g2|ogv|vob|mxf|dv)$/i;
+export function looksLikeVideo(file: File): boolean {
+  if (file.type.startsWith('video/')) return true;
+  if (VIDEO_EXTENSIONS.test(file.name)) return true;
+  // No type or a generic one: let the server's ffprobe decide.
+  return file.type === '' || file.type === 'application/octet-stream';
+}
+
+/** A refusal no retry changes (the file, its size, the target): every 4xx but a conflict, a lock or a rate limit. */
+const isFinalRefusal = (error: Error | DetailedError) => {
+  const status = (error as DetailedError).originalResponse?.getStatus() ?? 0;
+  return status >= 400 && status < 500 && status !== 409 && status !== 423 && status !== 429;
 };
 
 /** The server's words for a refusal (our JSON error shape), or a plain sentence for a network failure. */
@@ -79,6 +98,10 @@ export function startUpload(file: File, target: UploadTarget, onDone?: (result: 
   const key = `upload-${nextKey++}`;
   const lectureId = 'lectureId' in target ? target.lectureId : null;
   const topicName = 'nameOfTopic' in target ? target.nameOfTopic : '';
+  // Not a video: said at once, and nothing is sent.
+  const refused = looksLikeVideo(file)
+    ? null
+    : `"${file.name}" is not a video. Please choose a video file (such as MP4, MOV or WebM).`;
   appStore.set(uploadsAtom, (list) => [
     ...list,
     {
@@ -88,12 +111,13 @@ export function startUpload(file: File, target: UploadTarget, onDone?: (result: 
       size: file.size,
       sent: 0,
       speed: null,
-      status: 'uploading',
-      error: null,
+      status: refused ? 'refused' : 'uploading',
+      error: refused,
       courseId: target.courseId,
       lectureId,
     },
   ]);
+  if (refused) return key;
   if (onDone) listeners.set(key, onDone);
   void run(key, file, target).catch((error: Error) => update(key, { status: 'failed', error: messageOf(error) }));
   return key;
@@ -133,7 +157,15 @@ async function run(key: string, file: File, target: UploadTarget) {
       return retry && (options.retryDelays?.length ?? 0) > 0;
     },
     onError(error) {
-      update(key, { status: 'failed', error: messageOf(error), speed: null });
+      if (!isFinalRefusal(error)) {
+        update(key, { status: 'failed', error: messageOf(error), speed: null });
+        return;
+      }
+      // The server turned the file down (and deleted what it had): no Retry, and no "interrupted" after a reload.
+      running.delete(key);
+      listeners.delete(key);
+      update(key, { status: 'refused', error: messageOf(error), speed: null });
+      void forgetFile(file, upload);
     },
     async onSuccess() {
       const id = upload.url?.split('/').pop() ?? '';
@@ -161,6 +193,31 @@ async function run(key: string, file: File, target: UploadTarget) {
   upload.start();
 }
 
+/** Forgets what this browser kept to resume the file's upload (tus-js-client's entry in localStorage). */
+async function forgetFile(file: File, upload: Upload) {
+  const tus = await loadTus();
+  try {
+    const fingerprint = await tus.defaultOptions.fingerprint(file, upload.options);
+    const storage = tus.defaultOptions.urlStorage;
+    for (const entry of await storage.findUploadsByFingerprint(fingerprint)) {
+      if (entry.urlStorageKey) await storage.removeUpload(entry.urlStorageKey);
+    }
+  } catch {
+    // storage blocked: nothing was kept
+  }
+}
+
+/** Takes a refused or finished upload off the tray (nothing runs any more: nothing to ask). */
+export function dismissUpload(key: string) {
+  const item = appStore.get(uploadsAtom).find((entry) => entry.key === key);
+  if (item && (item.status === 'done' || item.status === 'refused')) remove(key);
+}
+
+/** The tray's "Clear finished": uploads that are done or were refused leave; running and failed ones stay. */
+export function clearFinished() {
+  for (const item of appStore.get(uploadsAtom)) dismissUpload(item.key);
+}
+
 /** Stops an upload and deletes what the server has of it. The tray asks the teacher first. */
 export async function cancelUpload(key: string) {
   const upload = running.get(key);
@@ -173,7 +230,8 @@ export async function cancelUpload(key: string) {
 /** Starts a failed upload again, from the bytes the server has. */
 export function retryUpload(key: string) {
   const upload = running.get(key);
-  if (!upload) return;
+  const item = appStore.get(uploadsAtom).find((entry) => entry.key === key);
+  if (!upload || item?.status !== 'failed') return;
   update(key, { status: 'uploading', error: null });
   upload.start();
 }
@@ -196,8 +254,10 @@ export async function discardAllUploads() {
   await Promise.race([Promise.all(stopping), new Promise((resolve) => setTimeout(resolve, 3000))]);
 }
 
-export const hasActiveUploads = () =>
-  appStore.get(uploadsAtom).some((item) => item.status !== 'done' && item.status !== 'failed');
+/** Whether an upload is under way (not done, failed or refused). */
+export const isActive = (item: UploadItem) =>
+  item.status !== 'done' && item.status !== 'failed' && item.status !== 'refused';
+export const hasActiveUploads = () => appStore.get(uploadsAtom).some(isActive);
 
 // Back online: failed uploads go on by themselves (a long outage outlasts the retry delays).
 if (typeof window !== 'undefined') {
