@@ -65,6 +65,20 @@ test('the administrator approves a teacher, sends a reset code and starts a back
   const course = (await teacher.api('GET', '/api/courses'))[0];
   await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
 
+  // Disable asks first: Cancel changes nothing; confirmed, the account is disabled and its sessions end.
+  const other = await createAccount(env.server, env.mail, 'Dee Disabled', 'student');
+  await adminPage.getByLabel('Search by name or email').fill('dee');
+  await adminPage.getByRole('button', { name: 'Disable Dee Disabled' }).click();
+  const confirm = adminPage.getByRole('dialog', { name: 'Disable Dee Disabled?' });
+  await confirm.waitFor();
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await confirm.waitFor({ state: 'detached' });
+  expect((await other.api('GET', '/api/users')).code).toBeUndefined();
+  await adminPage.getByRole('button', { name: 'Disable Dee Disabled' }).click();
+  await confirm.getByRole('button', { name: 'Disable account' }).click();
+  await adminPage.getByRole('button', { name: 'Enable Dee Disabled' }).waitFor();
+  expect(['unauthorized', 'account_disabled']).toContain((await other.api('GET', '/api/users')).code);
+
   // A reset code for the student, by mail.
   await adminPage.getByLabel('Search by name or email').fill('stu');
   await adminPage.getByRole('button', { name: 'Send reset code to Stu Dent' }).click();
@@ -135,9 +149,31 @@ test("the console's Cancel leaves a lecture the teacher reads as cancelled, and 
   await adminPage.goto(`${env.server.baseUrl}/admin`);
   await adminPage.getByRole('tab', { name: 'Server' }).click();
   const entry = adminPage.getByRole('listitem').filter({ hasText: 'long-cancel.mp4' });
-  await entry.getByRole('button', { name: 'Cancel' }).click();
+  // The row names the lecture and its class, not only the file.
+  await entry.getByText('Too long', { exact: true }).waitFor();
+  await entry.getByText('in Cancel 101').waitFor();
+  await entry.getByRole('button', { name: 'Cancel processing of Too long' }).click();
   await entry.getByText('cancelled', { exact: true }).waitFor();
   await entry.getByRole('button', { name: 'Retry' }).waitFor();
+  await entry.getByText(/Processing was cancelled\. The teacher/).waitFor();
+  await adminPage.getByText('Processing of "Too long" was cancelled.').waitFor();
+
+  // A student of the class reads that it is not available, with a placeholder, never a broken poster.
+  const pupil = await createAccount(env.server, env.mail, 'Paul Pupil', 'student');
+  await pupil.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
+  const pupilContext = await signedInContext(env.browser, env.server, pupil.token, { width: 375, height: 812 });
+  const pupilPage = await pupilContext.newPage();
+  await pupilPage.goto(`${env.server.baseUrl}/classroom/${course._id}`);
+  const playlist = pupilPage.getByRole('region', { name: 'Course Playlist' });
+  await playlist.getByText('Video not available yet').waitFor();
+  await playlist.getByTestId('thumbnail-placeholder').waitFor();
+  expect(
+    await pupilPage.evaluate(
+      () => [...document.querySelectorAll('img')].filter((img) => img.complete && img.naturalWidth === 0).length,
+    ),
+  ).toBe(0);
+  expect(await pupilPage.getByText(/cancelled by an administrator/).count()).toBe(0);
+  await pupilContext.close();
 
   // The teacher reads what happened, and can act on it: Retry (or delete the topic).
   // In the playlist (with Retry) and on the stage.

@@ -37,9 +37,29 @@ export function AdminServer() {
                 {overview.queue.map((entry) => (
                   <li key={entry._id} className="flex flex-wrap items-center gap-2 text-sm">
                     <span className="min-w-0 flex-1 text-slate-800 [overflow-wrap:anywhere]">
-                      {entry.type === 'backup' ? 'Backup' : (entry.fileName ?? 'Deleted video')} ·{' '}
-                      <span className="font-medium">{entry.state}</span> (attempt {entry.attempts})
-                      {entry.lastError && <span className="block text-xs text-red-700">{entry.lastError}</span>}
+                      {entry.type === 'backup' ? (
+                        'Backup'
+                      ) : entry.lectureTitle ? (
+                        <>
+                          <span className="font-medium">{entry.lectureTitle}</span>
+                          <span className="text-slate-600"> in {entry.className}</span>
+                        </>
+                      ) : (
+                        (entry.fileName ?? 'Deleted video')
+                      )}{' '}
+                      · <span className="font-medium">{entry.state}</span> (attempt {entry.attempts})
+                      {entry.lectureTitle && entry.fileName && (
+                        <span className="block text-xs text-slate-600">{entry.fileName}</span>
+                      )}
+                      {entry.state === 'cancelled' && (
+                        <span className="block text-xs text-slate-700">
+                          Processing was cancelled. The teacher reads it on the topic and can retry it or delete the
+                          topic; Retry here starts it again.
+                        </span>
+                      )}
+                      {entry.lastError && entry.state !== 'cancelled' && (
+                        <span className="block text-xs text-red-700">{entry.lastError}</span>
+                      )}
                     </span>
                     {entry.videoId && (entry.state === 'failed' || entry.state === 'cancelled') && (
                       <button
@@ -54,7 +74,15 @@ export function AdminServer() {
                       <button
                         type="button"
                         className="btn btn-secondary h-8 px-3 text-xs"
-                        onClick={() => cancel.mutate(entry.videoId as string)}
+                        aria-label={`Cancel processing of ${entry.lectureTitle ?? entry.fileName ?? 'this video'}`}
+                        onClick={() =>
+                          cancel.mutate(entry.videoId as string, {
+                            onSuccess: () =>
+                              toast.success(
+                                `Processing of "${entry.lectureTitle ?? entry.fileName ?? 'the video'}" was cancelled.`,
+                              ),
+                          })
+                        }
                       >
                         Cancel
                       </button>

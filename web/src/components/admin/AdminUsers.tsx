@@ -70,6 +70,7 @@ function UserRow({ user, onDelete }: { user: AdminUser; onDelete: () => void }) 
   const { user: me } = useSession();
   const update = useUpdateUser();
   const reset = useSendReset();
+  const [disabling, setDisabling] = useState(false);
   const isMe = me?._id === user._id;
   const badges = [
     user.isAdmin && 'Administrator',
@@ -136,11 +137,36 @@ function UserRow({ user, onDelete }: { user: AdminUser; onDelete: () => void }) 
               type="button"
               className="btn btn-secondary h-9 px-3 text-sm"
               disabled={update.isPending}
-              onClick={() => update.mutate({ id: user._id, disabled: !user.disabled })}
+              // Enabling gives access back at once; disabling signs the person out everywhere, so it asks first.
+              onClick={() => (user.disabled ? update.mutate({ id: user._id, disabled: false }) : setDisabling(true))}
               aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.username}`}
             >
               {user.disabled ? 'Enable' : 'Disable'}
             </button>
+            <ConfirmDialog
+              open={disabling}
+              title={`Disable ${user.username}?`}
+              confirmLabel="Disable account"
+              busyLabel="Disabling..."
+              busy={update.isPending}
+              onClose={() => setDisabling(false)}
+              onConfirm={() =>
+                update.mutate(
+                  { id: user._id, disabled: true },
+                  {
+                    onSuccess: () => {
+                      toast.success(`${user.username} is disabled.`);
+                      setDisabling(false);
+                    },
+                  },
+                )
+              }
+            >
+              <p>
+                <strong className="break-all">{user.email}</strong> is signed out on every device and cannot sign in
+                until you enable the account again. Nothing is deleted.
+              </p>
+            </ConfirmDialog>
             <button
               type="button"
               className="btn btn-danger h-9 px-3 text-sm"
