@@ -139,7 +139,7 @@ export function PlayerControls({
       }`}
     >
       <div
-        className="relative h-4 cursor-pointer touch-none py-1.5"
+        className="player-seek relative flex cursor-pointer touch-none items-center"
         role="slider"
         // Reachable by Tab; the arrows seek (handled by the player, like everywhere in it).
         tabIndex={0}
@@ -156,7 +156,7 @@ export function PlayerControls({
           if (event.currentTarget.hasPointerCapture(event.pointerId)) seekFromPointer(event);
         }}
       >
-        <div className="relative h-1 overflow-hidden rounded-full bg-white/25">
+        <div className="relative h-1 w-full overflow-hidden rounded-full bg-white/25">
           <div className="absolute inset-y-0 left-0 bg-white/40" style={{ width: `${bufferedPercent}%` }} />
           <div className="absolute inset-y-0 left-0 bg-indigo-500" style={{ width: `${percent}%` }} />
         </div>
@@ -184,7 +184,7 @@ export function PlayerControls({
           step={0.05}
           value={muted ? 0 : volume}
           aria-label="Volume"
-          className={`w-20 accent-indigo-500 ${compact ? 'hidden' : 'block'}`}
+          className={`player-volume w-20 accent-indigo-500 ${compact ? 'hidden' : 'block'}`}
           onChange={(event) => onVolume(Number(event.target.value))}
         />
         <span
@@ -239,7 +239,7 @@ export function PlayerControls({
             <CaptionsIcon on={captionLanguage !== null} />
           </button>
         )}
-        {onPictureInPicture && !compact && (
+        {onPictureInPicture && (
           <button type="button" className="player-btn" onClick={onPictureInPicture} aria-label="Picture in picture">
             <PictureInPictureIcon />
           </button>

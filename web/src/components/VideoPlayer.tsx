@@ -32,6 +32,16 @@ const rememberedSpeed = () => {
   return stored >= 0.25 && stored <= 4 ? stored : 1;
 };
 
+/** What Apple's engine adds to a <video> (iPhone full screen, presentation modes). */
+type AppleVideo = HTMLVideoElement & {
+  webkitDisplayingFullscreen?: boolean;
+  webkitEnterFullscreen?: () => void;
+  webkitExitFullscreen?: () => void;
+  webkitSupportsPresentationMode?: (mode: string) => boolean;
+  webkitSetPresentationMode?: (mode: 'inline' | 'picture-in-picture' | 'fullscreen') => void;
+  webkitPresentationMode?: string;
+};
+
 export type PlayerProps = {
   src: string;
   poster?: string | null;
@@ -98,6 +108,7 @@ export function VideoPlayer({
   onEndedRef.current = onEnded;
 
   const player = useHlsPlayer(videoRef, src, startAt, autoPlay);
+  const { seekTo } = player;
   const setClock = useSetAtom(playerClockAtom);
   const seekRequest = useAtomValue(seekRequestAtom);
   // A time link elsewhere on the page (a comment's 12:34) seeks here and plays.
@@ -106,15 +117,53 @@ export function VideoPlayer({
     const video = videoRef.current;
     if (!seekRequest || !video || seekRequest.at === handledSeek.current) return;
     handledSeek.current = seekRequest.at;
-    video.currentTime = seekRequest.seconds;
+    // Through the player, so that a time asked for before the stream loads wins over the resume point.
+    seekTo(seekRequest.seconds);
     if (video.paused) video.play().catch(() => {});
     containerRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-  }, [seekRequest]);
+  }, [seekRequest, seekTo]);
   const { error, setError } = player;
 
+  // The <video> itself in full screen (an iPhone's only full screen, webkitEnterFullscreen) or picture in picture:
+  // the player's own caption overlay is not there, so the engine draws the chosen track itself.
+  const [videoAlone, setVideoAlone] = useState(false);
+  useEffect(() => {
+    const video = videoRef.current as AppleVideo | null;
+    if (!video) return;
+    const check = () => {
+      const fullscreenElement =
+        document.fullscreenElement ??
+        (document as { webkitFullscreenElement?: Element | null }).webkitFullscreenElement;
+      setVideoAlone(
+        fullscreenElement === video ||
+          !!video.webkitDisplayingFullscreen ||
+          document.pictureInPictureElement === video ||
+          video.webkitPresentationMode === 'fullscreen' ||
+          video.webkitPresentationMode === 'picture-in-picture',
+      );
+    };
+    const videoEvents = [
+      'webkitbeginfullscreen',
+      'webkitendfullscreen',
+      'webkitpresentationmodechanged',
+      'enterpictureinpicture',
+      'leavepictureinpicture',
+    ];
+    for (const name of videoEvents) video.addEventListener(name, check);
+    document.addEventListener('fullscreenchange', check);
+    document.addEventListener('webkitfullscreenchange', check);
+    return () => {
+      for (const name of videoEvents) video.removeEventListener(name, check);
+      document.removeEventListener('fullscreenchange', check);
+      document.removeEventListener('webkitfullscreenchange', check);
+    };
+  }, []);
+
   // Captions: the chosen language's track is "hidden" (its cues fire, the browser draws nothing) and its cues are
-  // drawn by the player above its controls, in full screen too; every other track is off. Native HLS players list
-  // the master playlist's subtitle renditions as tracks of the same language, so the first match wins.
+  // drawn by the player above its controls, in the player's full screen too; when the <video> is shown alone (its
+  // own full screen, picture in picture) the track is "showing" and the engine draws it. Every other track is off.
+  // Native HLS players list the master playlist's subtitle renditions as tracks of the same language, so the first
+  // match wins.
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
@@ -124,7 +173,7 @@ export function VideoPlayer({
         if (track.kind !== 'subtitles' && track.kind !== 'captions') continue;
         const wanted = !chosen && shownCaptions !== null && track.language === shownCaptions.language;
         if (wanted) chosen = track;
-        track.mode = wanted ? 'hidden' : 'disabled';
+        track.mode = wanted ? (videoAlone ? 'showing' : 'hidden') : 'disabled';
       }
       const show = () => setCueLines(Array.from(chosen?.activeCues ?? []).map(cueText));
       chosen?.addEventListener('cuechange', show);
@@ -141,7 +190,7 @@ export function VideoPlayer({
       undo();
       video.textTracks.removeEventListener('addtrack', reapply);
     };
-  }, [shownCaptions]);
+  }, [shownCaptions, videoAlone]);
 
   const chooseCaptions = (language: string | null) => {
     setCaptionLanguage(language);
@@ -200,10 +249,14 @@ export function VideoPlayer({
 
   const toggleFullscreen = async () => {
     const container = containerRef.current;
+    const video = videoRef.current as AppleVideo | null;
     try {
       if (document.fullscreenElement) await document.exitFullscreen();
+      else if (video?.webkitDisplayingFullscreen) video.webkitExitFullscreen?.();
       else if (container?.requestFullscreen) await container.requestFullscreen();
-      else (videoRef.current as HTMLVideoElement & { webkitEnterFullscreen?: () => void })?.webkitEnterFullscreen?.();
+      // An iPhone: only the <video> itself goes full screen, with the system's controls and captions.
+      else if (video?.webkitEnterFullscreen) video.webkitEnterFullscreen();
+      else throw new Error('no full screen');
     } catch {
       setError('Fullscreen Error: This browser did not allow full screen here.');
     }
@@ -249,18 +302,28 @@ export function VideoPlayer({
     }, DOUBLE_TAP_MS);
   };
 
-  const pictureInPicture =
-    typeof document !== 'undefined' && document.pictureInPictureEnabled
-      ? async () => {
-          const video = videoRef.current;
-          try {
-            if (document.pictureInPictureElement) await document.exitPictureInPicture();
-            else await video?.requestPictureInPicture();
-          } catch {
-            // refused (no playback yet, or the browser said no): nothing to undo
-          }
+  // Picture in picture: the standard API, or WebKit's presentation modes (an iPhone's Safari).
+  const [pipSupport, setPipSupport] = useState<'standard' | 'webkit' | null>(null);
+  useEffect(() => {
+    const video = videoRef.current as AppleVideo | null;
+    if (document.pictureInPictureEnabled && video?.requestPictureInPicture) setPipSupport('standard');
+    else if (video?.webkitSupportsPresentationMode?.('picture-in-picture')) setPipSupport('webkit');
+  }, []);
+  const pictureInPicture = pipSupport
+    ? async () => {
+        const video = videoRef.current as AppleVideo | null;
+        try {
+          if (pipSupport === 'webkit') {
+            video?.webkitSetPresentationMode?.(
+              video.webkitPresentationMode === 'picture-in-picture' ? 'inline' : 'picture-in-picture',
+            );
+          } else if (document.pictureInPictureElement) await document.exitPictureInPicture();
+          else await video?.requestPictureInPicture();
+        } catch {
+          // refused (no playback yet, or the browser said no): nothing to undo
         }
-      : undefined;
+      }
+    : undefined;
 
   // A portrait lecture at its own aspect (up to most of the screen's height), not boxed into 16:9.
   const portrait = !!width && !!height && height > width;
@@ -327,7 +390,9 @@ export function VideoPlayer({
         ref={videoRef}
         className="size-full"
         poster={poster ?? undefined}
+        // Inline on an iPhone (not its full-screen player at the first Play); AirPlay offered (see useHlsPlayer).
         playsInline
+        x-webkit-airplay="allow"
         preload="metadata"
         onPointerUp={onPictureUp}
         onLoadedMetadata={(event) => {
@@ -376,7 +441,7 @@ export function VideoPlayer({
         }}
       >
         {captions.map((caption) => (
-          <track key={caption.id} kind="subtitles" src={caption.url} srcLang={caption.language} label={caption.label} />
+          <track key={caption.id} kind="captions" src={caption.url} srcLang={caption.language} label={caption.label} />
         ))}
       </video>
 

@@ -66,6 +66,11 @@ export function useHlsPlayer(
   /** A passing problem (a segment retried): shown quietly, the video goes on. */
   const [notice, setNotice] = useState<string | null>(null);
   const [retries, setRetries] = useState(0);
+  /**
+   * Where playback starts: the resume point, until the student asks for a time (a comment's 12:34, the seek bar)
+   * before the stream has loaded; that time then wins over the resume point.
+   */
+  const startRef = useRef(startAt);
 
   // Build the player: hls.js (loaded only here) where MediaSource exists, native HLS on iPhone Safari.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `build` forces a rebuild on retry; startAt is read once per source
@@ -80,6 +85,13 @@ export function useHlsPlayer(
     window.addEventListener('online', onOnline);
     setQualities([]);
     setQuality(-1);
+    startRef.current = startAt;
+    /** Moves to the resume point once the stream's length is known, unless the student asked for a time since. */
+    const resumeOnMetadata = () => {
+      if (startRef.current > 0 && Math.abs(video.currentTime - startRef.current) > 1) {
+        video.currentTime = startRef.current;
+      }
+    };
     (async () => {
       const { default: HlsClass } = await loadHls();
       if (cancelled) return;
@@ -138,38 +150,25 @@ export function useHlsPlayer(
             setBuild((n) => n + 1);
           }
         });
+        // hls.js over ManagedMediaSource (iPhone, iOS 17.1+) turns remote playback off and gives the element only its
+        // blob: the playlist offered beside it as a second <source> keeps AirPlay, which hands the stream itself over.
+        hls.on(HlsClass.Events.MEDIA_ATTACHED, () => offerAirPlaySource(video, src));
         hls.loadSource(src);
         hls.attachMedia(video);
         startOnPlay = () => {
           // From where the student asked (a time link before Play), else the resume point, else the start.
-          hls.startLoad(video.currentTime > 0 ? video.currentTime : startAt > 0 ? startAt : -1);
+          hls.startLoad(startRef.current > 0 ? startRef.current : -1);
           const remembered = rememberedQuality();
           if (remembered >= 0 && remembered < hls.levels.length) hls.currentLevel = remembered;
         };
         if (!video.paused) startOnPlay();
         else video.addEventListener('play', startOnPlay, { once: true });
         if (autoPlay) video.play().catch(() => {});
-        if (startAt > 0) {
-          video.addEventListener(
-            'loadedmetadata',
-            () => {
-              if (video.currentTime < startAt - 1) video.currentTime = startAt;
-            },
-            { once: true },
-          );
-        }
+        video.addEventListener('loadedmetadata', resumeOnMetadata, { once: true });
       } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
         video.src = src;
         if (autoPlay) video.play().catch(() => {});
-        if (startAt > 0) {
-          video.addEventListener(
-            'loadedmetadata',
-            () => {
-              video.currentTime = startAt;
-            },
-            { once: true },
-          );
-        }
+        video.addEventListener('loadedmetadata', resumeOnMetadata, { once: true });
       } else {
         setError('Initialization Error: This browser cannot play these videos. Please use a current browser.');
       }
@@ -181,6 +180,8 @@ export function useHlsPlayer(
       clearTimeout(reloadTimer);
       window.removeEventListener('online', onOnline);
       if (startOnPlay) video.removeEventListener('play', startOnPlay);
+      video.removeEventListener('loadedmetadata', resumeOnMetadata);
+      for (const source of Array.from(video.querySelectorAll('source[data-airplay]'))) source.remove();
       hlsRef.current?.destroy();
       hlsRef.current = null;
     };
@@ -189,6 +190,13 @@ export function useHlsPlayer(
   return {
     /** Whether hls.js drives the element (else the browser's own HLS, whose errors the element reports). */
     usesHlsJs: () => hlsRef.current !== null,
+    /** Goes to a time the student asked for; before the stream has loaded, it replaces the resume point. */
+    seekTo(seconds: number) {
+      const video = videoRef.current;
+      if (!video) return;
+      startRef.current = seconds;
+      video.currentTime = seconds;
+    },
     qualities,
     quality,
     activeLevel,
@@ -209,4 +217,21 @@ export function useHlsPlayer(
       setBuild((n) => n + 1);
     },
   };
+}
+
+/**
+ * The master playlist as a second <source> after hls.js's ManagedMediaSource blob, with remote playback allowed
+ * again: WebKit plays the blob here and gives AirPlay the playlist (WebKit's "AirPlay source alternative", which
+ * hls.js leaves to the page). With plain MediaSource (desktop Safari, Chromium) the element has a `src` and no
+ * <source> children: nothing to do.
+ */
+function offerAirPlaySource(video: HTMLVideoElement, src: string) {
+  if (video.getAttribute('src') || !video.querySelector('source')) return;
+  if (video.querySelector('source[data-airplay]')) return;
+  const source = document.createElement('source');
+  source.type = 'application/x-mpegURL';
+  source.src = src;
+  source.dataset.airplay = '';
+  video.appendChild(source);
+  video.disableRemotePlayback = false;
 }

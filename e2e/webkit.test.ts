@@ -1,0 +1,331 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeClip, makeFlashClip } from '../src/test/fixtures';
+import { startMailCapture } from '../src/test/mail-capture';
+import { createAccount, type RunningServer, screenshotDir, startServer } from './server';
+import { launchWebKit, readableContrast, type WebKit, type WebKitElement, type WebKitMode } from './webkit';
+
+/**
+ * Apple's engine (WebKitGTK through WebKitWebDriver), in the three paths the player takes: hls.js over
+ * MediaSource (desktop Safari, iPad), hls.js over ManagedMediaSource (iPhone, iOS 17.1+) and the engine's own HLS
+ * (older iPhones). One driver at a time; every check has its own 30 s limit and the driver dies in afterAll.
+ */
+const CHECK_MS = 30_000;
+const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-webkit-'));
+let server: RunningServer;
+let mail: Awaited<ReturnType<typeof startMailCapture>>;
+let student: Awaited<ReturnType<typeof createAccount>>;
+let courseId: string;
+
+/** A cue every two seconds for the whole clip: whenever the test looks, one is on screen. */
+const vtt = `WEBVTT\n\n${Array.from({ length: 15 }, (_, i) => {
+  const at = (s: number) => `00:00:${String(s).padStart(2, '0')}.000`;
+  return `${at(i * 2)} --> ${at(i * 2 + 2)}\nLine ${i + 1} of the lecture`;
+}).join('\n\n')}\n`;
+
+beforeAll(async () => {
+  mail = await startMailCapture();
+  server = await startServer({ env: { SMTP_URL: mail.url, TEACHER_SIGNUP: 'open' } });
+  const teacher = await createAccount(server, mail, 'Grace Hopper', 'teacher');
+  student = await createAccount(server, mail, 'Ada Student', 'student');
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Compilers 101' });
+  courseId = course._id;
+  await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
+  const add = async (name: string, file: string) => {
+    const form = new FormData();
+    form.append('uploadedFile', Bun.file(file));
+    form.append('courseId', courseId);
+    form.append('nameOfTopic', name);
+    const uploaded = await teacher.api('POST', '/api/upload', form);
+    const deadline = Date.now() + 120_000;
+    while ((await teacher.api('GET', `/api/videos/${uploaded.videoId}`)).status !== 'ready') {
+      if (Date.now() > deadline) throw new Error(`${name} was not ready in time`);
+      await Bun.sleep(250);
+    }
+    return uploaded.lectureId as string;
+  };
+  const camera = await add('Camera lecture', await makeClip(clips, { width: 640, height: 360, seconds: 30 }));
+  const captions = new FormData();
+  captions.append('file', new File([vtt], 'lecture.vtt', { type: 'text/vtt' }));
+  captions.append('language', 'en');
+  captions.append('label', 'English');
+  const added = await teacher.api('POST', `/api/lectures/${camera}/captions`, captions);
+  if (!added.id) throw new Error(`captions not added: ${JSON.stringify(added)}`);
+  // Still slides: the transcoder drops repeated frames, so its rungs have a variable frame rate.
+  await add(
+    'Slides lecture',
+    await makeFlashClip(clips, { name: 'slides.mp4', seconds: 16, flashAt: 6, camera: false, width: 640, height: 360 }),
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await mail?.close();
+  rmSync(clips, { recursive: true, force: true });
+});
+
+const video = {
+  state: () => {
+    const v = document.querySelector('video') as HTMLVideoElement;
+    return { time: v.currentTime, paused: v.paused, muted: v.muted, src: v.currentSrc };
+  },
+  /** Which path plays: hls.js on a MediaSource blob, hls.js on a ManagedMediaSource blob, or the playlist itself. */
+  path: () => {
+    const v = document.querySelector('video') as HTMLVideoElement;
+    const sources = Array.from(v.querySelectorAll('source')).map((source) => source.getAttribute('src') ?? '');
+    if (v.getAttribute('src')?.startsWith('blob:')) return { path: 'mse', sources };
+    if (sources[0]?.startsWith('blob:')) return { path: 'mms', sources, remote: !v.disableRemotePlayback };
+    const playlist = v.currentSrc && new URL(v.currentSrc).pathname.endsWith('/master.m3u8');
+    return { path: playlist ? 'native' : `unknown ${v.currentSrc}`, sources };
+  },
+};
+
+async function signInAndOpenClass(browser: WebKit) {
+  await browser.navigate(`${server.baseUrl}/login`);
+  await browser.type(await browser.find('input[name="email"]'), student.email);
+  await browser.type(await browser.find('input[name="password"]'), student.password);
+  await browser.click(await browser.find('button[type="submit"]'));
+  await browser.find(`a[href="/classroom/${courseId}"]`);
+  // A fresh page, where nobody has clicked yet (WebKitGTK lets sound play in a page that had a gesture; an iPhone
+  // does not). Its MediaSource goes (navigate), then the app's own link opens the class, from a timer: no gesture.
+  await browser.navigate(`${server.baseUrl}/`);
+  await browser.find(`a[href="/classroom/${courseId}"]`);
+  await browser.run(
+    (href: string) =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          (document.querySelector(`a[href="${href}"]`) as HTMLAnchorElement).click();
+          resolve(null);
+        }, 1200),
+      ),
+    `/classroom/${courseId}`,
+  );
+  await browser.waitFor('the player', () => !!document.querySelector('[data-testid="video-player"] video'));
+}
+
+async function button(browser: WebKit, label: string): Promise<WebKitElement> {
+  return browser.find(`[data-testid="video-player"] button[aria-label="${label}"]`);
+}
+
+for (const mode of ['mse', 'mms', 'native'] as WebKitMode[]) {
+  describe(`WebKit, ${mode === 'mse' ? 'hls.js over MediaSource' : mode === 'mms' ? 'hls.js over ManagedMediaSource (iPhone)' : 'native HLS (older iPhone)'}`, () => {
+    let browser: WebKit;
+    beforeAll(async () => {
+      browser = await launchWebKit(mode);
+    }, CHECK_MS);
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    test(
+      'signs in through the form and opens the lecture on its path',
+      async () => {
+        await signInAndOpenClass(browser);
+        await browser.waitFor('the camera lecture', () => document.body.textContent?.includes('Camera lecture'));
+        expect(await browser.run(() => document.querySelector('video')?.hasAttribute('playsinline'))).toBe(true);
+        expect(await browser.run(() => document.querySelector('video')?.getAttribute('x-webkit-airplay'))).toBe(
+          'allow',
+        );
+      },
+      CHECK_MS,
+    );
+
+    test(
+      'unmuted autoplay is refused; muted play starts without a gesture, and time advances',
+      async () => {
+        // From a timer long after any WebDriver call (whose script runs as a user gesture in WebKit's automation).
+        const refused = await browser.run(
+          () =>
+            new Promise((resolve) =>
+              setTimeout(() => {
+                const v = document.querySelector('video') as HTMLVideoElement;
+                v.muted = false;
+                v.play().then(
+                  () => resolve('played'),
+                  (error: Error) => resolve(error.name),
+                );
+              }, 1500),
+            ),
+        );
+        expect(refused).toBe('NotAllowedError');
+        expect((await browser.run(video.state)).paused).toBe(true);
+        const started = await browser.run(
+          () =>
+            new Promise((resolve) =>
+              setTimeout(() => {
+                const v = document.querySelector('video') as HTMLVideoElement;
+                v.muted = true;
+                v.play().then(
+                  () => resolve(!v.paused),
+                  (error: Error) => resolve(error.name),
+                );
+              }, 1500),
+            ),
+        );
+        expect(started).toBe(true);
+        await browser.waitFor('time to pass 2 s', () => (document.querySelector('video')?.currentTime ?? 0) > 2);
+        const path = await browser.run(video.path);
+        expect(path.path).toBe(mode);
+        if (mode === 'mms') {
+          // AirPlay kept: the playlist is offered beside the ManagedMediaSource blob, remote playback allowed.
+          expect(
+            path.sources.slice(1).some((src) => new URL(src, server.baseUrl).pathname.endsWith('/master.m3u8')),
+          ).toBe(true);
+          expect((path as { remote?: boolean }).remote).toBe(true);
+        }
+      },
+      CHECK_MS,
+    );
+
+    test(
+      'captions are active: CC draws the cues over the picture',
+      async () => {
+        await browser.click(await button(browser, 'Pause'));
+        await browser.click(await button(browser, 'Captions'));
+        await browser.run(() => (document.querySelector('video') as HTMLVideoElement).play());
+        const line = await browser.waitFor(
+          'a caption on screen',
+          () => document.querySelector('[data-testid="captions"]')?.textContent?.match(/Line \d+ of the lecture/)?.[0],
+        );
+        expect(line).toMatch(/^Line \d+ of the lecture$/);
+        expect(
+          await browser.run(() => {
+            const tracks = Array.from((document.querySelector('video') as HTMLVideoElement).textTracks);
+            return tracks.filter((track) => track.language === 'en').map((track) => track.mode)[0];
+          }),
+        ).toBe('hidden');
+      },
+      CHECK_MS,
+    );
+
+    test(
+      mode === 'mse'
+        ? 'full screen takes the whole player, captions and controls included'
+        : "full screen is the video's own (as on an iPhone), and the engine shows the captions there",
+      async () => {
+        await browser.run(() => (document.querySelector('video') as HTMLVideoElement).pause());
+        await browser.click(await button(browser, 'Fullscreen'));
+        const inFullscreen = () => {
+          const v = document.querySelector('video') as HTMLVideoElement & { webkitDisplayingFullscreen?: boolean };
+          const element = document.fullscreenElement;
+          return element === v || v.webkitDisplayingFullscreen
+            ? 'video'
+            : element?.getAttribute('data-testid') === 'video-player'
+              ? 'player'
+              : '';
+        };
+        expect(await browser.waitFor('full screen', inFullscreen)).toBe(mode === 'mse' ? 'player' : 'video');
+        await browser.run(() => (document.querySelector('video') as HTMLVideoElement).play());
+        if (mode === 'mse') {
+          await browser.waitFor('captions in full screen', () =>
+            document.fullscreenElement?.querySelector('[data-testid="captions"]')?.textContent?.includes('Line'),
+          );
+        } else {
+          // The player's overlay is not in the video's full screen: the engine draws the track itself.
+          const shown = await browser.waitFor('the track showing, with a cue', () => {
+            const tracks = Array.from((document.querySelector('video') as HTMLVideoElement).textTracks);
+            const track = tracks.find((t) => t.language === 'en');
+            const cues = Array.from(track?.activeCues ?? []).map((cue) => (cue as VTTCue).text);
+            return track?.mode === 'showing' && cues.length > 0 ? cues : null;
+          });
+          expect(shown?.[0]).toMatch(/^Line \d+ of the lecture$/);
+          await browser.screenshot(`webkit-${mode}-video-fullscreen`);
+        }
+        await browser.run(async () => {
+          const v = document.querySelector('video') as HTMLVideoElement & { webkitExitFullscreen?: () => void };
+          if (document.fullscreenElement) await document.exitFullscreen();
+          else v.webkitExitFullscreen?.();
+        });
+        await browser.waitFor('full screen to end', () => {
+          const v = document.querySelector('video') as HTMLVideoElement & { webkitDisplayingFullscreen?: boolean };
+          return !document.fullscreenElement && !v.webkitDisplayingFullscreen;
+        });
+        // Back inline, the player draws the captions again and the engine draws nothing.
+        await browser.waitFor('the track hidden again', () => {
+          const track = Array.from((document.querySelector('video') as HTMLVideoElement).textTracks).find(
+            (t) => t.language === 'en',
+          );
+          return track?.mode === 'hidden';
+        });
+      },
+      CHECK_MS,
+    );
+
+    if (mode === 'mse') {
+      test(
+        'the speed and quality menus are readable: their text stands out from their box (pixels of a screenshot)',
+        async () => {
+          await browser.run(() => (document.querySelector('video') as HTMLVideoElement).pause());
+          await browser.screenshot('webkit-lecture-paused');
+          for (const label of ['Playback speed', 'Quality']) {
+            const select = await browser.find(`select[aria-label="${label}"]`);
+            const png = await browser.elementScreenshot(select);
+            await Bun.write(join(screenshotDir, `webkit-menu-${label.split(' ')[0]?.toLowerCase()}.png`), png);
+            const contrast = await readableContrast(png);
+            expect({ label, readable: contrast >= 4.5, contrast }).toMatchObject({ label, readable: true });
+          }
+        },
+        CHECK_MS,
+      );
+
+      test(
+        'axe finds nothing critical or serious on the lecture page in WebKit',
+        async () => {
+          expect(await browser.seriousA11yFindings()).toEqual([]);
+        },
+        CHECK_MS,
+      );
+    }
+
+    if (mode === 'native') {
+      test(
+        'a slides lecture (variable frame rate rungs) plays on the native path',
+        async () => {
+          const before = await browser.run(() => {
+            const v = document.querySelector('video') as HTMLVideoElement;
+            v.pause();
+            return v.currentSrc;
+          });
+          await browser.run(() => {
+            const item = Array.from(document.querySelectorAll('button')).find((b) =>
+              b.textContent?.includes('Slides lecture'),
+            );
+            item?.setAttribute('data-webkit-target', '');
+          });
+          await browser.click(await browser.find('button[data-webkit-target]'));
+          await browser.waitFor('the slides lecture', () =>
+            Array.from(document.querySelectorAll('h1, h2')).some((h) => h.textContent?.includes('Slides lecture')),
+          );
+          await browser.waitFor(
+            'its playlist on the element',
+            (before: string) => {
+              const now = document.querySelector('video')?.currentSrc ?? '';
+              return now !== before && /\/master\.m3u8(\?|$)/.test(now);
+            },
+            [before],
+          );
+          await browser.run(async () => {
+            const v = document.querySelector('video') as HTMLVideoElement;
+            v.muted = true;
+            await v.play();
+          });
+          await browser.waitFor(
+            'slides time to pass 8 s',
+            () => (document.querySelector('video')?.currentTime ?? 0) > 8,
+          );
+          const frames = await browser.run(() => {
+            const v = document.querySelector('video') as HTMLVideoElement & { webkitDecodedFrameCount?: number };
+            return {
+              width: v.videoWidth,
+              decoded: v.getVideoPlaybackQuality?.().totalVideoFrames ?? v.webkitDecodedFrameCount,
+            };
+          });
+          expect(frames.width).toBeGreaterThan(0);
+        },
+        CHECK_MS,
+      );
+    }
+  });
+}
