@@ -66,6 +66,11 @@ const PROBLEMS: Record<string, Problem> = {
     text: 'This school account is already linked to another account here. Sign in with it to reach that account, or link a different school account.',
     retry: false,
   },
+  too_many_attempts: {
+    title: 'Too many sign-ins at once',
+    text: 'Too many sign-ins were started from this network. Wait a few minutes, then try again.',
+    retry: true,
+  },
   account_disabled: {
     title: 'This account is turned off',
     text: 'The administrator has turned this account off. Ask your teacher or the administrator for help.',
