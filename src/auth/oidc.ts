@@ -47,29 +47,32 @@ export type OidcClient = ReturnType<typeof createOidcClient>;
 
 /**
  * One per app: discovery runs on first use and is kept; a failed discovery is retried by a later sign-in, so the
- * app starts (and password sign-in works) while the provider is down. `fetchImpl` is for tests that call the
- * provider from a process without its CA in NODE_EXTRA_CA_CERTS (verification stays on).
+ * app starts (and password sign-in works) while the provider is down. `options` are for tests: `fetch` for a
+ * process without the provider's CA in NODE_EXTRA_CA_CERTS (verification stays on), shorter waits.
  */
 export function createOidcClient(
   settings: OidcSettings,
   redirectUri: string,
   postLogoutRedirectUri: string,
   log: Logger,
-  fetchImpl?: typeof fetch,
+  options: { fetch?: typeof fetch; timeoutSeconds?: number; retryDiscoveryMs?: number } = {},
 ) {
+  const fetchImpl = options.fetch;
+  const timeout = options.timeoutSeconds ?? PROVIDER_TIMEOUT_SECONDS;
+  const retryDiscoveryMs = options.retryDiscoveryMs ?? RETRY_DISCOVERY_MS;
   let discovered: Promise<client.Configuration> | undefined;
   let failedAt = 0;
 
   function configuration(): Promise<client.Configuration> {
     if (discovered) return discovered;
-    if (Date.now() - failedAt < RETRY_DISCOVERY_MS) {
+    if (Date.now() - failedAt < retryDiscoveryMs) {
       return Promise.reject(new OidcFailure('provider_unavailable', 'discovery failed moments ago'));
     }
-    const options: client.DiscoveryRequestOptions = { timeout: PROVIDER_TIMEOUT_SECONDS };
-    if (fetchImpl) options[client.customFetch] = fetchImpl as client.CustomFetch;
+    const discoveryOptions: client.DiscoveryRequestOptions = { timeout };
+    if (fetchImpl) discoveryOptions[client.customFetch] = fetchImpl as client.CustomFetch;
     const authentication = settings.clientSecret ? client.ClientSecretBasic(settings.clientSecret) : client.None();
     discovered = client
-      .discovery(new URL(settings.issuer), settings.clientId, undefined, authentication, options)
+      .discovery(new URL(settings.issuer), settings.clientId, undefined, authentication, discoveryOptions)
       .catch((error: unknown) => {
         discovered = undefined;
         failedAt = Date.now();

@@ -454,7 +454,7 @@ describe('school sign-in only (PASSWORD_SIGNIN=false) with the provider down', (
   });
 });
 
-describe('ID token checks, against the provider’s real keys', () => {
+describe('the provider client (src/auth/oidc.ts) against the real provider and its keys', () => {
   let provider: OidcProvider;
   const redirectUri = 'http://127.0.0.1:9/api/auth/oidc/callback';
 
@@ -464,6 +464,7 @@ describe('ID token checks, against the provider’s real keys', () => {
   });
   afterAll(async () => {
     await provider?.stop();
+    rmSync(join(tmpdir(), 'classroom-oidc-unit'), { recursive: true, force: true });
   });
 
   /** A sign-in whose token answer is replaced: its ID token re-signed by the provider's key with `change` applied. */
@@ -485,7 +486,7 @@ describe('ID token checks, against the provider’s real keys', () => {
       redirectUri,
       'http://127.0.0.1:9/',
       createLogger({ level: 'silent', format: 'json' }),
-      fetchThrough,
+      { fetch: fetchThrough },
     );
     const checks = {
       state: client.randomState(),
@@ -506,6 +507,54 @@ describe('ID token checks, against the provider’s real keys', () => {
   test('the token as the provider signed it is accepted (and re-signing alone changes nothing)', async () => {
     expect((await signInWithIdToken()).email).toBe('kim@school.test');
     expect((await signInWithIdToken((claims) => claims)).sub).toBe('kim');
+  });
+
+  /** A client of `issuer` with its own fetch and short waits. */
+  function clientOf(issuer: string, fetchImpl: typeof fetch, timeoutSeconds = 10) {
+    const config = loadConfig({
+      DATA_DIR: join(tmpdir(), 'classroom-oidc-unit'),
+      PUBLIC_URL: 'http://127.0.0.1:9',
+      ...provider.appEnv(),
+      OIDC_ISSUER: issuer,
+    });
+    return createOidcClient(
+      config.oidc as NonNullable<typeof config.oidc>,
+      redirectUri,
+      'http://127.0.0.1:9/',
+      createLogger({ level: 'silent', format: 'json' }),
+      { fetch: fetchImpl, timeoutSeconds, retryDiscoveryMs: 0 },
+    );
+  }
+  const checks = () => ({
+    state: client.randomState(),
+    nonce: client.randomNonce(),
+    codeVerifier: client.randomPKCECodeVerifier(),
+  });
+
+  test('a provider that accepts the connection and never answers is unavailable after the timeout', async () => {
+    const silent = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
+    try {
+      const oidc = clientOf(`https://127.0.0.1:${silent.port}`, provider.fetch as typeof fetch, 1);
+      const started = Date.now();
+      expect(await problemOf(oidc.authorizationUrl(checks()))).toBe('provider_unavailable');
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      silent.stop(true);
+    }
+  });
+
+  test('a failed discovery is tried again by the next sign-in', async () => {
+    let down = true;
+    const flaky = (async (url: string | URL, init?: RequestInit) => {
+      if (down) throw new TypeError('fetch failed');
+      return provider.fetch(url, init);
+    }) as typeof fetch;
+    const oidc = clientOf(provider.issuer, flaky);
+    expect(await problemOf(oidc.authorizationUrl(checks()))).toBe('provider_unavailable');
+    down = false;
+    const url = await oidc.authorizationUrl(checks());
+    expect(url.origin).toBe(provider.issuer);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
   });
 
   test('a wrong audience, nonce or issuer is refused as invalid_response', async () => {
