@@ -17,6 +17,8 @@
  * - **Login page.** The provider's development interactions: `GET /auth…` shows a form (`input[name=login]`,
  *   `input[name=password]`, button "Sign-in"); any login name with any password signs in as that account id. There is
  *   no consent screen (the app's client is first-party). The page's "[ Cancel ]" link returns `error=access_denied`.
+ *   The provider remembers a browser that signed in (its own session cookie, 1 hour): a second sign-in in the same
+ *   browser context goes straight back to the app without the form; a new context shows it again.
  * - **Accounts.** `setAccount(id, claims)` chooses the claims of the account signed in with login `id`; an id never
  *   set gets `{ email: '<id>@school.test', email_verified: true, name: '<id>' }`. The claims (`email`,
  *   `email_verified`, `name`, `picture`, `hd`, `groups`, `roles`) all go into the ID token, as Google, Entra ID and
