@@ -2,6 +2,7 @@ import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Config } from '../config';
 import { LIMITS } from '../contract/limits';
 import type { Db } from '../db/client';
+import { isUniqueViolation } from '../db/dialect';
 import { type User, type UserIdentity, userIdentities, users } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { newId } from '../lib/ids';
@@ -105,6 +106,16 @@ export async function findOrCreateFederatedUser(
 ): Promise<FederatedSignIn> {
   const problem = admissionProblem(profile, policy.allowedDomains, policy.checkHostedDomain);
   if (problem) return { kind: 'refused', problem };
+  try {
+    return await signInOrCreate(db, policy, profile, now);
+  } catch (error) {
+    // Two first sign-ins of one person at once (two tabs): the second finds what the first made.
+    if (!isUniqueViolation(error)) throw error;
+    return signInOrCreate(db, policy, profile, now);
+  }
+}
+
+function signInOrCreate(db: Db, policy: Policy, profile: FederatedProfile, now: number): Promise<FederatedSignIn> {
   const email = profile.email as string;
   return transaction(db, async (tx) => {
     const identity = await findIdentity(tx, profile.issuer, profile.subject);

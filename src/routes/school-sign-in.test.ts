@@ -198,6 +198,17 @@ describe('school sign-in with a real OpenID provider', () => {
     expect((await api('GET', '/api/users', { as: first.token })).status).toBe(200);
   });
 
+  test('two first sign-ins of one person at once make one account', async () => {
+    s.provider.setAccount('twin-tabs', { email: 'twin@school.test', email_verified: true, name: 'Twin Tabs' });
+    const flows = await Promise.all([schoolSignIn(s, 'twin-tabs'), schoolSignIn(s, 'twin-tabs')]);
+    expect(flows.map((flow) => flow.location)).toEqual(['/classroom', '/classroom']);
+    const ids = await Promise.all(
+      flows.map(async (flow) => (await api('GET', '/api/users', { as: flow.token })).json._id),
+    );
+    expect(ids[0]).toBe(ids[1]);
+    expect(await db().$count(userIdentities, eq(userIdentities.userId, ids[0]))).toBe(1);
+  });
+
   test('a teacher value in the groups claim makes an approved teacher', async () => {
     s.provider.setAccount('mr-bell', {
       email: 'bell@school.test',
