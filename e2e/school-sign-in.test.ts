@@ -152,6 +152,10 @@ test('the school button signs a pupil in; signing in again reaches the same acco
   expect({ status: refused.status, code: refused.json.code }).toEqual({ status: 409, code: 'last_sign_in_method' });
   expect(identitiesOf(server, 'pupil1')).toBe(1);
   await expectNoSeriousFindings(page);
+  // No password to change on such an account: the Security tab says so instead of asking for one.
+  await page.getByRole('tab', { name: 'Security' }).click();
+  await page.getByText('Your account has no password: you sign in with your school account').waitFor();
+  expect(await page.getByLabel('Current password').count()).toBe(0);
   await context.close();
 });
 
@@ -182,7 +186,7 @@ test('an account from another domain is refused with a page that says why, and n
   await page.getByRole('link', { name: 'Try again' }).waitFor();
   await page.getByRole('link', { name: 'Back to sign in' }).waitFor();
   await expectNoSeriousFindings(page);
-  await screenshot(page, 'school-sign-in-problem-phone');
+  await screenshot(page, 'school-sign-in-problem');
   expect(usersWithEmail(server, 'someone@elsewhere.test')).toBe(0);
   expect(identitiesOf(server, 'outsider')).toBe(0);
   expect((await currentUser(context)).status).toBe(401);
@@ -317,7 +321,7 @@ test('school sign-in only: the password forms are hidden and the password routes
     expect(await page.getByRole('link', { name: 'Sign up' }).count()).toBe(0);
     await expectNoSeriousFindings(page);
   }
-  await screenshot(page, 'signup-school-only-phone');
+  await screenshot(page, 'signup-school-only');
   await page.goto(`${schoolOnly.baseUrl}/forgot-password`);
   await page.getByRole('heading', { name: 'There is no password to reset' }).waitFor();
   await page.goto(`${schoolOnly.baseUrl}/verify-email?email=a%40school.test`);

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { LIMITS } from '../../../../src/contract/limits';
 import { ApiError } from '../../api/client';
+import { useSignInMethods } from '../../api/sign-in-methods';
 import { type User, useChangePassword } from '../../api/users';
 import { toast } from '../../lib/toast';
 import { NewPasswordFields } from '../NewPasswordFields';
@@ -12,6 +13,7 @@ export function SecurityForm({ user }: { user: User }) {
   const [confirm, setConfirm] = useState('');
   const change = useChangePassword();
   const busy = change.isPending;
+  const methods = useSignInMethods();
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (next !== confirm) {
@@ -32,6 +34,14 @@ export function SecurityForm({ user }: { user: User }) {
             description: error instanceof ApiError && error.status ? error.message : undefined,
           }),
       },
+    );
+  }
+  // An account made by a school sign-in has no password to change.
+  if (methods.data && !methods.data.password) {
+    return (
+      <p className="text-sm text-slate-700">
+        Your account has no password: you sign in with your school account (see Linked sign-in).
+      </p>
     );
   }
   return (
