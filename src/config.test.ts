@@ -59,3 +59,44 @@ test('one error names every bad key', () => {
     expect(message).toContain(`${key}:`);
   }
 });
+
+test('school sign-in: off by default, on with issuer and client id, and refused when it cannot work', () => {
+  expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ oidc: undefined, passwordSignin: true });
+  const school = { DATA_DIR: dir, PUBLIC_URL: 'https://classroom.test', OIDC_CLIENT_ID: 'classroom' };
+  const authentik = 'https://auth.school.test/application/o/classroom/';
+  expect(
+    loadConfig({ ...school, OIDC_ISSUER: authentik, OIDC_ALLOWED_DOMAINS: ' @School.test, staff.test' }).oidc,
+  ).toEqual({
+    issuer: authentik,
+    clientId: 'classroom',
+    clientSecret: undefined,
+    buttonLabel: 'Sign in with your school account',
+    scopes: 'openid email profile',
+    allowedDomains: ['school.test', 'staff.test'],
+    teacherClaim: undefined,
+    teacherValues: [],
+    endSession: false,
+  });
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+      return 'accepted';
+    } catch (error) {
+      return error instanceof ConfigError ? error.message : `unexpected ${error}`;
+    }
+  };
+  expect(refusal({ ...school, OIDC_ISSUER: 'http://id.school.test' })).toContain(
+    'OIDC_ISSUER: must be an https:// URL',
+  );
+  expect(refusal({ DATA_DIR: dir, OIDC_ISSUER: 'https://id.school.test', OIDC_CLIENT_ID: 'c' })).toContain(
+    'PUBLIC_URL',
+  );
+  expect(refusal({ DATA_DIR: dir, OIDC_CLIENT_ID: 'c' })).toContain('both OIDC_ISSUER and OIDC_CLIENT_ID');
+  expect(refusal({ DATA_DIR: dir, PASSWORD_SIGNIN: 'false' })).toContain('nobody could sign in');
+  expect(refusal({ ...school, OIDC_ISSUER: 'https://id.school.test', OIDC_TEACHER_CLAIM: 'groups' })).toContain(
+    'OIDC_TEACHER_VALUES',
+  );
+  expect(refusal({ ...school, OIDC_ISSUER: 'https://id.school.test', OIDC_SCOPES: 'email profile' })).toContain(
+    'must include openid',
+  );
+});

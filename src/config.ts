@@ -85,8 +85,8 @@ const envSchema = z.object({
   // School sign-in (OpenID Connect, docs/accounts.md): on when OIDC_ISSUER and OIDC_CLIENT_ID are set.
   OIDC_ISSUER: z
     .url()
+    // Kept exactly as given: the provider's metadata must name the same issuer (Authentik's ends with a slash).
     .refine((url) => url.startsWith('https://'), 'must be an https:// URL (a provider on plain http is refused)')
-    .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
   OIDC_CLIENT_ID: z.string().trim().min(1).max(500).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),

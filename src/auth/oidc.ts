@@ -136,8 +136,9 @@ export function createOidcClient(
     async endSessionUrl(): Promise<string | undefined> {
       if (!settings.endSession) return undefined;
       try {
-        const config = await configuration();
-        if (!config.serverMetadata().end_session_endpoint) return undefined;
+        // Signing out never waits long for a provider that is down: without its page, the app's sign-out stands.
+        const config = await Promise.race([configuration(), Bun.sleep(2_000).then(() => undefined)]);
+        if (!config?.serverMetadata().end_session_endpoint) return undefined;
         return client
           .buildEndSessionUrl(config, { client_id: settings.clientId, post_logout_redirect_uri: postLogoutRedirectUri })
           .toString();
