@@ -2,8 +2,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Provider, useAtomValue, useSetAtom } from 'jotai';
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
+import { prefetchProviders } from './api/providers';
 import { queryClient } from './api/query-client';
 import { Toasts } from './lib/toast';
+import { readToken } from './lib/token-cookie';
 import { AppRoutes } from './router';
 import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } from './state/session';
 import { appStore } from './state/store';
@@ -15,6 +17,8 @@ function App() {
   useEffect(() => {
     bindSessionToClient();
     loadSession().then(setSession);
+    // Signed out, the sign-in page is next: its options load while its code does (and ship in this first chunk).
+    if (!readToken()) void prefetchProviders();
   }, [setSession]);
   return (
     <>

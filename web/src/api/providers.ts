@@ -12,6 +12,9 @@ const providersOptions = {
   gcTime: Number.POSITIVE_INFINITY,
 };
 
+/** Asks for the sign-in options as the app starts, in parallel with the sign-in page's own code. */
+export const prefetchProviders = () => queryClient.prefetchQuery(providersOptions);
+
 /**
  * The sign-in options, kept in the one query cache for the whole visit. Read through the cache without a query
  * observer: the sign-in page stays inside its transfer budget (bench:web). `retry` asks again after a failure.
