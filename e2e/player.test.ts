@@ -376,3 +376,45 @@ test('captions: the teacher adds an SRT, a student turns on CC and reads each cu
   expect(await cc.getAttribute('aria-pressed')).toBe('false');
   await context.close();
 });
+
+test("a comment's time clicked before Play plays from that time, not from the saved resume point", async () => {
+  const returning = await createAccount(env.server, env.mail, 'Returning Student', 'student');
+  await returning.api('POST', '/api/enrollments/join', { inviteCode });
+  // Stopped at 0:16 last time; a classmate points at 0:04.
+  await returning.api('PUT', `/api/lectures/${landscape}/progress`, { position: 16, duration: 24 });
+  await returning.api('POST', `/api/lectures/${landscape}/comments`, { text: 'Look at 0:04 again' });
+  const { context, page } = await open({ width: 1280, height: 800 }, landscape, false, returning.token);
+  await page.getByText('Resuming where you stopped.').waitFor();
+  await page.getByRole('button', { name: 'Play from 0:04' }).click();
+  await page.waitForFunction(() => {
+    const video = document.querySelector('video') as HTMLVideoElement;
+    return !video.paused && video.currentTime > 4.2;
+  });
+  // It started at 0:04 and stayed there: the resume point (0:16) did not take over once the stream loaded.
+  await page.waitForTimeout(1500);
+  const { time } = await state(page);
+  expect(time).toBeGreaterThanOrEqual(4);
+  expect(time).toBeLessThan(9);
+  await context.close();
+});
+
+test('the seek bar and volume slider are at least 24 px tall to hit, 44 px on a touch screen; the track stays thin', async () => {
+  const measure = async (touch: boolean) => {
+    const { context, player } = await open({ width: 1024, height: 768 }, landscape, touch);
+    const seek = (await player.getByRole('slider', { name: 'Seek' }).boundingBox())!;
+    const volume = (await player.getByLabel('Volume', { exact: true }).boundingBox())!;
+    const track = await player
+      .getByRole('slider', { name: 'Seek' })
+      .evaluate((element) => (element.firstElementChild as HTMLElement).getBoundingClientRect().height);
+    await context.close();
+    return { seek: seek.height, volume: volume.height, track };
+  };
+  const mouse = await measure(false);
+  expect(mouse.seek).toBeGreaterThanOrEqual(24);
+  expect(mouse.volume).toBeGreaterThanOrEqual(24);
+  expect(mouse.track).toBe(4);
+  const touch = await measure(true);
+  expect(touch.seek).toBeGreaterThanOrEqual(44);
+  expect(touch.volume).toBeGreaterThanOrEqual(44);
+  expect(touch.track).toBe(4);
+});
