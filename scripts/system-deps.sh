@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages the app needs when they are missing: ffmpeg (>= 5.1) always,
-# and with --test Debian's Chromium (the Playwright end-to-end tests) and PostgreSQL (the server suite's second run).
+# and with --test Debian's Chromium (the Playwright end-to-end tests), WebKitGTK's driver with Xvfb and GStreamer (the
+# WebKit end-to-end tests) and PostgreSQL (the server suite's second run).
 set -euo pipefail
 
 need=()
@@ -11,6 +12,15 @@ if [[ "${1:-}" == "--test" ]] && ! compgen -G '/usr/lib/postgresql/*/bin/initdb'
 
 # The school sign-in tests make their test provider's certificate with openssl (src/test/oidc-provider.ts).
 if [[ "${1:-}" == "--test" ]] && ! command -v openssl >/dev/null 2>&1; then need+=(openssl); fi
+
+# The WebKit end-to-end tests (e2e/webkit.test.ts): Debian's WebKitGTK driven by WebKitWebDriver under Xvfb, with
+# the GStreamer plugins its media stack plays HLS (hls.js and native) with.
+if [[ "${1:-}" == "--test" ]]; then
+  for package in webkit2gtk-driver xvfb xauth gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+    gstreamer1.0-plugins-bad gstreamer1.0-libav gstreamer1.0-gl; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then need+=("$package"); fi
+  done
+fi
 
 if ((${#need[@]})); then
   echo "Installing system packages: ${need[*]}"
