@@ -143,6 +143,7 @@ export function transcodeHandler(deps: {
     let eta: { seconds: number; at: number } | null = null;
     // Where the measured speed starts: the first progress line, so ffmpeg's start-up is not counted as slowness.
     let firstProgress: { at: number; outTimeMs: number } | null = null;
+    let etaMeasured = false;
     let firstPlayable = false;
     const writes: Promise<unknown>[] = [];
     const result = await runTranscode(
@@ -164,8 +165,10 @@ export function transcodeHandler(deps: {
         if (now - lastWrite < PROGRESS_WRITE_MS) return;
         lastWrite = now;
         const progress = Math.min(99, (outTimeMs / video.durationMs) * 100);
-        const measured = etaFrom({ durationMs: video.durationMs, outTimeMs, first: firstProgress, now });
-        eta = { seconds: steadyEta(eta, measured, now), at: now };
+        const next = etaFrom({ durationMs: video.durationMs, outTimeMs, first: firstProgress, now });
+        // The first measurement replaces the clip-length guess outright; later ones are smoothed.
+        eta = { seconds: next.measured && !etaMeasured ? next.seconds : steadyEta(eta, next.seconds, now), at: now };
+        etaMeasured ||= next.measured;
         writes.push(reportProgress(db, video.id, lease, Math.round(progress * 10) / 10, Math.round(eta.seconds)));
       },
       signal,
@@ -227,12 +230,14 @@ export function etaFrom({
   outTimeMs: number;
   first: { at: number; outTimeMs: number };
   now: number;
-}): number {
+}): { seconds: number; measured: boolean } {
   const leftMs = Math.max(0, durationMs - outTimeMs);
   const watchedMs = now - first.at;
   const doneMs = outTimeMs - first.outTimeMs;
-  if (watchedMs < MEASURE_MS || doneMs <= 0) return (leftMs / 1000) * PRIOR_SECONDS_PER_MEDIA_SECOND;
-  return leftMs / 1000 / (doneMs / watchedMs);
+  if (watchedMs < MEASURE_MS || doneMs <= 0) {
+    return { seconds: (leftMs / 1000) * PRIOR_SECONDS_PER_MEDIA_SECOND, measured: false };
+  }
+  return { seconds: leftMs / 1000 / (doneMs / watchedMs), measured: true };
 }
 
 /**
