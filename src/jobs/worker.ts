@@ -2,6 +2,7 @@ import { backupIsDue } from '../backup/schedule';
 import { takeSnapshot } from '../backup/snapshots';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { deleteEndedOidcAttempts } from '../db/queries/oidc-attempts';
 import { deleteEndedWindows } from '../http/rate-limit';
 import type { Logger } from '../lib/log';
 import { expireResumableUploads } from '../media/resumable-store';
@@ -50,6 +51,7 @@ export function createWorker(deps: { config: Config; db: Db; storage: Storage; l
           const expired = await expireResumableUploads(storage);
           if (expired) log(`[media] cleanup removed ${expired} unfinished upload(s) older than a day`);
           await deleteEndedWindows(db);
+          await deleteEndedOidcAttempts(db);
           if (config.backupDir && (await backupIsDue(db, config.backupDir, config.backupEveryMs))) {
             await enqueueJob(db, 'backup', {}, { maxAttempts: 1 });
           }

@@ -1,4 +1,4 @@
-import { eq, lt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { describeRoute } from 'hono-openapi';
@@ -18,6 +18,7 @@ import { createOidcClient, type OidcClient, OidcFailure, type OidcProblem, profi
 import { hashKey, newKey, sessionUser, startSession } from '../auth/sessions';
 import { readToken } from '../auth/tokens';
 import type { Config } from '../config';
+import { deleteEndedOidcAttempts, OIDC_ATTEMPT_LIFETIME_MS } from '../db/queries/oidc-attempts';
 import { recordLogin } from '../db/queries/users';
 import { type OidcAttempt, oidcAttempts } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
@@ -26,8 +27,6 @@ import { clientAddress } from '../http/client-address';
 import { idParam, validate } from '../http/validation';
 import type { Logger } from '../lib/log';
 
-/** A sign-in has this long to come back from the provider. */
-export const OIDC_ATTEMPT_LIFETIME_MS = 10 * 60 * 1000;
 const ATTEMPT_COOKIE = 'oidc_attempt';
 const ATTEMPT_COOKIE_PATH = '/api/auth/oidc';
 const DEFAULT_NEXT = '/classroom';
@@ -142,7 +141,7 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
         }
         const now = Date.now();
         // Attempts never finished are forgotten (any server sweeps as it starts a new one).
-        await db.delete(oidcAttempts).where(lt(oidcAttempts.createdAt, now - OIDC_ATTEMPT_LIFETIME_MS));
+        await deleteEndedOidcAttempts(db, now);
         const key = newKey();
         const checks = {
           state: client.randomState(),
