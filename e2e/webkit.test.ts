@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { makeClip, makeFlashClip } from '../src/test/fixtures';
 import { startMailCapture } from '../src/test/mail-capture';
 import { createAccount, type RunningServer, screenshotDir, startServer } from './server';
-import { launchWebKit, readableContrast, type WebKit, type WebKitElement, type WebKitMode } from './webkit';
+import {
+  launchWebKit,
+  openWithoutGesture,
+  readableContrast,
+  signInThroughForm,
+  type WebKit,
+  type WebKitElement,
+  type WebKitMode,
+} from './webkit';
 
 /**
  * Apple's engine (WebKitGTK through WebKitWebDriver), in the three paths the player takes: hls.js over
@@ -83,25 +91,8 @@ const video = {
 };
 
 async function signInAndOpenClass(browser: WebKit) {
-  await browser.navigate(`${server.baseUrl}/login`);
-  await browser.type(await browser.find('input[name="email"]'), student.email);
-  await browser.type(await browser.find('input[name="password"]'), student.password);
-  await browser.click(await browser.find('button[type="submit"]'));
-  await browser.find(`a[href="/classroom/${courseId}"]`);
-  // A fresh page, where nobody has clicked yet (WebKitGTK lets sound play in a page that had a gesture; an iPhone
-  // does not). Its MediaSource goes (navigate), then the app's own link opens the class, from a timer: no gesture.
-  await browser.navigate(`${server.baseUrl}/`);
-  await browser.find(`a[href="/classroom/${courseId}"]`);
-  await browser.run(
-    (href: string) =>
-      new Promise((resolve) =>
-        setTimeout(() => {
-          (document.querySelector(`a[href="${href}"]`) as HTMLAnchorElement).click();
-          resolve(null);
-        }, 1200),
-      ),
-    `/classroom/${courseId}`,
-  );
+  await signInThroughForm(browser, server.baseUrl, student);
+  await openWithoutGesture(browser, server.baseUrl, `/classroom/${courseId}`);
   await browser.waitFor('the player', () => !!document.querySelector('[data-testid="video-player"] video'));
 }
 

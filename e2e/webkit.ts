@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { screenshotDir } from './server';
 
@@ -51,6 +51,8 @@ export type WebKit = {
   elementScreenshot(element: WebKitElement): Promise<Uint8Array>;
   /** axe-core's critical and serious findings on the page as it is. */
   seriousA11yFindings(): Promise<{ id: string; impact: string; where: string[] }[]>;
+  /** CPU seconds used so far by the browser's processes (MiniBrowser, its web, network and GPU processes). */
+  cpuSeconds(): number;
   close(): Promise<void>;
 };
 
@@ -243,6 +245,24 @@ export async function launchWebKit(mode: WebKitMode = 'mse'): Promise<WebKit> {
             }));
         });
       },
+      cpuSeconds() {
+        let ticks = 0;
+        for (const entry of readdirSync('/proc')) {
+          if (!/^\d+$/.test(entry)) continue;
+          try {
+            const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+            const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            // fields[2] is the process group; [11] and [12] are user and system time in clock ticks.
+            if (Number(fields[2]) !== child.pid || !/^(MiniBrowser|WebKit)/.test(name)) continue;
+            if (name.startsWith('WebKitWebDriver')) continue;
+            ticks += Number(fields[11]) + Number(fields[12]);
+          } catch {
+            // the process ended as we looked
+          }
+        }
+        return ticks / 100;
+      },
       async close() {
         await call('DELETE', session, undefined, 5000).catch(() => {});
         killGroup(child);
@@ -313,4 +333,37 @@ export async function readableContrast(png: Uint8Array): Promise<number> {
   const text = luminances.reduce((far, l) => (Math.abs(l - background) > Math.abs(far - background) ? l : far));
   const [light, dark] = background > text ? [background, text] : [text, background];
   return Math.round(((light + 0.05) / (dark + 0.05)) * 100) / 100;
+}
+
+/** Signs in through the app's form, as a student does, and waits for the app to move on from /login. */
+export async function signInThroughForm(
+  browser: WebKit,
+  baseUrl: string,
+  account: { email: string; password: string },
+) {
+  await browser.navigate(`${baseUrl}/login`);
+  await browser.type(await browser.find('input[name="email"]'), account.email);
+  await browser.type(await browser.find('input[name="password"]'), account.password);
+  await browser.click(await browser.find('button[type="submit"]'));
+  await browser.waitFor('the app past /login', () => !location.pathname.startsWith('/login'));
+}
+
+/**
+ * Opens `href` through the app's own link on a fresh page (the home page), where nobody has clicked yet: WebKitGTK
+ * lets sound play in a page that had a gesture, an iPhone does not. The page's MediaSource goes first (navigate),
+ * then the link is clicked from a timer, so no gesture reaches the player.
+ */
+export async function openWithoutGesture(browser: WebKit, baseUrl: string, href: string) {
+  await browser.navigate(`${baseUrl}/`);
+  await browser.find(`a[href="${href}"]`);
+  await browser.run(
+    (target: string) =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          (document.querySelector(`a[href="${target}"]`) as HTMLAnchorElement).click();
+          resolve(null);
+        }, 1200),
+      ),
+    href,
+  );
 }
