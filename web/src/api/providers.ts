@@ -31,7 +31,10 @@ export function useProviders() {
     );
   }, []);
   useEffect(() => {
-    if (!queryClient.getQueryData(providersOptions.queryKey)) load();
+    // The app's prefetch may have landed between the first render and now.
+    const cached = queryClient.getQueryData<Providers>(providersOptions.queryKey);
+    if (cached) setState((state) => (state.data ? state : { data: cached }));
+    else load();
   }, [load]);
   return { ...state, retry: load };
 }
