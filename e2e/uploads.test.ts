@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { startCuttingProxy } from '../src/test/cutting-proxy';
 import { makeClip } from '../src/test/fixtures';
 import { e2eEnvironment } from './environment';
-import { createAccount, signedInContext } from './server';
+import { createAccount, screenshot, signedInContext } from './server';
 
 const env = e2eEnvironment();
 const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-uploads-'));
@@ -272,6 +272,7 @@ test('the tray docks without hiding the page: collapsed on a phone, room below t
       await tray.getByRole('button', { name: 'Show uploads' }).click();
     }
     expect(await page.getByTestId('upload-row').count()).toBe(3);
+    await screenshot(page, `upload-tray-refused-${width}`);
 
     // Scrolled to the end, the page's last content and the last topic's menu are above the tray, and usable.
     // To the end of the page (again until it stays there: a dialog that just closed may still hold the scroll).

@@ -81,7 +81,10 @@ export function UploadTray() {
     summary = `Uploading ${running.length} ${running.length === 1 ? 'video' : 'videos'}`;
     if (collapsed && total > 0) summary += ` · ${Math.floor((sent / total) * 100)}%`;
   } else if (failed > 0) summary = `${failed} ${failed === 1 ? 'upload' : 'uploads'} stopped`;
-  else if (uploads.some((item) => item.status === 'refused')) summary = 'Uploads: a file was refused';
+  else {
+    const refused = uploads.filter((item) => item.status === 'refused').length;
+    if (refused > 0) summary = `${refused} ${refused === 1 ? 'file' : 'files'} refused`;
+  }
 
   return (
     <section
