@@ -254,3 +254,28 @@ test("the playlist's topic titles are 24 px targets, and 44 px on a touch screen
   expect(touch.coarse).toBe(true);
   expect(touch.height).toBeGreaterThanOrEqual(44);
 });
+
+test('a lecture still processing reads "Processing…" with no extra dot, and a short time left for a short clip', async () => {
+  const context = await signedInContext(env.browser, env.server, student.token, { width: 1280, height: 900 });
+  const page = await context.newPage();
+  // The server's answer as it is while the first rung is not out yet, with or without a time left.
+  let etaSeconds: number | null = null;
+  await page.route(/\/api\/lectures\/course\/[^/]+$/, async (route) => {
+    const response = await route.fetch();
+    const lectures = (await response.json()) as { video: Record<string, unknown> | null }[];
+    for (const lecture of lectures) {
+      if (lecture.video)
+        Object.assign(lecture.video, { status: 'processing', playable: false, progress: 3, etaSeconds });
+    }
+    await route.fulfill({ response, json: lectures });
+  });
+  await page.goto(`${env.server.baseUrl}/classroom/${courseId}`);
+  await page.getByText('Preparing this lecture…').waitFor();
+  await page.getByText('Processing… It will play here as soon as the first part is ready.').waitFor();
+  expect(await page.evaluate(() => document.body.textContent?.includes('….'))).toBe(false);
+  etaSeconds = 20;
+  await page.reload();
+  await page.getByText('Processing…, ready in less than a minute. It will play here').waitFor();
+  expect(await page.evaluate(() => document.body.textContent?.includes('….'))).toBe(false);
+  await context.close();
+});
