@@ -30,8 +30,17 @@ export function setTokenCookie(c: Context, token: string) {
     path: '/',
     maxAge: TOKEN_LIFETIME_SECONDS,
     sameSite: 'Lax',
-    secure: new URL(c.req.url).protocol === 'https:',
+    secure: reachedOverHttps(c),
   });
+}
+
+/**
+ * Secure when the browser reached us over https: directly, or through a proxy that ended TLS and says so in
+ * X-Forwarded-Proto (a client that sends the header itself only restricts its own cookie).
+ */
+export function reachedOverHttps(c: Context): boolean {
+  if (new URL(c.req.url).protocol === 'https:') return true;
+  return c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https';
 }
 
 export function clearTokenCookie(c: Context) {

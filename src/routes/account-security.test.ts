@@ -326,6 +326,20 @@ describe('answers that reveal no account', () => {
 });
 
 describe('sessions', () => {
+  test('the token cookie is Secure when the browser came over https, also through a proxy that ended TLS', async () => {
+    const me = await h.signUp('student', 'Pat Proxy');
+    const tokenCookie = (headers: Headers) => headers.getSetCookie().find((line) => line.startsWith('token=')) ?? '';
+    const plain = await login(me.email, TEST_PASSWORD);
+    expect(plain.status).toBe(200);
+    expect(tokenCookie(plain.headers)).not.toContain('Secure');
+    const proxied = await h.api('POST', '/api/users/login', {
+      body: { email: me.email, password: TEST_PASSWORD },
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(proxied.status).toBe(200);
+    expect(tokenCookie(proxied.headers)).toMatch(/^token=[^;]+;.*Secure/);
+  });
+
   test('logout ends this session at once; log out of all devices ends every one', async () => {
     const me = await h.signUp('student', 'Sam Session');
     const second = (await login(me.email, TEST_PASSWORD)).json.token as string;
