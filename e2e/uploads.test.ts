@@ -224,6 +224,15 @@ test('a file that is not a video is refused at once: no bar, no Retry, and a rel
   expect(await page.getByTestId('upload-tray').getByRole('progressbar').count()).toBe(0);
   expect(creations).toEqual([]);
 
+  // In a batch, the same at once, and nothing of the batch starts.
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Add New Topic' }).click();
+  await page.getByLabel('Video File').setInputFiles([big, notes]);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await dialog.getByRole('alert').filter({ hasText: '"notes.txt" is not a video.' }).waitFor();
+  expect(await page.getByTestId('upload-row').count()).toBe(1);
+  expect(creations).toEqual([]);
+
   // Named like a video but not one: the server's ffprobe refuses it when its bytes land; the same, no Retry.
   await page.keyboard.press('Escape');
   await addTopic(page, course._id, 'Fake', fake);

@@ -67,6 +67,14 @@ export function AddTopicModal({
         setError('Please give every topic a name.');
         return;
       }
+      // Said at once, before anything starts: the batch goes only when every file is a video.
+      const notVideos = files.filter((entry) => !looksLikeVideo(entry.file)).map((entry) => `"${entry.file.name}"`);
+      if (notVideos.length > 0) {
+        setError(
+          `${notVideos.join(', ')} ${notVideos.length === 1 ? 'is not a video' : 'are not videos'}. Please choose video files only.`,
+        );
+        return;
+      }
       for (const entry of files) startUpload(entry.file, { courseId, nameOfTopic: entry.name.trim() });
       toast.info(`Uploading ${files.length} videos. Follow them in the uploads tray.`);
       close();
