@@ -280,6 +280,7 @@ export const comments = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     text: text('text').notNull(),
+    parentId: text('parent_id'),
     createdAt: ms('created_at').notNull().default(now),
   },
   (table) => [index('comments_lecture_created').on(table.lectureId, table.createdAt)],
@@ -346,6 +347,56 @@ export const rateLimits = pgTable(
   (table) => [index('rate_limits_reset_at').on(table.resetAt)],
 );
 
+export const notificationPrefs = pgTable('notification_prefs', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  email: text('email', { enum: ['every', 'daily', 'none'] }).notNull(),
+  lastDigestAt: ms('last_digest_at'),
+  updatedAt: ms('updated_at').notNull(),
+});
+
+export const classVisits = pgTable(
+  'class_visits',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    visitedAt: ms('visited_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.courseId] })],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: text('id').primaryKey(),
+    key: text('key').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    commentId: text('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['lecture', 'comment', 'reply'] }).notNull(),
+    mail: text('mail', { enum: ['pending', 'digest', 'sent', 'skipped'] }).notNull(),
+    createdAt: ms('created_at').notNull().default(now),
+    mailedAt: ms('mailed_at'),
+  },
+  (table) => [
+    uniqueIndex('notifications_key').on(table.key),
+    index('notifications_user_course').on(table.userId, table.courseId, table.createdAt),
+    index('notifications_mail').on(table.mail, table.userId),
+  ],
+);
+
 /** Every table, by the name schema.ts exports it under. */
 export const pgTables = {
   users,
@@ -368,4 +419,7 @@ export const pgTables = {
   jobs,
   workers,
   rateLimits,
+  notificationPrefs,
+  classVisits,
+  notifications,
 };

@@ -327,6 +327,8 @@ export let comments = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     text: text('text').notNull(),
+    /** The comment this one answers (a reply), if any; its author is told (src/notifications). */
+    parentId: text('parent_id'),
     createdAt: integer('created_at').notNull().default(now),
   },
   (table) => [index('comments_lecture_created').on(table.lectureId, table.createdAt)],
@@ -413,6 +415,65 @@ export let rateLimits = sqliteTable(
   (table) => [index('rate_limits_reset_at').on(table.resetAt)],
 );
 
+/** A person's choice of notification email (no row: `every`), and when their last daily digest went out. */
+export let notificationPrefs = sqliteTable('notification_prefs', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  email: text('email', { enum: ['every', 'daily', 'none'] }).notNull(),
+  lastDigestAt: integer('last_digest_at'),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/** When a person last opened a class: what came after it is "new" (the unread dot). */
+export let classVisits = sqliteTable(
+  'class_visits',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    visitedAt: integer('visited_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.courseId] })],
+);
+
+/**
+ * One row per event and recipient (src/notifications): what is new in a class for that person, and the email's
+ * state. `key` (event + recipient) is unique, so a fan-out or a send that runs again never makes a second mail.
+ */
+export let notifications = sqliteTable(
+  'notifications',
+  {
+    id: text('id').primaryKey(),
+    key: text('key').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    commentId: text('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['lecture', 'comment', 'reply'] }).notNull(),
+    /** `pending`: to mail now; `digest`: waits for the daily digest; `sent`; `skipped` (the person chose none). */
+    mail: text('mail', { enum: ['pending', 'digest', 'sent', 'skipped'] }).notNull(),
+    createdAt: integer('created_at').notNull().default(now),
+    mailedAt: integer('mailed_at'),
+  },
+  (table) => [
+    uniqueIndex('notifications_key').on(table.key),
+    index('notifications_user_course').on(table.userId, table.courseId, table.createdAt),
+    index('notifications_mail').on(table.mail, table.userId),
+  ],
+);
+
+export type Notification = typeof notifications.$inferSelect;
+
 /** SQLite's tables, as declared above (before any switch). */
 export const sqliteTables = {
   users,
@@ -435,6 +496,9 @@ export const sqliteTables = {
   jobs,
   workers,
   rateLimits,
+  notificationPrefs,
+  classVisits,
+  notifications,
 };
 
 export type Tables = typeof sqliteTables;
@@ -467,4 +531,7 @@ export function selectEngineTables(engine: 'sqlite' | 'postgres') {
   jobs = tables.jobs;
   workers = tables.workers;
   rateLimits = tables.rateLimits;
+  notificationPrefs = tables.notificationPrefs;
+  classVisits = tables.classVisits;
+  notifications = tables.notifications;
 }
