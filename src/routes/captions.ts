@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
 import { readableLecture, taughtLecture } from '../auth/access';
+import { requireUser } from '../auth/middleware';
 import { toCaptionJson } from '../contract/lectures';
 import { LIMITS } from '../contract/limits';
 import { captionOfLecture, deleteCaption, putCaption, videoById } from '../db/queries/lectures';
@@ -42,9 +43,13 @@ const captionFile = smallFileForm({
   what: 'the captions',
 });
 
-/** Captions of a lecture (WebVTT, or SRT converted); mounted inside the lectures routes (already authenticated). */
+/**
+ * Captions of a lecture (WebVTT, or SRT converted); mounted inside the lectures routes. Every route asks for a
+ * signed-in user itself.
+ */
 export function captionsRoutes(deps: AppDeps) {
   const { db } = deps;
+  const signedIn = requireUser(deps);
   return (
     new Hono<AppEnv>()
       .post(
@@ -56,6 +61,7 @@ export function captionsRoutes(deps: AppDeps) {
             label: 'What students see in the captions menu, such as English',
           }),
         }),
+        signedIn,
         validate('param', z.object({ id: idSchema })),
         captionFile.limit,
         async (c) => {
@@ -95,7 +101,7 @@ export function captionsRoutes(deps: AppDeps) {
         },
       )
 
-      .delete('/:id/captions/:captionId', validate('param', captionParam), async (c) => {
+      .delete('/:id/captions/:captionId', signedIn, validate('param', captionParam), async (c) => {
         const { id, captionId } = c.req.valid('param');
         const lecture = await taughtLecture(db, c.get('user'), id);
         const caption = await captionOfLecture(db, lecture.id, captionId);
@@ -105,7 +111,7 @@ export function captionsRoutes(deps: AppDeps) {
       })
 
       // The WebVTT file (the player's <track>), and the one-segment playlist the master lists for native HLS players.
-      .get('/:id/captions/:file', validate('param', captionFileParam), async (c) => {
+      .get('/:id/captions/:file', signedIn, validate('param', captionFileParam), async (c) => {
         const { id, file } = c.req.valid('param');
         const { lecture } = await readableLecture(db, c.get('user'), id);
         const [captionId, kind] = file.split('.') as [string, 'vtt' | 'm3u8'];

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableLecture } from '../auth/access';
+import { requireUser } from '../auth/middleware';
 import { toCommentJson } from '../contract/engagement';
 import { LIMITS } from '../contract/limits';
 import { addComment, commentOfLecture, commentsOf, deleteComment } from '../db/queries/engagement';
@@ -22,23 +23,24 @@ const commentBody = z.object({
 });
 const commentParam = z.object({ id: idSchema, commentId: idSchema });
 
-/** Comments of a lecture; mounted inside the lectures routes (already authenticated). */
+/** Comments of a lecture (mounted inside the lectures routes); every route asks for a signed-in user itself. */
 export function commentsRoutes(deps: AppDeps) {
   const { db } = deps;
+  const signedIn = requireUser(deps);
   return new Hono<AppEnv>()
-    .get('/:id/comments', validate('param', idParam), async (c) => {
+    .get('/:id/comments', signedIn, validate('param', idParam), async (c) => {
       const { lecture } = await readableLecture(db, c.get('user'), c.req.valid('param').id);
       return c.json((await commentsOf(db, lecture.id)).map(toCommentJson));
     })
 
-    .post('/:id/comments', validate('param', idParam), validate('json', commentBody), async (c) => {
+    .post('/:id/comments', signedIn, validate('param', idParam), validate('json', commentBody), async (c) => {
       const user = c.get('user');
       const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
       const row = await addComment(db, { lectureId: lecture.id, userId: user.id, text: c.req.valid('json').text });
       return c.json(toCommentJson({ ...row, username: user.username, avatarVersion: user.avatarVersion }), 201);
     })
 
-    .delete('/:id/comments/:commentId', validate('param', commentParam), async (c) => {
+    .delete('/:id/comments/:commentId', signedIn, validate('param', commentParam), async (c) => {
       const user = c.get('user');
       const { id, commentId } = c.req.valid('param');
       const { lecture, membership } = await readableLecture(db, user, id);

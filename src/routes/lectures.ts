@@ -62,12 +62,14 @@ export function lecturesRoutes(deps: AppDeps) {
 
   return (
     new Hono<AppEnv>()
-      .use(requireUser(deps))
-      // Likes and views, comments, progress and captions are lectures' sub-resources: authenticated by the line above.
+      // Likes and views, comments, progress and captions are lectures' sub-resources; each route of theirs asks for
+      // a signed-in user itself. They come before the `use` below, which then never runs for them (their handler
+      // answers first): one session lookup per request.
       .route('/', reactionsRoutes(deps))
       .route('/', captionsRoutes(deps))
       .route('/', commentsRoutes(deps))
       .route('/', progressRoutes(deps))
+      .use(requireUser(deps))
 
       .get('/course/:courseId', validate('param', courseParam), async (c) => {
         const { course } = await readableCourse(db, c.get('user'), c.req.valid('param').courseId);

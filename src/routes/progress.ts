@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableCourse, readableLecture } from '../auth/access';
+import { requireUser } from '../auth/middleware';
 import { toProgressJson } from '../contract/engagement';
 import { courseProgress, saveProgress } from '../db/queries/engagement';
 import type { AppDeps, AppEnv } from '../deps';
@@ -14,11 +15,15 @@ const progressBody = z.object({
 });
 const courseParam = z.object({ courseId: idSchema });
 
-/** Where each user got to; the teacher's table of who watched what. Mounted inside the lectures routes. */
+/**
+ * Where each user got to; the teacher's table of who watched what. Mounted inside the lectures routes; every route
+ * asks for a signed-in user itself.
+ */
 export function progressRoutes(deps: AppDeps) {
   const { db } = deps;
+  const signedIn = requireUser(deps);
   return new Hono<AppEnv>()
-    .put('/:id/progress', validate('param', idParam), validate('json', progressBody), async (c) => {
+    .put('/:id/progress', signedIn, validate('param', idParam), validate('json', progressBody), async (c) => {
       const user = c.get('user');
       const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
       const { duration } = c.req.valid('json');
@@ -26,7 +31,7 @@ export function progressRoutes(deps: AppDeps) {
       return c.json(toProgressJson(await saveProgress(db, user.id, lecture.id, position, duration)));
     })
 
-    .get('/course/:courseId/progress', validate('param', courseParam), async (c) => {
+    .get('/course/:courseId/progress', signedIn, validate('param', courseParam), async (c) => {
       const { course, membership } = await readableCourse(db, c.get('user'), c.req.valid('param').courseId);
       if (membership !== 'teacher') throw forbidden('Only the teacher of this class can see who watched what.');
       return c.json(await courseProgress(db, course.id));

@@ -1,21 +1,23 @@
 import { Hono } from 'hono';
 import { readableLecture } from '../auth/access';
+import { requireUser } from '../auth/middleware';
 import { addLike, countView, removeLike } from '../db/queries/lectures';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError } from '../errors';
 import { idParam, validate } from '../http/validation';
 
-/** Views and likes of a lecture; mounted inside the lectures routes (already authenticated). */
+/** Views and likes of a lecture (mounted inside the lectures routes); every route asks for a signed-in user itself. */
 export function reactionsRoutes(deps: AppDeps) {
   const { db } = deps;
+  const signedIn = requireUser(deps);
   return new Hono<AppEnv>()
-    .patch('/:id/view', validate('param', idParam), async (c) => {
+    .patch('/:id/view', signedIn, validate('param', idParam), async (c) => {
       const user = c.get('user');
       const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
       return c.json(await countView(db, lecture.id, user.id));
     })
 
-    .patch('/:id/like', validate('param', idParam), async (c) => {
+    .patch('/:id/like', signedIn, validate('param', idParam), async (c) => {
       const user = c.get('user');
       const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
       const { added, noOfLikes } = await addLike(db, lecture.id, user.id);
@@ -24,7 +26,7 @@ export function reactionsRoutes(deps: AppDeps) {
       return c.json({ noOfLikes, liked: true });
     })
 
-    .delete('/:id/like', validate('param', idParam), async (c) => {
+    .delete('/:id/like', signedIn, validate('param', idParam), async (c) => {
       const user = c.get('user');
       const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
       const { noOfLikes } = await removeLike(db, lecture.id, user.id);

@@ -108,10 +108,15 @@ export async function startHarness(
   const worker = createWorker({ config, db, storage, log });
   const jobs = createJobsClient(db, worker);
   const limits = createAccountLimits(db);
-  const app = createApp(
-    { config, db, mailer: createSmtpMailer(options.smtpUrl ?? mail.url, config.mailFrom), storage, jobs, log },
-    limits,
-  );
+  const deps = {
+    config,
+    db,
+    mailer: createSmtpMailer(options.smtpUrl ?? mail.url, config.mailFrom),
+    storage,
+    jobs,
+    log,
+  };
+  const app = createApp(deps, limits);
   if (options.worker !== false) worker.start();
   const server = Bun.serve({
     port: 0,
@@ -136,6 +141,8 @@ export async function startHarness(
     api,
     /** The Hono app itself, for tests that read its routes. */
     app,
+    /** What the app was made from, for tests that build one of its routers on its own. */
+    deps,
     signUp: (role?: 'teacher' | 'student', name?: string) => signUpWith(api, mail, role, name),
     /** Every row of every table, read from outside the server (src/test/database.ts). */
     snapshot: () => database.snapshot(),
