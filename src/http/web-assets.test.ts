@@ -37,3 +37,32 @@ test('hashed assets are sent pre-compressed by Accept-Encoding, with Vary, and d
   expect(new Uint8Array(gunzipSync(gz.bytes))).toEqual(original);
   expect((await get('/login', 'br')).headers.get('content-encoding')).toBe('br');
 });
+
+test('every answer carries its own X-Request-Id, hashed assets included, and the log line has the same id', async () => {
+  const html = await (await get('/login', 'identity')).text();
+  const script = /src="(\/assets\/main-[^"]+\.js)"/.exec(html)?.[1] as string;
+  const style = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1];
+  expect(script).toBeString();
+  const paths = [
+    script,
+    ...(style ? [style] : []),
+    '/assets/no-such-file.js',
+    '/login',
+    '/api/health',
+    '/api/no-such-route',
+    '/media/nothing',
+  ];
+  const seen = new Set<string>();
+  for (const path of paths) {
+    for (const encoding of ['identity', 'br']) {
+      const answer = await get(path, encoding);
+      await answer.arrayBuffer();
+      const id = answer.headers.get('x-request-id');
+      expect({ path, encoding, id: typeof id }).toEqual({ path, encoding, id: 'string' });
+      expect(seen.has(id as string)).toBe(false);
+      seen.add(id as string);
+      const line = h.logLines.find((entry) => entry.reqId === id && entry.msg === 'request');
+      expect(line).toMatchObject({ method: 'GET', path, status: answer.status });
+    }
+  }
+});
