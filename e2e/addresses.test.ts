@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeClip } from '../src/test/fixtures';
+import { waitForVideo } from '../src/test/wait';
 import { e2eEnvironment } from './environment';
 import { createAccount } from './server';
 
@@ -23,7 +24,9 @@ beforeAll(async () => {
   form.append('courseId', courseId);
   form.append('nameOfTopic', 'Plays everywhere');
   const uploaded = await teacher.api('POST', '/api/upload', form);
-  while (!(await teacher.api('GET', `/api/videos/${uploaded.videoId}`)).playable) await Bun.sleep(200);
+  await waitForVideo('the uploaded clip', () => teacher.api('GET', `/api/videos/${uploaded.videoId}`), {
+    until: 'playable',
+  });
 });
 afterAll(() => rmSync(clips, { recursive: true, force: true }));
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { makeClip } from '../src/test/fixtures';
+import { waitForVideo } from '../src/test/wait';
 import { e2eEnvironment } from './environment';
 import { createAccount } from './server';
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
     form.append('courseId', courseId);
     form.append('nameOfTopic', name);
     const uploaded = await teacher.api('POST', '/api/upload', form);
-    while ((await teacher.api('GET', `/api/videos/${uploaded.videoId}`)).status !== 'ready') await Bun.sleep(200);
+    await waitForVideo(name, () => teacher.api('GET', `/api/videos/${uploaded.videoId}`));
     return uploaded.lectureId as string;
   };
   landscape = await add('Landscape lecture', 640, 360);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeClip, makeFlashClip } from '../src/test/fixtures';
+import { waitForVideo } from '../src/test/wait';
 import { e2eEnvironment } from './environment';
 import { createAccount } from './server';
 
@@ -65,16 +66,10 @@ test('every source in the table plays in Chromium at every rung its master playl
     lectures.push({ source, lectureId: uploaded.lectureId, videoId: uploaded.videoId });
   }
   for (const { source, videoId } of lectures) {
-    for (;;) {
-      const video = await teacher.api('GET', `/api/videos/${videoId}`);
-      if (video.status === 'ready') break;
-      expect({ source: source.name, status: video.status, error: video.error }).not.toEqual({
-        source: source.name,
-        status: 'failed',
-        error: video.error,
-      });
-      await Bun.sleep(250);
-    }
+    await waitForVideo(`the ${source.name} source`, () => teacher.api('GET', `/api/videos/${videoId}`), {
+      timeoutMs: 300_000,
+      everyMs: 250,
+    });
   }
 
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -151,8 +146,8 @@ test('a slides lecture and a camera lecture play across segments and switch rung
     const uploaded = await teacher.api('POST', '/api/upload', form);
     lectures.push({ kind, lectureId: uploaded.lectureId, videoId: uploaded.videoId });
   }
-  for (const { videoId } of lectures) {
-    while ((await teacher.api('GET', `/api/videos/${videoId}`)).status !== 'ready') await Bun.sleep(250);
+  for (const { kind, videoId } of lectures) {
+    await waitForVideo(`the ${kind} lecture`, () => teacher.api('GET', `/api/videos/${videoId}`), { everyMs: 250 });
   }
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addCookies([{ name: 'token', value: teacher.token, url: env.server.baseUrl }]);
