@@ -65,10 +65,14 @@ try {
     decoded: number;
     cpuPerSecond: number;
   };
-  const results: Record<string, { runs: Run[]; captionsInVideoFullscreen: boolean; airplay: string }> = {};
+  const results: Record<
+    string,
+    { runs: Run[]; failures: string[]; captionsInVideoFullscreen: boolean; airplay: string }
+  > = {};
 
   for (const { mode, name } of MODES) {
     const runs: Run[] = [];
+    const failures: string[] = [];
     let captionsInVideoFullscreen = false;
     let airplay = '';
     for (let run = 0; run < RUNS; run++) {
@@ -108,15 +112,22 @@ try {
           decoded: probe.decoded,
           cpuPerSecond: Math.round((cpu / PLAY_SECONDS) * 1000) / 1000,
         });
-        if (run === 0) {
+        if (!airplay) {
           airplay = await browser.run(airplayOffer);
           captionsInVideoFullscreen = await captionsInFullscreen(browser);
         }
+      } catch (error) {
+        const clock = await browser
+          .run(() => document.querySelector('[data-testid="player-time"]')?.textContent ?? 'no clock')
+          .catch(() => 'no page');
+        await browser.screenshot(`bench-iphone-${mode}-failed`).catch(() => '');
+        // A run that stalls is a finding, not the end of the bench: counted, shown, and the next run goes on.
+        failures.push(`run ${run + 1}: ${(error as Error).message} (the player said ${clock})`);
       } finally {
         await browser.close();
       }
     }
-    results[name] = { runs, captionsInVideoFullscreen, airplay };
+    results[name] = { runs, failures, captionsInVideoFullscreen, airplay };
   }
 
   const median = (values: number[]) => {
@@ -145,6 +156,9 @@ try {
       `  captions in full screen (the player's on a, the video's own on b and c): ${result.captionsInVideoFullscreen ? 'shown' : 'NOT shown'}`,
     );
     console.log(`  AirPlay: ${result.airplay}`);
+    console.log(
+      `  runs that failed: ${result.failures.length} of ${RUNS}${result.failures.map((f) => `\n    ${f}`).join('')}`,
+    );
   }
 } finally {
   await server.stop();

@@ -172,7 +172,7 @@ export async function launchWebKit(mode: WebKitMode = 'mse'): Promise<WebKit> {
         }
       },
       async find(css) {
-        const deadline = Date.now() + 15_000;
+        const deadline = Date.now() + 25_000;
         for (;;) {
           try {
             return (await call('POST', `${session}/element`, { using: 'css selector', value: css })) as WebKitElement;
