@@ -70,16 +70,17 @@ test('a teacher shares a class by QR; a new student scans it, signs up and lands
   await student.getByRole('link', { name: 'Create your account' }).waitFor();
   expect(await student.evaluate(() => localStorage.getItem('pendingInviteCode'))).toBe(code);
   await screenshot(student, 'join-invite-landing-phone');
-  await student.getByRole('link', { name: 'Log in' }).click();
-  await student.waitForURL('**/login');
-  // The sign-in and sign-up screens name the class and its teacher too.
+  await student.getByRole('link', { name: 'Create your account' }).click();
+  await student.waitForURL('**/signup');
+  // The sign-up and sign-in screens name the class and its teacher too.
   await student.getByText("You're invited to Physics 101").waitFor();
-  await student.getByText("Marie Curie's class. Log in to join.").waitFor();
-  await student.getByRole('link', { name: 'Sign up' }).click();
   await student.getByText("Marie Curie's class. Create your account to join.").waitFor();
   // The password rule is on the form, read with the field.
   const hint = await student.getByLabel('Password', { exact: true }).getAttribute('aria-describedby');
   expect(await student.locator(`[id="${hint}"]`).textContent()).toBe('At least 8 characters.');
+  await student.getByRole('link', { name: 'Log in' }).click();
+  await student.waitForURL('**/login');
+  await student.getByText("Marie Curie's class. Log in to join.").waitFor();
   await student.goto(`${env.server.baseUrl}/login`);
   await signUpInPage(student, 'Pierre Student', 'pierre@example.test', 'student');
   await student.getByText('You joined Physics 101').waitFor({ timeout: 15_000 });
