@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toWebVtt } from '../media/captions';
 import { makeClip, readBytes, uploadForm } from '../test/fixtures';
-import { type Harness, startHarness } from '../test/harness';
+import { type Account, type Harness, startHarness } from '../test/harness';
+import { classScenario } from '../test/scenario';
 import { expectRefused } from '../test/tables';
+import { waitForVideo } from '../test/wait';
 
 let h: Harness;
 let clips: string;
-type Account = Awaited<ReturnType<Harness['signUp']>>;
 let teacher: Account;
 let otherTeacher: Account;
 let student: Account;
@@ -40,25 +41,23 @@ const captionForm = (
 beforeAll(async () => {
   h = await startHarness();
   clips = mkdtempSync(join(tmpdir(), 'classroom-captions-'));
-  [teacher, otherTeacher, student, outsider] = await Promise.all([
-    h.signUp('teacher', 'Cara Captions'),
-    h.signUp('teacher', 'Otto Other'),
-    h.signUp('student', 'Stu Dent'),
-    h.signUp('student', 'Oona Outside'),
-  ]);
-  const course = await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Waves' } });
-  await h.api('POST', '/api/enrollments/join', { as: student.token, body: { inviteCode: course.json.inviteCode } });
+  const cast = await classScenario(h, {
+    names: { teacher: 'Cara Captions', otherTeacher: 'Otto Other', student: 'Stu Dent', outsider: 'Oona Outside' },
+    courseName: 'Waves',
+  });
+  ({ teacher, otherTeacher, student, outsider } = cast);
   const clip = await makeClip(clips, { width: 320, height: 240, seconds: 4 });
   const form = uploadForm(readBytes(clip), 'waves.mp4');
-  form.append('courseId', course.json._id);
+  form.append('courseId', cast.course?.id as string);
   form.append('nameOfTopic', 'Waves');
   const uploaded = await h.api('POST', '/api/upload', { as: teacher.token, body: form });
+  if (uploaded.status !== 201) throw new Error(`setup: the upload failed (${uploaded.status}): ${uploaded.text}`);
   lectureId = uploaded.json.lectureId;
-  for (;;) {
-    const video = await h.api('GET', `/api/videos/${uploaded.json.videoId}`, { as: teacher.token });
-    if (video.json.status === 'ready') break;
-    await Bun.sleep(100);
-  }
+  await waitForVideo(
+    'the uploaded clip',
+    async () => (await h.api('GET', `/api/videos/${uploaded.json.videoId}`, { as: teacher.token })).json,
+    { everyMs: 100 },
+  );
   videoLink = (await h.api('GET', `/api/lectures/${lectureId}`, { as: student.token })).json.videoLink;
 });
 afterAll(async () => {

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { INVITE_ALPHABET } from '../contract/limits';
 import { courses, enrollments, notes } from '../db/schema';
-import { type Harness, startHarness } from '../test/harness';
+import { type Account, type Harness, startHarness } from '../test/harness';
+import { classScenario } from '../test/scenario';
 import { expectPermissions, expectRefused, type PermissionRow } from '../test/tables';
 
 let h: Harness;
-type Account = Awaited<ReturnType<Harness['signUp']>>;
 let owner: Account;
 let otherTeacher: Account;
 let student: Account;
@@ -14,12 +14,10 @@ let outsider: Account;
 
 beforeAll(async () => {
   h = await startHarness();
-  [owner, otherTeacher, student, outsider] = await Promise.all([
-    h.signUp('teacher', 'Olga Owner'),
-    h.signUp('teacher', 'Theo Other'),
-    h.signUp('student', 'Sam Student'),
-    h.signUp('student', 'Oscar Outsider'),
-  ]);
+  const cast = await classScenario(h, {
+    names: { teacher: 'Olga Owner', otherTeacher: 'Theo Other', student: 'Sam Student', outsider: 'Oscar Outsider' },
+  });
+  ({ teacher: owner, otherTeacher, student, outsider } = cast);
 });
 afterAll(() => h.close());
 

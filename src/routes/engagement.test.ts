@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { eq, sql } from 'drizzle-orm';
 import { likes, viewMarks } from '../db/schema';
-import { type Harness, startHarness } from '../test/harness';
+import { type Account, type Harness, startHarness } from '../test/harness';
+import { classScenario } from '../test/scenario';
 import { expectPermissions, expectRefused, type PermissionRow } from '../test/tables';
 
 let h: Harness;
-type Account = Awaited<ReturnType<Harness['signUp']>>;
 let teacher: Account;
 let otherTeacher: Account;
 let student: Account;
@@ -16,22 +16,20 @@ let lectureId: string;
 
 beforeAll(async () => {
   h = await startHarness({}, { worker: false });
-  [teacher, otherTeacher, student, classmate, outsider] = await Promise.all([
-    h.signUp('teacher', 'Tina Teach'),
-    h.signUp('teacher', 'Otis Other'),
-    h.signUp('student', 'Stan Student'),
-    h.signUp('student', 'Cleo Classmate'),
-    h.signUp('student', 'Odin Outsider'),
-  ]);
-  const course = await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Engagement' } });
-  courseId = course.json._id;
-  for (const who of [student, classmate]) {
-    await h.api('POST', '/api/enrollments/join', { as: who.token, body: { inviteCode: course.json.inviteCode } });
-  }
+  const cast = await classScenario(h, {
+    names: { teacher: 'Tina Teach', otherTeacher: 'Otis Other', student: 'Stan Student', outsider: 'Odin Outsider' },
+    classmates: ['Cleo Classmate'],
+    courseName: 'Engagement',
+  });
+  ({ teacher, otherTeacher, student, outsider } = cast);
+  classmate = cast.classmates[0] as Account;
+  courseId = cast.course?.id as string;
   const lecture = await h.api('POST', '/api/lectures', {
     as: teacher.token,
     body: { courseId, nameOfTopic: 'Talk', videoLink: null },
   });
+  if (lecture.status !== 201)
+    throw new Error(`setup: creating the lecture failed (${lecture.status}): ${lecture.text}`);
   lectureId = lecture.json._id;
 });
 afterAll(() => h.close());

@@ -8,12 +8,12 @@ import { probe } from '../media/ffmpeg';
 import { SEGMENT_SECONDS } from '../media/ladder';
 import { mediaKey, sourceKey, tempDir, UPLOADS_PREFIX, VIDEOS_PREFIX, videoPrefix } from '../storage/keys';
 import { makeClip, readBytes, tools, uploadForm } from '../test/fixtures';
-import { type Harness, startHarness } from '../test/harness';
+import { type Account, type Harness, startHarness } from '../test/harness';
+import { classScenario } from '../test/scenario';
 import { expectPermissions, expectRefused, type PermissionRow } from '../test/tables';
 
 let h: Harness;
 let clips: string;
-type Account = Awaited<ReturnType<Harness['signUp']>>;
 let teacher: Account;
 let otherTeacher: Account;
 let student: Account;
@@ -23,15 +23,12 @@ let courseId: string;
 beforeAll(async () => {
   h = await startHarness({ MAX_UPLOAD_BYTES: String(3 * 1024 * 1024) });
   clips = mkdtempSync(join(tmpdir(), 'classroom-clips-'));
-  [teacher, otherTeacher, student, outsider] = await Promise.all([
-    h.signUp('teacher', 'Vera Video'),
-    h.signUp('teacher', 'Walt Other'),
-    h.signUp('student', 'Sid Student'),
-    h.signUp('student', 'Olly Outsider'),
-  ]);
-  const course = await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Film 101' } });
-  courseId = course.json._id;
-  await h.api('POST', '/api/enrollments/join', { as: student.token, body: { inviteCode: course.json.inviteCode } });
+  const cast = await classScenario(h, {
+    names: { teacher: 'Vera Video', otherTeacher: 'Walt Other', student: 'Sid Student', outsider: 'Olly Outsider' },
+    courseName: 'Film 101',
+  });
+  ({ teacher, otherTeacher, student, outsider } = cast);
+  courseId = cast.course?.id as string;
 });
 afterAll(async () => {
   await h.close();
