@@ -7,7 +7,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness({}, { worker: false });
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 test('JSON answers of 1 KB or more are gzipped for clients that take it; small ones and other clients get plain JSON', async () => {
   const teacher = await h.signUp('teacher', 'Gzip Teacher');

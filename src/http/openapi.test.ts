@@ -14,7 +14,7 @@ beforeAll(async () => {
   expect(response.status).toBe(200);
   document = await response.json();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 /** Hono's `/api/courses/:id` is OpenAPI's `/api/courses/{id}`. */
 const openApiPath = (path: string) => path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}');

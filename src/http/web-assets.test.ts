@@ -6,7 +6,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness({}, { worker: false });
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 const get = (path: string, encoding: string) =>
   fetch(`${h.baseUrl}${path}`, { headers: { 'accept-encoding': encoding } });

@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h.worker.stop();
-  await h.close();
+  await h?.close();
   rmSync(clips, { recursive: true, force: true });
 });
 

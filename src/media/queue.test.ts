@@ -17,7 +17,7 @@ beforeAll(async () => {
   clips = mkdtempSync(join(tmpdir(), 'classroom-queue-'));
 });
 afterAll(async () => {
-  await h.close();
+  await h?.close();
   rmSync(clips, { recursive: true, force: true });
 });
 

@@ -9,7 +9,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness({}, { worker: false });
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 const VICTIM_PASSWORD = 'the victim chose this';
 const ATTACKER_PASSWORD = 'the attacker chose this';

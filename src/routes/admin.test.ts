@@ -21,7 +21,7 @@ beforeAll(async () => {
   student = await h.signUp('student', 'Sue Student');
 });
 afterAll(async () => {
-  await h.close();
+  await h?.close();
   rmSync(clips, { recursive: true, force: true });
 });
 

@@ -5,7 +5,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness({ PUBLIC_URL: 'https://class.school.example/' }, { worker: false });
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 test('GET /api/app names PUBLIC_URL (without a trailing slash) to signed-in users only', async () => {
   expect((await h.api('GET', '/api/app')).status).toBe(401);

@@ -61,7 +61,7 @@ beforeAll(async () => {
   videoLink = (await h.api('GET', `/api/lectures/${lectureId}`, { as: student.token })).json.videoLink;
 });
 afterAll(async () => {
-  await h.close();
+  await h?.close();
   rmSync(clips, { recursive: true, force: true });
 });
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
   });
   ({ teacher: owner, otherTeacher, student, outsider } = cast);
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 const createCourse = async (name = 'Physics 101', by = owner) => {
   const result = await h.api('POST', '/api/courses', {

@@ -32,7 +32,7 @@ beforeAll(async () => {
     throw new Error(`setup: creating the lecture failed (${lecture.status}): ${lecture.text}`);
   lectureId = lecture.json._id;
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 const lecture = async (as = student.token) => (await h.api('GET', `/api/lectures/${lectureId}`, { as })).json;
 

@@ -9,7 +9,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 describe('health', () => {
   test('live answers; ready checks the database, schema, storage, data folder, ffmpeg and the worker', async () => {

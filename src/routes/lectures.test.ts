@@ -31,7 +31,7 @@ beforeAll(async () => {
   courseId = cast.course?.id as string;
 });
 afterAll(async () => {
-  await h.close();
+  await h?.close();
   rmSync(clips, { recursive: true, force: true });
 });
 

@@ -27,7 +27,7 @@ beforeAll(async () => {
   bytes = readBytes(await makeClip(clips, { width: 320, height: 240, seconds: 3, name: 'tus.mp4' }));
 });
 afterAll(async () => {
-  await h.close();
+  await h?.close();
   rmSync(clips, { recursive: true, force: true });
 });
 

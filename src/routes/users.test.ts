@@ -9,7 +9,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 const password = 'correct horse battery';
 
