@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { getTableConfig as pgConfig } from 'drizzle-orm/pg-core';
 import { getTableConfig as sqliteConfig } from 'drizzle-orm/sqlite-core';
+import { ENGINE_SEARCH_OBJECTS } from '../search/index';
 import { openScratchDatabase, testEngine } from '../test/database';
 import { tablesOf } from './schema';
 
@@ -46,13 +47,19 @@ async function migrated(): Promise<Shape> {
        JOIN pg_namespace n ON n.oid = t.relnamespace
        WHERE n.nspname = 'public' AND NOT x.indisprimary ORDER BY i.relname`,
     )) as { tablename: string; indexname: string }[];
-    for (const row of indexes) shape[row.tablename]?.indexes.push(row.indexname);
+    for (const row of indexes) {
+      // The full-text index over search_entries is the engine's own (a GIN expression index), not the schema's.
+      if (ENGINE_SEARCH_OBJECTS.postgresIndexes.includes(row.indexname)) continue;
+      shape[row.tablename]?.indexes.push(row.indexname);
+    }
   } else if (sqlite) {
     const tables = sqlite
       .query<{ name: string }, []>(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'",
       )
-      .all();
+      .all()
+      // The FTS5 table and its shadow tables are SQLite's own, not the schema's.
+      .filter(({ name }) => !ENGINE_SEARCH_OBJECTS.sqliteTables(name));
     for (const { name } of tables) {
       const columns = sqlite
         .query<{ name: string; type: string; notnull: number }, []>(`PRAGMA table_info("${name}")`)

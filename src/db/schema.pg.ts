@@ -397,6 +397,29 @@ export const notifications = pgTable(
   ],
 );
 
+export const searchEntries = pgTable(
+  'search_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['title', 'description', 'caption', 'comment', 'chapter'] }).notNull(),
+    captionId: text('caption_id').references(() => captions.id, { onDelete: 'cascade' }),
+    commentId: text('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
+    seconds: doublePrecision('seconds'),
+    text: text('text').notNull(),
+  },
+  (table) => [
+    index('search_entries_lecture').on(table.lectureId, table.kind),
+    index('search_entries_caption').on(table.captionId),
+    index('search_entries_comment').on(table.commentId),
+  ],
+);
+
 /** Every table, by the name schema.ts exports it under. */
 export const pgTables = {
   users,
@@ -422,4 +445,5 @@ export const pgTables = {
   notificationPrefs,
   classVisits,
   notifications,
+  searchEntries,
 };

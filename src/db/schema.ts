@@ -474,6 +474,39 @@ export let notifications = sqliteTable(
 
 export type Notification = typeof notifications.$inferSelect;
 
+/** The kinds of text search finds (src/search): chapters (and later slides) are written into the same index. */
+export const SEARCH_KINDS = ['title', 'description', 'caption', 'comment', 'chapter'] as const;
+
+/**
+ * One searchable piece of text: a lecture's title, a caption cue (with its start second), a comment. The engines'
+ * full-text indexes are built over `text` by the search_index migrations (SQLite: the FTS5 table `search_fts` kept
+ * in step by triggers; PostgreSQL: a GIN index on its tsvector). Rows go with their lecture, caption or comment.
+ */
+export let searchEntries = sqliteTable(
+  'search_entries',
+  {
+    /** An INTEGER PRIMARY KEY: the rowid FTS5 points at, which VACUUM keeps. */
+    id: integer('id').primaryKey(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: SEARCH_KINDS }).notNull(),
+    captionId: text('caption_id').references(() => captions.id, { onDelete: 'cascade' }),
+    commentId: text('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
+    /** Where in the lecture the text is said (captions, comments with a time, chapters); null for titles. */
+    seconds: real('seconds'),
+    text: text('text').notNull(),
+  },
+  (table) => [
+    index('search_entries_lecture').on(table.lectureId, table.kind),
+    index('search_entries_caption').on(table.captionId),
+    index('search_entries_comment').on(table.commentId),
+  ],
+);
+
 /** SQLite's tables, as declared above (before any switch). */
 export const sqliteTables = {
   users,
@@ -499,6 +532,7 @@ export const sqliteTables = {
   notificationPrefs,
   classVisits,
   notifications,
+  searchEntries,
 };
 
 export type Tables = typeof sqliteTables;
@@ -534,4 +568,5 @@ export function selectEngineTables(engine: 'sqlite' | 'postgres') {
   notificationPrefs = tables.notificationPrefs;
   classVisits = tables.classVisits;
   notifications = tables.notifications;
+  searchEntries = tables.searchEntries;
 }
