@@ -24,7 +24,10 @@ let browser: Browser;
 beforeAll(async () => {
   const [port, schoolOnlyPort] = [await freePort(), await freePort()];
   const urls = [port, schoolOnlyPort].map((p) => `http://127.0.0.1:${p}`);
-  provider = await startOidcProvider({ redirectUris: urls.map((url) => `${url}/api/auth/oidc/callback`) });
+  provider = await startOidcProvider({
+    redirectUris: urls.map((url) => `${url}/api/auth/oidc/callback`),
+    postLogoutRedirectUris: urls.map((url) => `${url}/`),
+  });
   mail = await startMailCapture();
   const common = {
     SMTP_URL: mail.url,
@@ -38,7 +41,13 @@ beforeAll(async () => {
   };
   server = await startServer({ env: { ...common, PORT: String(port), PUBLIC_URL: urls[0] } });
   schoolOnly = await startServer({
-    env: { ...common, PORT: String(schoolOnlyPort), PUBLIC_URL: urls[1], PASSWORD_SIGNIN: 'false' },
+    env: {
+      ...common,
+      PORT: String(schoolOnlyPort),
+      PUBLIC_URL: urls[1],
+      PASSWORD_SIGNIN: 'false',
+      OIDC_END_SESSION: 'true',
+    },
   });
   browser = auditAccessibility(await launchBrowser());
 });
@@ -267,6 +276,46 @@ test('an invite link survives the school round trip: the pupil lands enrolled in
   await context.close();
 });
 
+test('every problem code reads in words, an unknown one too; signed in, the way back is Settings', async () => {
+  const context = await newContext(375);
+  const page = await context.newPage();
+  const pages = [
+    ['expired', 'The sign-in took too long', true],
+    ['provider_unavailable', 'Your school’s sign-in is not answering', true],
+    ['email_unverified', 'Your school email is not confirmed', false],
+    ['already_linked', 'This school account is already in use', false],
+    ['account_disabled', 'This account is turned off', false],
+    ['invalid_response', 'Your school’s answer could not be trusted', true],
+    ['something_new', 'School sign-in did not work', true],
+  ] as const;
+  for (const [code, title, retry] of pages) {
+    await page.goto(`${server.baseUrl}/school-sign-in?problem=${code}`);
+    await page.getByRole('heading', { name: title }).waitFor();
+    await page.getByRole('link', { name: 'Back to sign in' }).waitFor();
+    expect({ code, retry: await page.getByRole('link', { name: 'Try again' }).count() }).toEqual({
+      code,
+      retry: retry ? 1 : 0,
+    });
+  }
+  const start = new URL(
+    (await page.getByRole('link', { name: 'Try again' }).getAttribute('href')) ?? '',
+    server.baseUrl,
+  );
+  expect(start.pathname).toBe('/api/auth/oidc/start');
+  await context.close();
+
+  // Linking from Settings failed: the way back is Settings, and Try again links again.
+  const account = await createAccount(server, mail, 'Linking Person', 'student');
+  const signedIn = await browser.newContext({ viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors: true });
+  await signedIn.addCookies([{ name: 'token', value: account.token, url: server.baseUrl }]);
+  const linking = await signedIn.newPage();
+  await linking.goto(`${server.baseUrl}/school-sign-in?problem=already_linked`);
+  await linking.getByRole('heading', { name: 'This school account is already in use' }).waitFor();
+  await linking.getByRole('link', { name: 'Back to Settings' }).click();
+  await linking.waitForURL('**/settings');
+  await signedIn.close();
+});
+
 test('a tampered state, or a cancel at the provider, ends on a problem page without a session', async () => {
   provider.setAccount('pupil3', { email: 'pupil3@school.test', email_verified: true, name: 'Pupil Three' });
   const context = await newContext();
@@ -346,6 +395,19 @@ test('school sign-in only: the password forms are hidden and the password routes
   provider.setAccount('pupil4', { email: 'pupil4@school.test', email_verified: true, name: 'Pupil Four' });
   await page.goto(`${schoolOnly.baseUrl}/login`);
   await signInAtSchool(page, 'pupil4');
-  expect((await currentUser(context, schoolOnly)).user).toMatchObject({ email: 'pupil4@school.test' });
+  const pupil = await currentUser(context, schoolOnly);
+  expect(pupil.user).toMatchObject({ email: 'pupil4@school.test' });
+
+  // OIDC_END_SESSION: logging out ends the session here, then signs out at the school's provider too.
+  await page.goto(`${schoolOnly.baseUrl}/settings`);
+  await page.getByRole('button', { name: 'Logout', exact: true }).click();
+  await page.waitForURL((url) => url.origin === provider.issuer);
+  expect(new URL(page.url()).searchParams.get('post_logout_redirect_uri')).toBe(`${schoolOnly.baseUrl}/`);
+  const after = await apiClient(schoolOnly.baseUrl)('GET', '/api/users', { as: pupil.token });
+  expect(after.status).toBe(401);
+  // The provider asks to confirm, then sends the browser back to the app, signed out.
+  await page.getByRole('button', { name: /yes, sign me out/i }).click();
+  await page.waitForURL(`${schoolOnly.baseUrl}/login`);
+  await page.getByRole('link', { name: LABEL }).waitFor();
   await context.close();
 });
