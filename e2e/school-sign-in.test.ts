@@ -177,9 +177,13 @@ test('a teacher group in the claims makes a teacher', async () => {
   });
   const context = await newContext();
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/signup`);
+  // The page asked for before signing in is where the school sign-in comes back to.
+  await page.goto(`${server.baseUrl}/history`);
+  await page.waitForURL('**/login');
   await signInAtSchool(page, 'teacher1');
+  expect(new URL(page.url()).pathname).toBe('/history');
   expect((await currentUser(context)).user).toMatchObject({ username: 'Teacher One', role: 'teacher' });
+  await page.goto(`${server.baseUrl}/classroom`);
   await page.getByRole('button', { name: 'Create a class' }).first().waitFor();
   await context.close();
 });
