@@ -168,6 +168,24 @@ test('the school button signs a pupil in; signing in again reaches the same acco
   await context.close();
 });
 
+test('the ways to sign in failing to load show a retry, never a bare form', async () => {
+  const context = await newContext(375);
+  const page = await context.newPage();
+  let failing = true;
+  await page.route(
+    (url) => url.pathname === '/api/auth/providers',
+    (route) => (failing ? route.fulfill({ status: 502, body: 'Bad Gateway' }) : route.continue()),
+  );
+  await page.goto(`${server.baseUrl}/login`);
+  await page.getByText('Could not load the ways to sign in. Check your connection.').waitFor();
+  expect(await page.getByLabel('Email').count()).toBe(0);
+  failing = false;
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await page.getByRole('link', { name: LABEL }).waitFor();
+  await page.getByLabel('Email').waitFor();
+  await context.close();
+});
+
 test('a teacher group in the claims makes a teacher', async () => {
   provider.setAccount('teacher1', {
     email: 'teacher1@school.test',
