@@ -20,6 +20,7 @@ import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
 import { lecturesRoutes } from './routes/lectures';
 import { mediaRoutes } from './routes/media';
+import { notificationPrefsRoutes, notificationsRoutes } from './routes/notifications';
 import { profileRoutes } from './routes/profile';
 import { resumableUploadRoutes } from './routes/resumable-uploads';
 import { schoolSignInRoutes, signInMethodsRoutes } from './routes/school-sign-in';
@@ -89,6 +90,8 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
   app.route('/api/app', appInfoRoutes(deps));
   app.route('/api/auth', schoolSignInRoutes(deps));
   app.route('/api/users/sign-in-methods', signInMethodsRoutes(deps));
+  app.route('/api/users/notifications', notificationPrefsRoutes(deps));
+  app.route('/api/notifications', notificationsRoutes(deps));
   app.route('/api/users', accountsRoutes(deps));
   app.route('/api/users', profileRoutes(deps));
   app.route('/api/courses', coursesRoutes(deps));

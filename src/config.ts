@@ -33,6 +33,8 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Classroom <no-reply@classroom.local>'),
+  MAIL_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(7),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   MAX_UPLOAD_BYTES: z.coerce
     .number()
@@ -159,6 +161,10 @@ export type Config = Readonly<{
   publicUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Notification mails (and digests) sent per minute at most, across every worker (src/notifications). */
+  mailRatePerMinute: number;
+  /** The hour (UTC, 0 to 23) from which the daily digests go out. */
+  digestHour: number;
   jwtSecret: Uint8Array;
   maxUploadBytes: number;
   minFreeDiskBytes: number;
@@ -248,6 +254,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicUrl: values.PUBLIC_URL,
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,
+    mailRatePerMinute: values.MAIL_RATE_PER_MINUTE,
+    digestHour: values.DIGEST_HOUR,
     jwtSecret: new TextEncoder().encode(values.JWT_SECRET ?? readOrCreateSecret(dataDir)),
     maxUploadBytes: values.MAX_UPLOAD_BYTES,
     minFreeDiskBytes: values.MIN_FREE_DISK_BYTES,

@@ -42,7 +42,8 @@ export function toRosterEntryJson(user: User, joinedAt: number) {
   return { ...toPublicUser(user), email: user.email, joinedAt: new Date(joinedAt).toISOString() };
 }
 
-export type CourseJson = ReturnType<typeof toCourseJson>;
+/** `hasNew` (the class list only): something new in the class since the user last opened it. */
+export type CourseJson = ReturnType<typeof toCourseJson> & { hasNew?: boolean };
 export type RosterEntryJson = ReturnType<typeof toRosterEntryJson>;
 export type EnrollmentJson = ReturnType<typeof toEnrollmentJson>;
 export type NotesJson = ReturnType<typeof toNotesJson>;

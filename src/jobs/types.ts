@@ -19,6 +19,20 @@ export const jobPayloads = {
   backup: z.object({}),
   /** The cluster's periodic cleanup (one row, due again every SWEEP_EVERY_MS). */
   sweep: z.object({}),
+  /** Notifications (src/notifications): one event's recipients, a batch per run after `after`. */
+  notify: z.object({
+    event: z.enum(['lecture', 'comment']),
+    subjectId: idSchema,
+    after: idSchema.optional(),
+  }),
+  /** Notification mails to send (rows of `notifications`), within the mail rate; `chain`/`round` name a follow-on. */
+  'send-mail': z.object({
+    ids: z.array(idSchema).max(500),
+    chain: z.string().max(200).optional(),
+    round: z.number().int().min(0).max(1_000_000).optional(),
+  }),
+  /** The daily digests (periodic). */
+  digest: z.object({}),
 };
 export type JobType = keyof typeof jobPayloads;
 export type JobPayload<T extends JobType> = z.infer<(typeof jobPayloads)[T]>;

@@ -5,9 +5,12 @@ import type { Db } from '../db/client';
 import { deleteEndedOidcAttempts } from '../db/queries/oidc-attempts';
 import { deleteEndedWindows } from '../http/rate-limit';
 import type { Logger } from '../lib/log';
+import { createMailer } from '../mail/create-mailer';
+import type { Mailer } from '../mail/mailer';
 import { expireResumableUploads } from '../media/resumable-store';
 import { sweepLocalTemp, sweepMedia } from '../media/sweep';
 import { reclaimScratch, transcodeHandler } from '../media/transcode-job';
+import { notificationHandlers } from '../notifications/notifications';
 import type { Storage } from '../storage/storage';
 import { createJobsClient } from './client';
 import { enqueueJob } from './jobs';
@@ -21,14 +24,16 @@ export const SWEEP_EVERY_MS = 15 * 60 * 1000;
  * cleanup of the cluster (orphan videos and files, expired uploads, the scheduled backup) is the periodic `sweep`
  * job, so however many workers run it runs once; each worker's own chore is its host's scratch folders.
  */
-export function createWorker(deps: { config: Config; db: Db; storage: Storage; log: Logger }) {
+export function createWorker(deps: { config: Config; db: Db; storage: Storage; log: Logger; mailer?: Mailer }) {
   const { config, db, storage } = deps;
+  const mailer = deps.mailer ?? createMailer(config, deps.log);
   const jobLog = deps.log.child({ component: 'jobs' });
   const log = (line: string) => jobLog.info(line);
   const runner = createJobRunner({
     db,
     handlers: {
       transcode: transcodeHandler({ config, db, storage }),
+      ...notificationHandlers({ config, db, mailer }),
       backup: {
         async run() {
           if (!config.backupDir) return;

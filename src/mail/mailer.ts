@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 
-export type Mail = { to: string; subject: string; text: string; html: string };
+/** `headers`: extra header lines (a notification's List-Unsubscribe pair, RFC 8058). */
+export type Mail = { to: string; subject: string; text: string; html: string; headers?: Record<string, string> };
 
 export interface Mailer {
   readonly kind: 'smtp' | 'log';

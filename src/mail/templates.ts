@@ -80,3 +80,48 @@ export function accountExistsMail(to: string, username: string): Mail {
     html: layout(username, lines),
   };
 }
+
+/** One event of a notification mail or digest: a sentence and the lecture it links to. */
+export type NotificationItem = { line: string; url: string; quote?: string };
+
+/**
+ * A notification mail (one event, or the daily digest of several): every one carries the RFC 8058 one-click
+ * unsubscribe headers and a visible link to the same address. Names and comment text are escaped in the HTML.
+ */
+export function notificationMail(
+  to: string,
+  username: string,
+  subject: string,
+  items: NotificationItem[],
+  unsubscribeUrl: string,
+  settingsUrl: string,
+): Mail {
+  const text = [
+    `Hello ${username},`,
+    '',
+    ...items.flatMap((item) => [item.line, ...(item.quote ? [`  "${item.quote}"`] : []), `  ${item.url}`, '']),
+    `Choose which emails you get in Settings: ${settingsUrl}`,
+    `Unsubscribe from these emails: ${unsubscribeUrl}`,
+  ].join('\n');
+  const link = (url: string, label: string) =>
+    `<a href="${escapeHtml(url)}" style="color:#4f46e5">${escapeHtml(label)}</a>`;
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2937;background:#f8fafc;padding:24px">
+<div style="max-width:480px;margin:auto;background:#fff;border-radius:12px;padding:24px;border:1px solid #e2e8f0">
+<h1 style="font-size:20px;margin:0 0 16px;color:#4f46e5">${PRODUCT_NAME}</h1>
+<p>Hello ${escapeHtml(username)},</p>
+${items
+  .map(
+    (item) =>
+      `<p>${escapeHtml(item.line)}${item.quote ? `<br><q style="color:#475569">${escapeHtml(item.quote)}</q>` : ''}<br>${link(item.url, 'Open the lecture')}</p>`,
+  )
+  .join('\n')}
+<p style="color:#64748b;font-size:13px;margin-top:24px">${link(settingsUrl, 'Choose which emails you get')} · ${link(unsubscribeUrl, 'Unsubscribe')}</p>
+</div></body></html>`;
+  return {
+    to,
+    subject,
+    text,
+    html,
+    headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+}

@@ -5,6 +5,7 @@ import { jobs, type Video, videos } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { enqueueJob } from '../jobs/jobs';
 import type { JobChange } from '../jobs/types';
+import { videoBecameReady } from '../notifications/notifications';
 import type { Plan } from './ladder';
 import type { SourceInfo } from './probe';
 
@@ -82,6 +83,8 @@ export async function projectVideo(tx: Db, id: string, change: JobChange) {
           firstPlayableAt: sql`coalesce(${videos.firstPlayableAt}, ${now})`,
         })
         .where(row);
+      // Its lectures' students are told, once per lecture (a re-transcode tells nobody again).
+      await videoBecameReady(tx, id);
       return;
     }
     case 'queued':

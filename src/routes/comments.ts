@@ -5,10 +5,12 @@ import { requireUser } from '../auth/middleware';
 import { toCommentJson } from '../contract/engagement';
 import { LIMITS } from '../contract/limits';
 import { addComment, commentOfLecture, commentsOf, deleteComment } from '../db/queries/engagement';
+import { transaction } from '../db/transaction';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden, notFound } from '../errors';
 import { plainText } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
+import { commentPosted } from '../notifications/notifications';
 
 const commentBody = z.object({
   text: plainText({
@@ -20,6 +22,8 @@ const commentBody = z.object({
     hidden: 'The comment contains hidden characters. Please type it again.',
     multiline: true,
   }),
+  /** The comment this one answers (a reply): its author is told by email (src/notifications). */
+  parentId: idSchema.optional(),
 });
 const commentParam = z.object({ id: idSchema, commentId: idSchema });
 
@@ -36,7 +40,16 @@ export function commentsRoutes(deps: AppDeps) {
     .post('/:id/comments', signedIn, validate('param', idParam), validate('json', commentBody), async (c) => {
       const user = c.get('user');
       const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
-      const row = await addComment(db, { lectureId: lecture.id, userId: user.id, text: c.req.valid('json').text });
+      const { text, parentId } = c.req.valid('json');
+      if (parentId && !(await commentOfLecture(db, lecture.id, parentId)))
+        throw notFound('comment_not_found', 'The comment you reply to was not found. It may have been deleted.');
+      // The comment and its notification job in one transaction: a comment is never left untold.
+      const row = await transaction(db, async (tx) => {
+        const comment = await addComment(tx, { lectureId: lecture.id, userId: user.id, text, parentId });
+        await commentPosted(tx, comment.id);
+        return comment;
+      });
+      deps.jobs.wake();
       return c.json(toCommentJson({ ...row, username: user.username, avatarVersion: user.avatarVersion }), 201);
     })
 

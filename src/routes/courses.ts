@@ -19,6 +19,7 @@ import { forbidden, notFound } from '../errors';
 import { plainText } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
+import { classesWithNews } from '../notifications/notifications';
 
 const courseName = plainText({
   required: 'Class name is required.',
@@ -62,7 +63,14 @@ export function coursesRoutes(deps: AppDeps) {
 
     .get('/', async (c) => {
       const rows = await coursesOf(db, c.get('user'));
-      return c.json(rows.map(({ course, username }) => toCourseJson(course, { _id: course.teacherId, username })));
+      // `hasNew`: something happened in the class since the user last opened it (the unread dot).
+      const news = await classesWithNews(db, c.get('user').id);
+      return c.json(
+        rows.map(({ course, username }) => ({
+          ...toCourseJson(course, { _id: course.teacherId, username }),
+          hasNew: news.has(course.id),
+        })),
+      );
     })
 
     .post('/', requireApprovedTeacher, validate('json', createBody), async (c) => {

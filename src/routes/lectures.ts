@@ -20,6 +20,7 @@ import { badRequest } from '../errors';
 import { topicName } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
+import { lectureMayBeReady } from '../notifications/notifications';
 import { captionsRoutes } from './captions';
 import { commentsRoutes } from './comments';
 import { progressRoutes } from './progress';
@@ -50,6 +51,12 @@ async function videoForLink(db: Db, teacher: User, link: string | null): Promise
 }
 
 /** Whether the lecture's video finished processing (what makes its videoLink non-null). */
+/** A lecture given a video that is already ready: its students are told now (once per lecture). */
+async function tellStudentsIfReady(deps: AppDeps, lectureId: string) {
+  await lectureMayBeReady(deps.db, lectureId);
+  deps.jobs.wake();
+}
+
 async function videoIsReady(db: Db, videoId: string | null) {
   if (!videoId) return true;
   const video = await videoById(db, videoId);
@@ -83,6 +90,7 @@ export function lecturesRoutes(deps: AppDeps) {
         const course = await taughtCourse(db, user, body.courseId);
         const videoId = await videoForLink(db, user, body.videoLink ?? null);
         const lecture = await createLecture(db, { courseId: course.id, nameOfTopic: body.nameOfTopic, videoId });
+        if (videoId) await tellStudentsIfReady(deps, lecture.id);
         return c.json(await one(user, lecture), 201);
       })
 
@@ -105,6 +113,7 @@ export function lecturesRoutes(deps: AppDeps) {
           videoId,
         });
         if (lecture.videoId !== videoId) await deleteUnreferencedVideos(deps, [lecture.videoId]);
+        if (videoId && lecture.videoId !== videoId) await tellStudentsIfReady(deps, lecture.id);
         return c.json(await one(user, updated));
       })
 

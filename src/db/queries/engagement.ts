@@ -38,7 +38,10 @@ export async function commentsOf(db: Db, lectureId: string): Promise<CommentRow[
   return newestComments(db, { lectureId });
 }
 
-export async function addComment(db: Db, values: { lectureId: string; userId: string; text: string }) {
+export async function addComment(
+  db: Db,
+  values: { lectureId: string; userId: string; text: string; parentId?: string | null },
+) {
   const [row] = await db
     .insert(comments)
     .values({ id: newId(), ...values })

@@ -1,0 +1,493 @@
+import { and, asc, eq, gt, inArray, isNull, lt, ne, or } from 'drizzle-orm';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { nowMs } from '../db/dialect';
+import {
+  classVisits,
+  comments,
+  courses,
+  enrollments,
+  lectures,
+  notificationPrefs,
+  notifications,
+  users,
+  videos,
+} from '../db/schema';
+import { transaction } from '../db/transaction';
+import { createRateLimiter } from '../http/rate-limit';
+import { enqueueJob } from '../jobs/jobs';
+import type { JobHandlers } from '../jobs/runner';
+import { newId } from '../lib/ids';
+import type { Mailer } from '../mail/mailer';
+import { type NotificationItem, notificationMail, PRODUCT_NAME } from '../mail/templates';
+import { unsubscribeToken } from './unsubscribe-token';
+
+/**
+ * Notifications (docs/operations.md, "Notifications"). An event (a lecture became ready, a comment, a reply) is a
+ * `notify` job, enqueued in the transaction of the change; the job writes one `notifications` row per recipient,
+ * in batches of FAN_OUT_BATCH, each row keyed by (event, recipient) so a run that repeats adds nothing. Rows for
+ * people who chose `every` go out through `send-mail` jobs at no more than MAIL_RATE_PER_MINUTE (a database window
+ * shared by every worker); `daily` rows wait for the periodic `digest` job; `none` rows are only the unread dot.
+ */
+
+export type EmailChoice = 'every' | 'daily' | 'none';
+export const EMAIL_CHOICES = ['every', 'daily', 'none'] as const;
+
+/** Recipients written per `notify` run; the rest go to the next run (a class of 1,000 is ten short jobs). */
+export const FAN_OUT_BATCH = 100;
+/** How often the digest job looks for people due a digest. */
+export const DIGEST_EVERY_MS = 10 * 60 * 1000;
+/** Digests written per run (each takes a slot of the mail rate). */
+const DIGEST_BATCH = 100;
+/** Events one digest lists at most (the rest go in the next day's). */
+const DIGEST_ITEMS = 50;
+
+const lectureJobId = (lectureId: string) => `notify-lecture-${lectureId}`;
+
+/**
+ * A lecture's video became ready (or a lecture was made or changed to a ready video): its students are told, once
+ * per lecture ever (the job's fixed id; a re-transcode enqueues nothing). Run it in the change's transaction.
+ */
+export async function lectureBecameReady(tx: Db, lectureId: string) {
+  await enqueueJob(tx, 'notify', { event: 'lecture', subjectId: lectureId }, { id: lectureJobId(lectureId) });
+}
+
+/** The lectures showing `videoId`, each told once (called by the transcode's `done` projection). */
+export async function videoBecameReady(tx: Db, videoId: string) {
+  const rows = await tx.select({ id: lectures.id }).from(lectures).where(eq(lectures.videoId, videoId));
+  for (const row of rows) await lectureBecameReady(tx, row.id);
+}
+
+/** A lecture that now shows a video which is already ready (made or edited after the transcode finished). */
+export async function lectureMayBeReady(db: Db, lectureId: string) {
+  const [row] = await db
+    .select({ status: videos.status })
+    .from(lectures)
+    .innerJoin(videos, eq(videos.id, lectures.videoId))
+    .where(eq(lectures.id, lectureId))
+    .limit(1);
+  if (row?.status === 'ready') await lectureBecameReady(db, lectureId);
+}
+
+/** A comment was posted: its lecture's teacher and (for a reply) the parent's author are told. */
+export async function commentPosted(tx: Db, commentId: string) {
+  await enqueueJob(tx, 'notify', { event: 'comment', subjectId: commentId }, { id: `notify-comment-${commentId}` });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Preferences, visits and the unread dot
+
+export async function emailChoiceOf(db: Db, userId: string): Promise<EmailChoice> {
+  const [row] = await db
+    .select({ email: notificationPrefs.email })
+    .from(notificationPrefs)
+    .where(eq(notificationPrefs.userId, userId))
+    .limit(1);
+  return row?.email ?? 'every';
+}
+
+export async function setEmailChoice(db: Db, userId: string, email: EmailChoice) {
+  const now = nowMs(db);
+  await db
+    .insert(notificationPrefs)
+    .values({ userId, email, updatedAt: now })
+    .onConflictDoUpdate({ target: notificationPrefs.userId, set: { email, updatedAt: now } });
+}
+
+/** Records that `userId` opened the class now: what came before is no longer new. */
+export async function recordVisit(db: Db, userId: string, courseId: string) {
+  const now = nowMs(db);
+  await db
+    .insert(classVisits)
+    .values({ userId, courseId, visitedAt: now })
+    .onConflictDoUpdate({ target: [classVisits.userId, classVisits.courseId], set: { visitedAt: now } });
+}
+
+/** The classes of `userId` with a notification newer than their last visit there. */
+export async function classesWithNews(db: Db, userId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ courseId: notifications.courseId })
+    .from(notifications)
+    .leftJoin(
+      classVisits,
+      and(eq(classVisits.userId, notifications.userId), eq(classVisits.courseId, notifications.courseId)),
+    )
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        or(isNull(classVisits.visitedAt), gt(notifications.createdAt, classVisits.visitedAt)),
+      ),
+    );
+  return new Set(rows.map((row) => row.courseId));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fan-out
+
+type Recipient = { userId: string; kind: 'lecture' | 'comment' | 'reply' };
+
+const mailStateFor = (choice: EmailChoice | null) =>
+  choice === 'none' ? ('skipped' as const) : choice === 'daily' ? ('digest' as const) : ('pending' as const);
+
+/**
+ * Writes the rows of one batch of recipients and, in the same transaction, the `send-mail` job for the new
+ * `pending` ones and the `notify` job for the next batch (fixed ids: a run that repeats adds nothing).
+ */
+async function writeBatch(
+  tx: Db,
+  event: { key: string; courseId: string; lectureId: string; commentId: string | null },
+  recipients: Recipient[],
+) {
+  if (recipients.length === 0) return;
+  const prefs = await tx
+    .select({ userId: notificationPrefs.userId, email: notificationPrefs.email })
+    .from(notificationPrefs)
+    .where(
+      inArray(
+        notificationPrefs.userId,
+        recipients.map((r) => r.userId),
+      ),
+    );
+  const choice = new Map(prefs.map((row) => [row.userId, row.email]));
+  const inserted = await tx
+    .insert(notifications)
+    .values(
+      recipients.map((r) => ({
+        id: newId(),
+        key: `${event.key}:${r.userId}`,
+        userId: r.userId,
+        courseId: event.courseId,
+        lectureId: event.lectureId,
+        commentId: event.commentId,
+        kind: r.kind,
+        mail: mailStateFor(choice.get(r.userId) ?? null),
+      })),
+    )
+    .onConflictDoNothing({ target: notifications.key })
+    .returning({ id: notifications.id, mail: notifications.mail });
+  const pending = inserted.filter((row) => row.mail === 'pending').map((row) => row.id);
+  if (pending.length > 0) await enqueueJob(tx, 'send-mail', { ids: pending }, { maxAttempts: 5 });
+}
+
+/** One run of a `notify` job: the next batch of recipients after `after` (user ids in order). */
+export async function fanOut(
+  db: Db,
+  payload: { event: 'lecture' | 'comment'; subjectId: string; after?: string },
+  jobId: string,
+) {
+  return transaction(db, async (tx) => {
+    if (payload.event === 'lecture') {
+      const [lecture] = await tx
+        .select({ id: lectures.id, courseId: lectures.courseId, teacherId: courses.teacherId })
+        .from(lectures)
+        .innerJoin(courses, eq(courses.id, lectures.courseId))
+        .where(eq(lectures.id, payload.subjectId))
+        .limit(1);
+      if (!lecture) return { written: 0 };
+      const students = await tx
+        .select({ userId: enrollments.studentId })
+        .from(enrollments)
+        .where(
+          and(
+            eq(enrollments.courseId, lecture.courseId),
+            ne(enrollments.studentId, lecture.teacherId),
+            payload.after ? gt(enrollments.studentId, payload.after) : undefined,
+          ),
+        )
+        .orderBy(asc(enrollments.studentId))
+        .limit(FAN_OUT_BATCH);
+      await writeBatch(
+        tx,
+        { key: `lecture:${lecture.id}`, courseId: lecture.courseId, lectureId: lecture.id, commentId: null },
+        students.map((s) => ({ userId: s.userId, kind: 'lecture' })),
+      );
+      const last = students.at(-1);
+      if (students.length === FAN_OUT_BATCH && last) {
+        // The chain's ids derive from the first job's: a repeated run finds the next batch's job already there.
+        const root = jobId.split('~')[0];
+        await enqueueJob(tx, 'notify', { ...payload, after: last.userId }, { id: `${root}~${last.userId}` });
+      }
+      return { written: students.length };
+    }
+    const [comment] = await tx
+      .select({
+        id: comments.id,
+        userId: comments.userId,
+        parentId: comments.parentId,
+        lectureId: comments.lectureId,
+        courseId: lectures.courseId,
+        teacherId: courses.teacherId,
+      })
+      .from(comments)
+      .innerJoin(lectures, eq(lectures.id, comments.lectureId))
+      .innerJoin(courses, eq(courses.id, lectures.courseId))
+      .where(eq(comments.id, payload.subjectId))
+      .limit(1);
+    if (!comment) return { written: 0 };
+    const recipients: Recipient[] = [];
+    if (comment.parentId) {
+      const [parent] = await tx
+        .select({ userId: comments.userId })
+        .from(comments)
+        .where(and(eq(comments.id, comment.parentId), eq(comments.lectureId, comment.lectureId)))
+        .limit(1);
+      // Still in the class (or its teacher), and not the replier.
+      if (parent && parent.userId !== comment.userId) {
+        const member =
+          parent.userId === comment.teacherId ||
+          (
+            await tx
+              .select({ id: enrollments.id })
+              .from(enrollments)
+              .where(and(eq(enrollments.courseId, comment.courseId), eq(enrollments.studentId, parent.userId)))
+              .limit(1)
+          ).length > 0;
+        if (member) recipients.push({ userId: parent.userId, kind: 'reply' });
+      }
+    }
+    if (comment.teacherId !== comment.userId && !recipients.some((r) => r.userId === comment.teacherId)) {
+      recipients.push({ userId: comment.teacherId, kind: 'comment' });
+    }
+    await writeBatch(
+      tx,
+      { key: `comment:${comment.id}`, courseId: comment.courseId, lectureId: comment.lectureId, commentId: comment.id },
+      recipients,
+    );
+    return { written: recipients.length };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sending
+
+export type NotificationDeps = {
+  config: Pick<Config, 'publicUrl' | 'host' | 'port' | 'jwtSecret' | 'mailRatePerMinute' | 'digestHour'>;
+  db: Db;
+  mailer: Mailer;
+  /** The rate window (a minute; tests shorten it). */
+  rateWindowMs?: number;
+};
+
+function baseUrl(config: NotificationDeps['config']) {
+  if (config.publicUrl) return config.publicUrl;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return `http://${host}:${config.port}`;
+}
+
+export const unsubscribeUrl = (config: NotificationDeps['config'], userId: string) =>
+  `${baseUrl(config)}/api/notifications/unsubscribe?token=${encodeURIComponent(unsubscribeToken(config.jwtSecret, userId))}`;
+
+const excerpt = (text: string) => (text.length > 200 ? `${text.slice(0, 199)}…` : text).replace(/\s+/g, ' ');
+
+type Row = Awaited<ReturnType<typeof loadRows>>[number];
+
+/** The rows with what their mail says (recipient, class, lecture, comment and its author). */
+async function loadRows(db: Db, ids: string[]) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({
+      id: notifications.id,
+      userId: notifications.userId,
+      kind: notifications.kind,
+      mail: notifications.mail,
+      courseId: notifications.courseId,
+      lectureId: notifications.lectureId,
+      commentId: notifications.commentId,
+      email: users.email,
+      username: users.username,
+      disabledAt: users.disabledAt,
+      courseName: courses.courseName,
+      lectureName: lectures.nameOfTopic,
+      commentText: comments.text,
+      commentAuthorId: comments.userId,
+      choice: notificationPrefs.email,
+    })
+    .from(notifications)
+    .innerJoin(users, eq(users.id, notifications.userId))
+    .innerJoin(courses, eq(courses.id, notifications.courseId))
+    .innerJoin(lectures, eq(lectures.id, notifications.lectureId))
+    .leftJoin(comments, eq(comments.id, notifications.commentId))
+    .leftJoin(notificationPrefs, eq(notificationPrefs.userId, notifications.userId))
+    .where(inArray(notifications.id, ids));
+  const authorIds = [...new Set(rows.map((row) => row.commentAuthorId).filter((id): id is string => !!id))];
+  const authors = authorIds.length
+    ? await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, authorIds))
+    : [];
+  const authorName = new Map(authors.map((a) => [a.id, a.username]));
+  return rows.map((row) => ({
+    ...row,
+    author: row.commentAuthorId ? (authorName.get(row.commentAuthorId) ?? 'Someone') : '',
+  }));
+}
+
+function itemOf(config: NotificationDeps['config'], row: Row): NotificationItem {
+  const url = `${baseUrl(config)}/classroom/${row.courseId}?lecture=${row.lectureId}`;
+  if (row.kind === 'lecture') return { line: `New lecture in ${row.courseName}: ${row.lectureName}`, url };
+  const what = row.kind === 'reply' ? 'replied to your comment on' : 'commented on';
+  return {
+    line: `${row.author} ${what} ${row.lectureName} (${row.courseName})`,
+    quote: row.commentText ? excerpt(row.commentText) : undefined,
+    url,
+  };
+}
+
+function subjectOf(row: Row) {
+  if (row.kind === 'lecture') return `New lecture in ${row.courseName}: ${row.lectureName}`;
+  if (row.kind === 'reply') return `${row.author} replied to your comment on ${row.lectureName}`;
+  return `${row.author} commented on ${row.lectureName}`;
+}
+
+const mailFor = (
+  config: NotificationDeps['config'],
+  user: Pick<Row, 'email' | 'username' | 'userId'>,
+  subject: string,
+  items: NotificationItem[],
+) =>
+  notificationMail(
+    user.email,
+    user.username,
+    subject,
+    items,
+    unsubscribeUrl(config, user.userId),
+    `${baseUrl(config)}/settings`,
+  );
+
+export function createMailRate(deps: NotificationDeps) {
+  return createRateLimiter(deps.db, 'notification-mail', deps.config.mailRatePerMinute, deps.rateWindowMs ?? 60_000);
+}
+
+/**
+ * One run of a `send-mail` job: mails its `pending` rows in turn, each after taking a slot of the rate. When the
+ * rate is used up, the rest go to a follow-on job due when the window ends (its id fixed by this one's, so a
+ * repeated run adds none). A row is marked sent after the SMTP server took it; an SMTP failure fails the attempt
+ * and the job's retry (with backoff) sends only what is still pending. The choice is read again here: someone who
+ * unsubscribed after the event gets nothing.
+ */
+export async function sendPending(
+  deps: NotificationDeps,
+  payload: { ids: string[]; chain?: string; round?: number },
+  context: { jobId: string; signal?: AbortSignal },
+  rate = createMailRate(deps),
+) {
+  const { db } = deps;
+  const rows = new Map((await loadRows(db, payload.ids)).map((row) => [row.id, row]));
+  let sent = 0;
+  for (const [index, id] of payload.ids.entries()) {
+    if (context.signal?.aborted) throw new Error('stopped');
+    const row = rows.get(id);
+    if (row?.mail !== 'pending') continue;
+    const choice = row.choice ?? 'every';
+    if (choice !== 'every' || row.disabledAt !== null) {
+      await db
+        .update(notifications)
+        .set({ mail: choice === 'daily' && row.disabledAt === null ? 'digest' : 'skipped' })
+        .where(and(eq(notifications.id, id), eq(notifications.mail, 'pending')));
+      continue;
+    }
+    const wait = await rate.hit('all');
+    if (wait > 0) {
+      const chain = payload.chain ?? context.jobId;
+      const round = (payload.round ?? 0) + 1;
+      await enqueueJob(
+        db,
+        'send-mail',
+        { ids: payload.ids.slice(index), chain, round },
+        { id: `${chain}~${round}`, delayMs: wait * 1000, maxAttempts: 5 },
+      );
+      return { sent, deferred: payload.ids.length - index };
+    }
+    await deps.mailer.send(mailFor(deps.config, row, subjectOf(row), [itemOf(deps.config, row)]));
+    await db
+      .update(notifications)
+      .set({ mail: 'sent', mailedAt: nowMs(db) })
+      .where(and(eq(notifications.id, id), eq(notifications.mail, 'pending')));
+    sent++;
+  }
+  return { sent, deferred: 0 };
+}
+
+/**
+ * The daily digest (the periodic `digest` job): from DIGEST_HOUR (UTC) on, each person with waiting `digest` rows
+ * and no digest yet today gets one mail listing them; nothing is sent to someone with nothing waiting. Within the
+ * mail rate; who is left waits for the next run.
+ */
+export async function sendDigests(deps: NotificationDeps, now = new Date(), rate = createMailRate(deps)) {
+  const { db, config } = deps;
+  if (now.getUTCHours() < config.digestHour) return { sent: 0 };
+  const startOfDay = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const due = await db
+    .selectDistinct({ userId: notifications.userId })
+    .from(notifications)
+    .leftJoin(notificationPrefs, eq(notificationPrefs.userId, notifications.userId))
+    .where(
+      and(
+        eq(notifications.mail, 'digest'),
+        or(isNull(notificationPrefs.lastDigestAt), lt(notificationPrefs.lastDigestAt, startOfDay)),
+      ),
+    )
+    .limit(DIGEST_BATCH);
+  let sent = 0;
+  for (const { userId } of due) {
+    const ids = (
+      await db
+        .select({ id: notifications.id })
+        .from(notifications)
+        .where(and(eq(notifications.userId, userId), eq(notifications.mail, 'digest')))
+        .orderBy(asc(notifications.createdAt))
+        .limit(DIGEST_ITEMS)
+    ).map((row) => row.id);
+    const rows = await loadRows(db, ids);
+    const first = rows[0];
+    if (!first) continue;
+    if (first.choice === 'none' || first.disabledAt !== null) {
+      await db
+        .update(notifications)
+        .set({ mail: 'skipped' })
+        .where(and(inArray(notifications.id, ids), eq(notifications.mail, 'digest')));
+      continue;
+    }
+    if ((await rate.hit('all')) > 0) break;
+    const subject =
+      rows.length === 1
+        ? `Today on ${PRODUCT_NAME}: ${subjectOf(first)}`
+        : `Today on ${PRODUCT_NAME}: ${rows.length} new things`;
+    await deps.mailer.send(
+      mailFor(
+        config,
+        first,
+        subject,
+        rows.map((row) => itemOf(config, row)),
+      ),
+    );
+    await transaction(db, async (tx) => {
+      const at = nowMs(tx);
+      await tx
+        .update(notifications)
+        .set({ mail: 'sent', mailedAt: at })
+        .where(and(inArray(notifications.id, ids), eq(notifications.mail, 'digest')));
+      await tx
+        .insert(notificationPrefs)
+        .values({ userId, email: first.choice ?? 'daily', lastDigestAt: now.getTime(), updatedAt: at })
+        .onConflictDoUpdate({ target: notificationPrefs.userId, set: { lastDigestAt: now.getTime() } });
+    });
+    sent++;
+  }
+  return { sent };
+}
+
+/** The job handlers of notifications, for the one worker (src/jobs/worker.ts). */
+export function notificationHandlers(deps: NotificationDeps): Pick<JobHandlers, 'notify' | 'send-mail' | 'digest'> {
+  const rate = createMailRate(deps);
+  return {
+    notify: {
+      run: (payload, context) => fanOut(deps.db, payload, context.job.id),
+    },
+    'send-mail': {
+      run: (payload, context) => sendPending(deps, payload, { jobId: context.job.id, signal: context.signal }, rate),
+    },
+    digest: {
+      everyMs: DIGEST_EVERY_MS,
+      run: () => sendDigests(deps, new Date(), rate),
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { eq } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { readableCourse } from '../auth/access';
+import { requireUser } from '../auth/middleware';
+import { users } from '../db/schema';
+import type { AppDeps, AppEnv } from '../deps';
+import { badRequest } from '../errors';
+import { idParam, validate } from '../http/validation';
+import { PRODUCT_NAME } from '../mail/templates';
+import { EMAIL_CHOICES, emailChoiceOf, recordVisit, setEmailChoice } from '../notifications/notifications';
+import { readUnsubscribeToken } from '../notifications/unsubscribe-token';
+
+const choiceBody = z.object({
+  email: z.enum(EMAIL_CHOICES, { error: 'Choose every, daily or none.' }),
+});
+
+/** `GET`/`PUT /api/users/notifications`: the signed-in person's choice of notification email. */
+export function notificationPrefsRoutes(deps: AppDeps) {
+  const { db } = deps;
+  return new Hono<AppEnv>()
+    .use(requireUser(deps))
+    .get('/', async (c) => c.json({ email: await emailChoiceOf(db, c.get('user').id) }))
+    .put('/', validate('json', choiceBody), async (c) => {
+      const { email } = c.req.valid('json');
+      await setEmailChoice(db, c.get('user').id, email);
+      return c.json({ email });
+    });
+}
+
+const tokenQuery = z.object({ token: z.string().min(1).max(200) });
+
+const INVALID_LINK =
+  'This unsubscribe link is not valid. Copy the whole link from the email, or choose your emails in Settings.';
+
+/** The small page a person sees when they open the unsubscribe link: opening it changes nothing (scanners prefetch). */
+function page(title: string, body: string) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title} · ${PRODUCT_NAME}</title>
+<style>body{font-family:system-ui,sans-serif;color:#1f2937;background:#f8fafc;margin:0;padding:24px}main{max-width:480px;margin:40px auto;background:#fff;border:1px solid #e2e8f0;border-radius:12px;padding:24px}h1{font-size:22px;margin:0 0 12px}button{font:inherit;font-weight:600;color:#fff;background:#4f46e5;border:0;border-radius:8px;padding:12px 20px;min-height:44px;cursor:pointer}button:focus-visible{outline:3px solid #1e1b4b;outline-offset:2px}a{color:#4338ca}</style>
+</head><body><main>${body}</main></body></html>`;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * `/api/notifications`: the one-click unsubscribe of RFC 8058 (no session: the signed token is the proof) and the
+ * record of a class visit (the unread dot).
+ */
+export function notificationsRoutes(deps: AppDeps) {
+  const { db, config } = deps;
+  const htmlHeaders = {
+    'Content-Security-Policy':
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    'Cache-Control': 'no-store',
+  };
+  return (
+    new Hono<AppEnv>()
+      // Opening the link shows a button; only its POST (or the mail client's one-click POST) changes anything.
+      .get('/unsubscribe', async (c) => {
+        const parsed = tokenQuery.safeParse(c.req.query());
+        const userId = parsed.success ? readUnsubscribeToken(config.jwtSecret, parsed.data.token) : undefined;
+        if (!userId || !parsed.success) {
+          return c.html(
+            page('Link not valid', `<h1>Link not valid</h1><p>${escapeHtml(INVALID_LINK)}</p>`),
+            400,
+            htmlHeaders,
+          );
+        }
+        const action = `/api/notifications/unsubscribe?token=${encodeURIComponent(parsed.data.token)}`;
+        return c.html(
+          page(
+            'Unsubscribe',
+            `<h1>Stop notification emails?</h1><p>You will no longer get emails about new lectures and comments. You can turn them on again in Settings.</p>
+<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
+          ),
+          200,
+          htmlHeaders,
+        );
+      })
+      .post('/unsubscribe', async (c) => {
+        const parsed = tokenQuery.safeParse(c.req.query());
+        const userId = parsed.success ? readUnsubscribeToken(config.jwtSecret, parsed.data.token) : undefined;
+        const wantsHtml = (c.req.header('accept') ?? '').includes('text/html');
+        if (!userId) {
+          if (wantsHtml)
+            return c.html(
+              page('Link not valid', `<h1>Link not valid</h1><p>${escapeHtml(INVALID_LINK)}</p>`),
+              400,
+              htmlHeaders,
+            );
+          throw badRequest('invalid_unsubscribe_link', INVALID_LINK);
+        }
+        // A deleted account's link sets nothing (the foreign key refuses a row for no one).
+        const [exists] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+        if (exists) await setEmailChoice(db, userId, 'none');
+        const message = 'You are unsubscribed: no more notification emails. You can turn them on again in Settings.';
+        if (wantsHtml)
+          return c.html(page('Unsubscribed', `<h1>Unsubscribed</h1><p>${escapeHtml(message)}</p>`), 200, htmlHeaders);
+        return c.json({ message });
+      })
+      // The class page calls this when opened: what came before is no longer new.
+      .post('/visits/:id', requireUser(deps), validate('param', idParam), async (c) => {
+        const { course } = await readableCourse(db, c.get('user'), c.req.valid('param').id);
+        await recordVisit(db, c.get('user').id, course.id);
+        return c.json({ message: 'Visit recorded' });
+      })
+  );
+}
