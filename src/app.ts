@@ -24,6 +24,7 @@ import { notificationPrefsRoutes, notificationsRoutes } from './routes/notificat
 import { profileRoutes } from './routes/profile';
 import { resumableUploadRoutes } from './routes/resumable-uploads';
 import { schoolSignInRoutes, signInMethodsRoutes } from './routes/school-sign-in';
+import { searchRoutes } from './routes/search';
 import { uploadRoutes } from './routes/upload';
 import { videosRoutes } from './routes/videos';
 
@@ -102,6 +103,7 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
   app.route('/api/uploads', resumableUploadRoutes(deps));
   app.route('/api/videos', videosRoutes(deps));
   app.route('/api/history', historyRoutes(deps));
+  app.route('/api/search', searchRoutes(deps));
   app.route('/api/admin', adminRoutes(deps));
   app.route('/media', mediaRoutes(deps));
   app.get('/api/openapi.json', openApiDocument(app));

@@ -6,6 +6,7 @@ import { engineOf } from './db/dialect';
 import { migrateDatabase, readMigrations } from './db/migrate';
 import { createLogger, type Logger } from './lib/log';
 import { VERSION } from './lib/version';
+import { indexMissingCaptions } from './search/index';
 import { createStorage } from './storage/create-storage';
 import type { Storage } from './storage/storage';
 
@@ -61,6 +62,11 @@ export async function bootstrap(role: Role, env: Record<string, string | undefin
     if (role === 'all' || role === 'migrate') {
       const applied = await migrateDatabase(database);
       if (applied.length) log.info({ migrations: applied }, `Applied migrations: ${applied.join(', ')}`);
+      // Captions saved before search existed are cut into cues once, right after the index is made.
+      if (applied.some((tag) => tag.endsWith('_search_index'))) {
+        const indexed = await indexMissingCaptions(db);
+        if (indexed) log.info({ captions: indexed }, `Search: indexed ${indexed} existing caption file(s)`);
+      }
     } else {
       const pending = await pendingMigrations(db);
       if (pending.length) {

@@ -8,13 +8,15 @@ import { getTableConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Config } from '../config';
 import { type DatabaseHandle, openDatabase } from '../db/client';
 import { migrate, migrateDatabase } from '../db/migrate';
-import { type Tables, tablesOf } from '../db/schema';
+import { selectEngineTables, type Tables, tablesOf } from '../db/schema';
+import { rebuildSearchIndex } from '../search/index';
 import { createStorage } from '../storage/create-storage';
 import { AVATARS_PREFIX, UPLOADS_PREFIX, VIDEOS_PREFIX } from '../storage/keys';
 import { createLocalStorage, type Storage } from '../storage/storage';
 
 /** Tables whose rows are not the school's data: workers' heartbeats and rate-limit windows start afresh. */
-const TRANSIENT = new Set<keyof Tables>(['workers', 'rateLimits']);
+const TRANSIENT = new Set<keyof Tables>(['workers', 'rateLimits', 'searchEntries']);
+/* search_entries is rebuilt on the target instead (its triggers index titles and comments as they are copied). */
 /** Rows per INSERT: far under PostgreSQL's 65,535 parameters for the widest table. */
 const BATCH = 500;
 /** The media prefixes; unfinished resumable uploads are not carried (finish or cancel them first). */
@@ -68,6 +70,9 @@ export async function moveData(config: Config, say: (line: string) => void = () 
     migrate(source.sqlite);
     await migrateDatabase(target);
     const tables = await copyTables(source, target, say);
+    // From here on the process works with the target: the search index is made there from what was copied.
+    selectEngineTables(target.engine);
+    tables.search_entries = await rebuildSearchIndex(target.db);
     const media =
       config.storage.kind === 's3'
         ? await copyMedia(createLocalStorage(config.dataDir), createStorage(config), say)

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { type PersonalState, toLectureJson } from '../../contract/lectures';
 import { newId } from '../../lib/ids';
+import { indexCaption } from '../../search/index';
 import type { Db } from '../client';
 import { forUpdate, greatest, inJsonList } from '../dialect';
 import { preparedStatement } from '../prepared';
@@ -143,6 +144,7 @@ export async function putCaption(
         .set({ label: values.label, vtt: values.vtt, updatedAt: Date.now() })
         .where(eq(captions.id, existing.id))
         .returning();
+      await indexCaption(tx, row as Caption);
       return { row: row as Caption, created: false };
     }
     const [{ n }] = await tx.select({ n: count() }).from(captions).where(eq(captions.lectureId, values.lectureId));
@@ -151,6 +153,7 @@ export async function putCaption(
       .insert(captions)
       .values({ id: newId(), ...values })
       .returning();
+    await indexCaption(tx, row as Caption);
     return { row: row as Caption, created: true };
   });
 }
