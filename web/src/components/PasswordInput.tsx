@@ -1,5 +1,33 @@
 import { useId, useState } from 'react';
-import { EyeIcon, EyeOffIcon } from './auth-icons';
+
+/** The show/hide eye, drawn here rather than taken from icons.tsx: the sign-in page then loads no icon chunk. */
+function Eye({ crossed }: { crossed: boolean }) {
+  return (
+    <svg
+      width={18}
+      height={18}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
+      {crossed ? (
+        <>
+          <path d="M9.9 4.2A10.8 10.8 0 0 1 12 4c6.4 0 10 8 10 8a18.4 18.4 0 0 1-2.2 3.2M6.6 6.6A18 18 0 0 0 2 12s3.6 8 10 8a9.7 9.7 0 0 0 5.4-1.6" />
+          <path d="m2 2 20 20M9.9 9.9a3 3 0 0 0 4.2 4.2" />
+        </>
+      ) : (
+        <>
+          <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12z" />
+          <circle cx="12" cy="12" r="3" />
+        </>
+      )}
+    </svg>
+  );
+}
 
 export function PasswordInput({
   label,
@@ -44,7 +72,7 @@ export function PasswordInput({
           aria-label={visible ? 'Hide password' : 'Show password'}
           aria-pressed={visible}
         >
-          {visible ? <EyeOffIcon size={18} /> : <EyeIcon size={18} />}
+          <Eye crossed={visible} />
         </button>
       </div>
       {hint && (

@@ -1,7 +1,28 @@
-import { icon } from './auth-icons';
+import type { SVGProps } from 'react';
 
-// The sign-in screens' icons live apart, so the sign-in page does not load every icon (bench:web's budget).
-export { CapIcon, EyeIcon, EyeOffIcon } from './auth-icons';
+type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+
+function icon(paths: React.ReactNode) {
+  // biome-ignore lint/correctness/noComponentHookFactories: each icon is made once, at module load
+  return function Icon({ size = 20, ...props }: IconProps) {
+    return (
+      <svg
+        width={size}
+        height={size}
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+        {...props}
+      >
+        {paths}
+      </svg>
+    );
+  };
+}
 
 export const MenuIcon = icon(<path d="M4 6h16M4 12h16M4 18h16" />);
 export const HomeIcon = icon(<path d="M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z" />);
@@ -98,3 +119,21 @@ export const HeartIcon = icon(
 export const ChevronIcon = icon(<path d="m6 9 6 6 6-6" />);
 export const TrashIcon = icon(<path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6" />);
 export const ShieldIcon = icon(<path d="M12 3 4 6v6c0 5 3.5 8 8 9 4.5-1 8-4 8-9V6z" />);
+export const EyeIcon = icon(
+  <>
+    <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12z" />
+    <circle cx="12" cy="12" r="3" />
+  </>,
+);
+export const EyeOffIcon = icon(
+  <>
+    <path d="M9.9 4.2A10.8 10.8 0 0 1 12 4c6.4 0 10 8 10 8a18.4 18.4 0 0 1-2.2 3.2M6.6 6.6A18 18 0 0 0 2 12s3.6 8 10 8a9.7 9.7 0 0 0 5.4-1.6" />
+    <path d="m2 2 20 20M9.9 9.9a3 3 0 0 0 4.2 4.2" />
+  </>,
+);
+export const CapIcon = icon(
+  <>
+    <path d="M22 10 12 5 2 10l10 5z" />
+    <path d="M6 12v5c3 2 9 2 12 0v-5" />
+  </>,
+);
