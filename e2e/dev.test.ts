@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { readStreamText } from '../src/lib/read-stream';
+import { waitUntil } from '../src/test/wait';
+import { auditAccessibility, launchBrowser } from './browser';
+import { root } from './server';
+
+/**
+ * `bun run dev` serves the web app with hot reload and passes /api to the API server it runs. The test serves a
+ * temporary copy of web/ (the dev script's --web), so it may edit a component without touching the checkout: the
+ * open page shows the change in place, with no reload, no build and no server restart.
+ */
+const work = mkdtempSync(join(tmpdir(), 'classroom-e2e-dev-'));
+const webCopy = join(work, 'web');
+let dev: ReturnType<typeof Bun.spawn> | undefined;
+let output = '';
+let browser: Browser | undefined;
+let baseUrl = '';
+let apiPort = 0;
+
+const freePort = () => {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() });
+  const port = probe.port as number;
+  probe.stop(true);
+  return port;
+};
+const listening = async (port: number) =>
+  fetch(`http://127.0.0.1:${port}/api/health`).then(
+    () => true,
+    () => false,
+  );
+
+/** The copy's file (wherever the web app keeps it) that holds `text`. */
+function fileWith(dir: string, text: string): string | undefined {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const found = fileWith(path, text);
+      if (found) return found;
+    } else if (entry.name.endsWith('.tsx') && readFileSync(path, 'utf8').includes(text)) return path;
+  }
+  return undefined;
+}
+
+beforeAll(async () => {
+  // web/ imports ../src/contract: the copy sits beside links to the real src/ and node_modules/.
+  cpSync(join(root, 'web'), webCopy, { recursive: true });
+  symlinkSync(join(root, 'src'), join(work, 'src'));
+  symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
+  const port = freePort();
+  apiPort = freePort();
+  dev = Bun.spawn([process.execPath, 'run', 'dev', '--web', webCopy], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      API_PORT: String(apiPort),
+      DEV_HOST: '127.0.0.1',
+      DATA_DIR: join(work, 'data'),
+      TEACHER_SIGNUP: 'open',
+    },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  readStreamText(dev.stdout as ReadableStream<Uint8Array>, (text) => {
+    output += text;
+  });
+  readStreamText(dev.stderr as ReadableStream<Uint8Array>, (text) => {
+    output += text;
+  });
+  await waitUntil(
+    'bun run dev to serve the web app and the API',
+    () => {
+      if (dev?.exitCode !== null) throw new Error(`bun run dev exited (${dev?.exitCode}):\n${output}`);
+      return output.includes('[dev] web app with hot reload at') && output.includes('Classroom is listening');
+    },
+    { timeoutMs: 25_000, everyMs: 100, lastSeen: () => output.slice(-2000) },
+  );
+  baseUrl = `http://127.0.0.1:${port}`;
+  browser = auditAccessibility(await launchBrowser());
+}, 40_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (dev && dev.exitCode === null) {
+    dev.kill('SIGKILL');
+    await dev.exited;
+  }
+  rmSync(work, { recursive: true, force: true });
+});
+
+test('bun run dev serves the app, passes /api on, and shows an edited component in the open page without a reload', async () => {
+  expect(browser).toBeDefined();
+  const page = await (browser as Browser).newPage({ viewport: { width: 1024, height: 768 } });
+  await page.goto(`${baseUrl}/no-such-page`);
+  const heading = page.getByRole('heading', { level: 1 });
+  await heading.waitFor();
+  const before = (await heading.textContent()) ?? '';
+  expect(before).toContain('Not Found');
+  // The page's own calls reach the API through the dev server, answered in our shape.
+  const health = await page.evaluate(() => fetch('/api/health').then((answer) => answer.status));
+  expect(health).toBe(200);
+  const unknown = await page.evaluate(() => fetch('/api/no-such-route').then((answer) => answer.json()));
+  expect(unknown).toMatchObject({ code: 'not_found' });
+
+  // Edit the component in the copy: the open page changes in place (a value kept on window survives: no reload).
+  await page.evaluate(() => {
+    (window as unknown as { keptAcrossUpdate: number }).keptAcrossUpdate = 42;
+  });
+  const file = fileWith(join(webCopy, 'src'), before);
+  expect(file).toBeString();
+  const edited = `${before} (edited in development)`;
+  const started = Date.now();
+  writeFileSync(file as string, readFileSync(file as string, 'utf8').replace(before, edited));
+  await page.getByRole('heading', { level: 1, name: edited }).waitFor({ timeout: 10_000 });
+  const updateMs = Date.now() - started;
+  expect(await page.evaluate(() => (window as unknown as { keptAcrossUpdate?: number }).keptAcrossUpdate)).toBe(42);
+  console.log(`[dev loop] the edited component showed in the open page in ${updateMs} ms`);
+  // Nothing was rebuilt or restarted: the API server started once.
+  expect(output.match(/Classroom is listening/g)?.length).toBe(1);
+  await page.close();
+
+  // Stopping the loop stops everything it started.
+  dev?.kill('SIGTERM');
+  await waitUntil('bun run dev to stop', () => dev?.exitCode !== null, { timeoutMs: 10_000, everyMs: 100 });
+  await waitUntil('the API server to stop with the dev loop', async () => !(await listening(apiPort)), {
+    timeoutMs: 10_000,
+    everyMs: 100,
+  });
+  expect(existsSync(webCopy)).toBe(true);
+}, 60_000);
