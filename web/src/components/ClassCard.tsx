@@ -84,7 +84,18 @@ export function ClassCard({
         to={`/classroom/${course._id}`}
         className="min-w-0 flex-1 rounded-lg after:absolute after:inset-0 after:content-['']"
       >
-        <h2 className="line-clamp-2 pr-8 text-lg font-semibold break-words text-slate-900">{course.courseName}</h2>
+        <h2 className="line-clamp-2 pr-8 text-lg font-semibold break-words text-slate-900">
+          {course.hasNew && (
+            // Something new since the last visit (a lecture for students, a comment for the teacher).
+            <span
+              role="img"
+              aria-label="new"
+              title="New since your last visit"
+              className="mr-2 inline-block h-2.5 w-2.5 rounded-full bg-indigo-600 align-middle ring-2 ring-white"
+            />
+          )}
+          {course.courseName}
+        </h2>
         <p className="mt-1 truncate text-sm text-slate-700">
           {teacherName(course)}
           {course.semester ? ` · Semester ${course.semester}` : ''}

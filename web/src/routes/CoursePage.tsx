@@ -4,6 +4,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { teacherIdOf, teacherName, useCourse } from '../api/courses';
 import { type Lecture, useDeleteLecture, useLectures, useUpdateCachedLecture } from '../api/lectures';
+import { useRecordVisit } from '../api/notifications';
 import { errorMessage } from '../api/query-client';
 import { ClassRoster } from '../components/ClassRoster';
 import { Comments } from '../components/Comments';
@@ -25,6 +26,7 @@ export function CoursePage() {
   const [params, setParams] = useSearchParams();
   const { user } = useSession();
   const courseQuery = useCourse(id ?? '');
+  useRecordVisit(id);
   const lecturesQuery = useLectures(id ?? '');
   const updateCachedLecture = useUpdateCachedLecture();
   const removeLecture = useDeleteLecture();

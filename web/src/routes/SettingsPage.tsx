@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LogOutIcon } from '../components/icons';
 import { DeleteAccountForm } from '../components/settings/DeleteAccountForm';
 import { LinkedSignIn } from '../components/settings/LinkedSignIn';
+import { NotificationSettings } from '../components/settings/NotificationSettings';
 import { PictureForm } from '../components/settings/PictureForm';
 import { ProfileInfoForm } from '../components/settings/ProfileInfoForm';
 import { SecurityForm } from '../components/settings/SecurityForm';
@@ -112,6 +113,7 @@ export function SettingsPage() {
           {tab === 'Linked sign-in' && <LinkedSignIn justLinked={justLinked} onDismiss={() => setJustLinked(false)} />}
         </Tabs>
       </div>
+      <NotificationSettings />
     </section>
   );
 }
