@@ -13,6 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { readStreamText } from '../src/lib/read-stream';
+import { apiClient, signUpWith } from '../src/test/harness';
+import { startMailCapture } from '../src/test/mail-capture';
 import { waitUntil } from '../src/test/wait';
 import { auditAccessibility, launchBrowser } from './browser';
 import { root } from './server';
@@ -29,6 +31,7 @@ let output = '';
 let browser: Browser | undefined;
 let baseUrl = '';
 let apiPort = 0;
+let mail: Awaited<ReturnType<typeof startMailCapture>> | undefined;
 
 const freePort = () => {
   const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() });
@@ -59,6 +62,7 @@ beforeAll(async () => {
   cpSync(join(root, 'web'), webCopy, { recursive: true });
   symlinkSync(join(root, 'src'), join(work, 'src'));
   symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
+  mail = await startMailCapture();
   const port = freePort();
   apiPort = freePort();
   dev = Bun.spawn([process.execPath, 'run', 'dev', '--web', webCopy], {
@@ -70,6 +74,7 @@ beforeAll(async () => {
       DEV_HOST: '127.0.0.1',
       DATA_DIR: join(work, 'data'),
       TEACHER_SIGNUP: 'open',
+      SMTP_URL: mail.url,
     },
     stdout: 'pipe',
     stderr: 'pipe',
@@ -98,6 +103,7 @@ afterAll(async () => {
     dev.kill('SIGKILL');
     await dev.exited;
   }
+  await mail?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -114,6 +120,17 @@ test('bun run dev serves the app, passes /api on, and shows an edited component 
   expect(health).toBe(200);
   const unknown = await page.evaluate(() => fetch('/api/no-such-route').then((answer) => answer.json()));
   expect(unknown).toMatchObject({ code: 'not_found' });
+  // Signed in by the cookie alone, a write from the page passes the API's same-site check: the Host goes through.
+  const teacher = await signUpWith(apiClient(baseUrl), mail as NonNullable<typeof mail>, 'teacher', 'Dev Teacher');
+  await page.context().addCookies([{ name: 'token', value: teacher.token, url: baseUrl }]);
+  const created = await page.evaluate(() =>
+    fetch('/api/courses', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ courseName: 'Made in development' }),
+    }).then(async (answer) => ({ status: answer.status, body: await answer.json() })),
+  );
+  expect(created).toMatchObject({ status: 201, body: { courseName: 'Made in development' } });
 
   // Edit the component in the copy: the open page changes in place (a value kept on window survives: no reload).
   await page.evaluate(() => {
