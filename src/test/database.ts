@@ -88,7 +88,11 @@ export function sqliteSnapshot(databaseFile: string): Record<string, unknown[]> 
   const reader = new Database(databaseFile, { readonly: true });
   try {
     const tables = reader
-      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      // Plain tables only: a full-text index (FTS5's virtual table and its shadow tables, some WITHOUT ROWID) is
+      // derived from tables that are read here.
+      .query<{ name: string }, []>(
+        "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
       .all()
       .map((row) => row.name)
       .filter((name) => !NOT_DATA.has(name));
