@@ -8,6 +8,7 @@ import { attemptDir } from '../media/transcode-job';
 import { scratchDir } from '../storage/keys';
 import { makeClip, readBytes, uploadForm } from '../test/fixtures';
 import { type Account, type Harness, startHarness } from '../test/harness';
+import { createClass } from '../test/scenario';
 import { claimJob, finishJob } from './jobs';
 
 /**
@@ -26,12 +27,11 @@ beforeAll(async () => {
   clips = mkdtempSync(join(tmpdir(), 'classroom-video-state-'));
   admin = await h.signUp('teacher', 'Ada Admin');
   teacher = await h.signUp('teacher', 'Vera State');
-  const course = await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'States 101' } });
-  classId = course.json._id;
+  classId = (await createClass(h, teacher, 'States 101')).id;
   bytes = readBytes(await makeClip(clips, { width: 640, height: 360, seconds: 12, name: 'state.mp4' }));
 });
 afterAll(async () => {
-  await h.worker.stop();
+  await h?.worker.stop();
   await h?.close();
   rmSync(clips, { recursive: true, force: true });
 });

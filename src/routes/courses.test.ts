@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { INVITE_ALPHABET } from '../contract/limits';
 import { courses, enrollments, notes } from '../db/schema';
 import { type Account, type Harness, startHarness } from '../test/harness';
-import { classScenario } from '../test/scenario';
+import { classScenario, joinClass } from '../test/scenario';
 import { expectPermissions, expectRefused, type PermissionRow } from '../test/tables';
 
 let h: Harness;
@@ -224,7 +224,7 @@ describe('permission table: every courses and enrollments route, as everyone', (
 
   beforeAll(async () => {
     course = await createCourse('Permissions 101');
-    await h.api('POST', '/api/enrollments/join', { as: student.token, body: { inviteCode: course.inviteCode } });
+    await joinClass(h, student, course.inviteCode);
   });
 
   const tokenOf = (who: Who) =>

@@ -9,7 +9,7 @@ import { SEGMENT_SECONDS } from '../media/ladder';
 import { mediaKey, sourceKey, tempDir, UPLOADS_PREFIX, VIDEOS_PREFIX, videoPrefix } from '../storage/keys';
 import { makeClip, readBytes, tools, uploadForm } from '../test/fixtures';
 import { type Account, type Harness, startHarness } from '../test/harness';
-import { classScenario } from '../test/scenario';
+import { classScenario, createClass, joinClass } from '../test/scenario';
 import { expectPermissions, expectRefused, type PermissionRow } from '../test/tables';
 
 let h: Harness;
@@ -420,9 +420,9 @@ test('without ffprobe the upload answers 503 in plain words and keeps nothing', 
 describe('the current open-source client', () => {
   let classId: string;
   beforeAll(async () => {
-    const course = await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Client 101' } });
-    classId = course.json._id;
-    await h.api('POST', '/api/enrollments/join', { as: student.token, body: { inviteCode: course.json.inviteCode } });
+    const course = await createClass(h, teacher, 'Client 101');
+    classId = course.id;
+    await joinClass(h, student, course.inviteCode);
   });
   const formWith = (bytes: Uint8Array, fields: Record<string, string>) => {
     const form = uploadForm(bytes, 'topic.mp4');

@@ -6,6 +6,7 @@ import { expireResumableUploads } from '../media/resumable-store';
 import { RESUMABLE_PREFIX } from '../storage/resumable';
 import { makeClip, readBytes } from '../test/fixtures';
 import { type Harness, startHarness } from '../test/harness';
+import { createClass } from '../test/scenario';
 import { startSecondServer } from '../test/second-server';
 
 let h: Harness;
@@ -22,8 +23,7 @@ beforeAll(async () => {
   teacher = await h.signUp('teacher');
   otherTeacher = await h.signUp('teacher');
   student = await h.signUp('student');
-  courseId = (await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Resumable 101' } })).json
-    ._id;
+  courseId = (await createClass(h, teacher, 'Resumable 101')).id;
   bytes = readBytes(await makeClip(clips, { width: 320, height: 240, seconds: 3, name: 'tus.mp4' }));
 });
 afterAll(async () => {

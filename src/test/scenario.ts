@@ -36,23 +36,23 @@ export async function classScenario(
   ]);
   let course: ClassScenario['course'];
   if (options.courseName !== undefined) {
-    const created = await h.api('POST', '/api/courses', {
-      as: teacher.token,
-      body: { courseName: options.courseName },
-    });
-    if (created.status !== 201)
-      throw new Error(`classScenario: creating the class failed (${created.status}): ${created.text}`);
-    course = { id: created.json._id, inviteCode: created.json.inviteCode };
-    for (const who of [student, ...classmates]) {
-      const joined = await h.api('POST', '/api/enrollments/join', {
-        as: who.token,
-        body: { inviteCode: course.inviteCode },
-      });
-      if (joined.status >= 300)
-        throw new Error(
-          `classScenario: ${who.user.username} could not join the class (${joined.status}): ${joined.text}`,
-        );
-    }
+    course = await createClass(h, teacher, options.courseName);
+    for (const who of [student, ...classmates]) await joinClass(h, who, course.inviteCode);
   }
   return { teacher, otherTeacher, student, outsider, classmates, course };
+}
+
+/** Setup: `teacher` makes a class; fails with the answer when it is refused. */
+export async function createClass(h: Pick<Harness, 'api'>, teacher: Account, courseName: string) {
+  const created = await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName } });
+  if (created.status !== 201)
+    throw new Error(`setup: creating the class "${courseName}" failed (${created.status}): ${created.text}`);
+  return { id: created.json._id as string, inviteCode: created.json.inviteCode as string };
+}
+
+/** Setup: `who` joins a class by its invite code; fails with the answer when it is refused. */
+export async function joinClass(h: Pick<Harness, 'api'>, who: Account, inviteCode: string) {
+  const joined = await h.api('POST', '/api/enrollments/join', { as: who.token, body: { inviteCode } });
+  if (joined.status >= 300)
+    throw new Error(`setup: ${who.user.username} could not join the class (${joined.status}): ${joined.text}`);
 }
