@@ -6,8 +6,8 @@
  * - The API server under `bun --watch` (it restarts when its code changes); the dev server passes /api and
  *   /media on to it, with the page's own Host, so cookies and the same-site checks work as in production.
  *
- * Open http://localhost:3000 (PORT); the API listens on API_PORT (PORT + 1). Options: `--web <dir>` serves
- * another copy of web/ (the dev loop's test serves a temporary copy it may edit).
+ * Open http://localhost:3000 (PORT); the API listens on API_PORT (PORT + 1). `--root <dir>` runs another copy of
+ * the checkout (its web/ and src/; the dev loop's test runs a temporary copy it may edit).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,11 +15,11 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorBody } from '../src/errors';
 
-const root = join(import.meta.dir, '..');
-const { values: args } = parseArgs({ args: Bun.argv.slice(2), options: { web: { type: 'string' } } });
-const webDir = resolve(args.web ?? join(root, 'web'));
-if (!existsSync(join(webDir, 'src', 'main.tsx'))) {
-  console.error(`[dev] ${webDir} is not a web app folder (no src/main.tsx).`);
+const { values: args } = parseArgs({ args: Bun.argv.slice(2), options: { root: { type: 'string' } } });
+const root = resolve(args.root ?? join(import.meta.dir, '..'));
+const webDir = join(root, 'web');
+if (!existsSync(join(webDir, 'src', 'main.tsx')) || !existsSync(join(root, 'src', 'main.ts'))) {
+  console.error(`[dev] ${root} is not a checkout of the classroom (no web/src/main.tsx or src/main.ts).`);
   process.exit(1);
 }
 const port = Number(process.env.PORT ?? 3000);
