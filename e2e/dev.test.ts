@@ -103,8 +103,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  // SIGTERM lets the loop stop what it started (the API server, Tailwind); SIGKILL only if it does not end.
   if (dev && dev.exitCode === null) {
-    dev.kill('SIGKILL');
+    dev.kill('SIGTERM');
+    await Promise.race([dev.exited, Bun.sleep(5000)]);
+    if (dev.exitCode === null) dev.kill('SIGKILL');
     await dev.exited;
   }
   await mail?.close();
