@@ -10,7 +10,7 @@ import type { Mailer } from '../mail/mailer';
 import { expireResumableUploads } from '../media/resumable-store';
 import { sweepLocalTemp, sweepMedia } from '../media/sweep';
 import { reclaimScratch, transcodeHandler } from '../media/transcode-job';
-import { notificationHandlers } from '../notifications/notifications';
+import { notificationHandlers, pruneNotifications } from '../notifications/notifications';
 import type { Storage } from '../storage/storage';
 import { createJobsClient } from './client';
 import { enqueueJob } from './jobs';
@@ -57,6 +57,7 @@ export function createWorker(deps: { config: Config; db: Db; storage: Storage; l
           if (expired) log(`[media] cleanup removed ${expired} unfinished upload(s) older than a day`);
           await deleteEndedWindows(db);
           await deleteEndedOidcAttempts(db);
+          await pruneNotifications(db);
           if (config.backupDir && (await backupIsDue(db, config.backupDir, config.backupEveryMs))) {
             await enqueueJob(db, 'backup', {}, { maxAttempts: 1 });
           }

@@ -11,7 +11,14 @@ import { createSmtpMailer } from '../mail/mailer';
 import { makeClip, readBytes, uploadForm } from '../test/fixtures';
 import { type Account, type Harness, startHarness } from '../test/harness';
 import { expectRefused } from '../test/tables';
-import { lectureBecameReady, notificationHandlers, sendDigests, videoBecameReady } from './notifications';
+import {
+  KEEP_NOTIFICATIONS_MS,
+  lectureBecameReady,
+  notificationHandlers,
+  pruneNotifications,
+  sendDigests,
+  videoBecameReady,
+} from './notifications';
 
 /** The raw message, unfolded and with quoted-printable soft breaks undone. */
 const readable = (raw: string) =>
@@ -390,4 +397,40 @@ describe('fan-out at scale', () => {
       await runner.stop();
     }
   }, 60_000);
+});
+
+describe('pruning', () => {
+  test('delivered rows older than the keeping time go; waiting and recent ones stay', async () => {
+    const h = await startHarness({}, { worker: false });
+    try {
+      const teacher = await h.signUp('teacher', 'Pru Teacher');
+      const course = await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Old' } });
+      const lectureId = newId();
+      await h.db.insert(lectures).values({ id: lectureId, courseId: course.json._id, nameOfTopic: 'Old news' });
+      const old = Date.now() - KEEP_NOTIFICATIONS_MS - 60_000;
+      const row = (key: string, mail: 'sent' | 'skipped' | 'digest', createdAt: number) => ({
+        id: newId(),
+        key,
+        userId: teacher.user._id,
+        courseId: course.json._id,
+        lectureId,
+        kind: 'lecture' as const,
+        mail,
+        createdAt,
+      });
+      await h.db
+        .insert(notifications)
+        .values([
+          row('a', 'sent', old),
+          row('b', 'skipped', old),
+          row('c', 'digest', old),
+          row('d', 'sent', Date.now()),
+        ]);
+      expect(await pruneNotifications(h.db)).toBe(2);
+      const left = await h.db.select({ key: notifications.key }).from(notifications).orderBy(asc(notifications.key));
+      expect(left.map((r) => r.key)).toEqual(['c', 'd']);
+    } finally {
+      await h.close();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { nowMs } from '../db/dialect';
@@ -473,6 +473,23 @@ export async function sendDigests(deps: NotificationDeps, now = new Date(), rate
     sent++;
   }
   return { sent };
+}
+
+/** How long a delivered (or skipped) notification row is kept: the unread dot of a class unvisited for longer goes. */
+export const KEEP_NOTIFICATIONS_MS = 180 * 24 * 60 * 60 * 1000;
+
+/** Drops delivered and skipped rows older than KEEP_NOTIFICATIONS_MS (the periodic sweep): the table stays small. */
+export async function pruneNotifications(db: Db) {
+  const gone = await db
+    .delete(notifications)
+    .where(
+      and(
+        inArray(notifications.mail, ['sent', 'skipped']),
+        lt(notifications.createdAt, sql`${nowMs(db)} - ${KEEP_NOTIFICATIONS_MS}`),
+      ),
+    )
+    .returning({ id: notifications.id });
+  return gone.length;
 }
 
 /** The job handlers of notifications, for the one worker (src/jobs/worker.ts). */
