@@ -21,7 +21,9 @@ export type OidcProblem =
   | 'invalid_response'
   | 'email_in_use'
   | 'already_linked'
-  | 'account_disabled';
+  | 'account_disabled'
+  /** `intent=confirm`: the school account that came back is not one linked to the signed-in user. */
+  | 'confirm_mismatch';
 
 export class OidcFailure extends Error {
   constructor(
@@ -87,10 +89,22 @@ export function createOidcClient(
 
   return {
     settings,
-    /** Where to send the browser: the provider's authorization endpoint with this attempt's checks. */
-    async authorizationUrl(checks: OidcAttemptChecks): Promise<URL> {
+    /**
+     * Where to send the browser: the provider's authorization endpoint with this attempt's checks. `ask`:
+     * `login` makes the provider ask for the sign-in again (`prompt=login`, and `max_age=0` so the ID token says
+     * when that was in `auth_time`; Google knows no `prompt=login` and gets `select_account` with `max_age=0`);
+     * `select_account` lets the person pick another account (after `domain_not_allowed`).
+     */
+    async authorizationUrl(checks: OidcAttemptChecks, ask?: 'login' | 'select_account'): Promise<URL> {
       const config = await configuration();
+      const extra: Record<string, string> = {};
+      if (ask === 'select_account') extra.prompt = 'select_account';
+      if (ask === 'login') {
+        extra.prompt = /^https:\/\/accounts\.google\.com\/?$/.test(settings.issuer) ? 'select_account' : 'login';
+        extra.max_age = '0';
+      }
       return client.buildAuthorizationUrl(config, {
+        ...extra,
         redirect_uri: redirectUri,
         scope: settings.scopes,
         response_type: 'code',

@@ -97,7 +97,7 @@ export const oidcAttempts = pgTable(
     nonce: text('nonce').notNull(),
     codeVerifier: text('code_verifier').notNull(),
     next: text('next').notNull(),
-    intent: text('intent', { enum: ['sign_in', 'link'] }).notNull(),
+    intent: text('intent', { enum: ['sign_in', 'link', 'confirm'] }).notNull(),
     linkUserId: text('link_user_id').references(() => users.id, { onDelete: 'cascade' }),
     createdAt: ms('created_at').notNull(),
   },

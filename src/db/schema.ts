@@ -119,8 +119,8 @@ export let oidcAttempts = sqliteTable(
     codeVerifier: text('code_verifier').notNull(),
     /** Same-origin path to land on after signing in. */
     next: text('next').notNull(),
-    intent: text('intent', { enum: ['sign_in', 'link'] }).notNull(),
-    /** For `link`: the signed-in user the school account is linked to. */
+    intent: text('intent', { enum: ['sign_in', 'link', 'confirm'] }).notNull(),
+    /** For `link` and `confirm`: the signed-in user the school account is linked to (or must be). */
     linkUserId: text('link_user_id').references(() => users.id, { onDelete: 'cascade' }),
     createdAt: integer('created_at').notNull(),
   },

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
+import { hasPassword } from '../auth/federated';
 import { requireUser } from '../auth/middleware';
 import { hashPassword, verifyPassword } from '../auth/password';
+import { clearReauthCookie, requireReauth } from '../auth/reauth';
 import { clearTokenCookie, endSessions, setTokenCookie } from '../auth/sessions';
 import { signToken } from '../auth/tokens';
 import { LIMITS } from '../contract/limits';
@@ -14,18 +16,22 @@ import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
 import { smallFileForm } from '../http/form-file';
 import { multipartBody } from '../http/openapi';
-import { idParam, validate } from '../http/validation';
+import { idParam, invalidInput, validate } from '../http/validation';
 import { toAvatar } from '../images/avatar';
 import { removeVideoFiles } from '../media/videos';
 import { avatarKey, tempDir } from '../storage/keys';
 import { newPasswordField, usernameField } from './accounts';
 
-const passwordBody = z.object({
-  currentPassword: z.string({ error: 'Current password is required.' }).min(1).max(LIMITS.passwordMax),
-  newPassword: newPasswordField,
-});
+/**
+ * The current password is required of an account that has one; an account made by school sign-in has none and
+ * proves itself with a fresh school sign-in instead (src/auth/reauth.ts). Same shapes as the spec's.
+ */
+const currentPasswordField = z.string().max(LIMITS.passwordMax).optional();
+const passwordBody = z.object({ currentPassword: currentPasswordField, newPassword: newPasswordField });
 const profileBody = z.object({ username: usernameField });
-const deleteBody = z.object({ password: z.string({ error: 'Password is required.' }).min(1).max(LIMITS.passwordMax) });
+const deleteBody = z.object({ password: currentPasswordField });
+/** A password account without its password: the 400 the spec's strict schema gave. */
+const passwordMissing = (field: string, message: string) => invalidInput([{ message, path: [field] }], field);
 const picture = smallFileForm({
   field: 'profilePicture',
   maxBytes: LIMITS.avatarMaxBytes,
@@ -78,24 +84,43 @@ export function profileRoutes(deps: AppDeps) {
       const caller = c.get('user');
       ensureSelf(caller, c.req.valid('param').id);
       const body = c.req.valid('json');
-      if (!(await verifyPassword(body.currentPassword, caller.passwordHash))) {
-        throw badRequest('wrong_password', 'Your current password is not correct.', {
-          fields: { currentPassword: 'Your current password is not correct.' },
-        });
+      const first = !hasPassword(caller);
+      if (first) {
+        // A school-only account chooses its first password: only where passwords are a way in.
+        if (!config.passwordSignin) {
+          throw forbidden('This server uses school sign-in only, so your account cannot have a password.');
+        }
+        await requireReauth(c, config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
+      } else {
+        if (!body.currentPassword) throw passwordMissing('currentPassword', 'Current password is required.');
+        if (!(await verifyPassword(body.currentPassword, caller.passwordHash))) {
+          throw badRequest('wrong_password', 'Your current password is not correct.', {
+            fields: { currentPassword: 'Your current password is not correct.' },
+          });
+        }
       }
       await updateUser(db, caller.id, { passwordHash: await hashPassword(body.newPassword) });
+      if (first) clearReauthCookie(c);
       // Every other device is signed out; this one goes on, with a fresh token in the answer and the cookie.
       await endSessions(db, caller.id, c.get('sessionId'));
       const token = await signToken(config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
       setTokenCookie(c, token);
-      c.get('log').info({ event: 'password_changed', userId: caller.id }, 'password changed; other sessions ended');
+      c.get('log').info(
+        { event: first ? 'password_chosen' : 'password_changed', userId: caller.id },
+        first ? 'first password chosen; other sessions ended' : 'password changed; other sessions ended',
+      );
       return c.json({ message: 'Password updated successfully', token });
     })
 
     .delete('/:id', auth, validate('param', idParam), validate('json', deleteBody), async (c) => {
       const caller = c.get('user');
       ensureSelf(caller, c.req.valid('param').id);
-      if (!(await verifyPassword(c.req.valid('json').password, caller.passwordHash))) {
+      const { password } = c.req.valid('json');
+      if (!hasPassword(caller)) {
+        await requireReauth(c, config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
+      } else if (!password) {
+        throw passwordMissing('password', 'Password is required.');
+      } else if (!(await verifyPassword(password, caller.passwordHash))) {
         throw badRequest('wrong_password', 'Your password is not correct.', {
           fields: { password: 'Your password is not correct.' },
         });
@@ -104,6 +129,7 @@ export function profileRoutes(deps: AppDeps) {
       for (const id of videoIds) await removeVideoFiles(deps, id);
       await storage.delete(avatarKey(caller.id));
       clearTokenCookie(c);
+      clearReauthCookie(c);
       c.get('log').info({ event: 'account_deleted', userId: caller.id }, 'account deleted by its owner');
       return c.json({ message: 'Account deleted' });
     })

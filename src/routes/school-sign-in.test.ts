@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import * as client from 'openid-client';
-import { type RunningServer, root, startServer } from '../../e2e/server';
+import { root } from '../../e2e/server';
 import { createOidcClient, OidcFailure } from '../auth/oidc';
 import { loadConfig } from '../config';
 import { oidcAttempts, userIdentities, users } from '../db/schema';
 import { createLogger } from '../lib/log';
-import { openTestDatabase, type TestDatabase } from '../test/database';
 import { apiClient, signUpWith, TEST_PASSWORD } from '../test/harness';
 import { startMailCapture } from '../test/mail-capture';
-import { freePort, type OidcProvider, startOidcProvider } from '../test/oidc-provider';
+import { type OidcProvider, startOidcProvider } from '../test/oidc-provider';
+import { type Setup, schoolSignIn, setUp } from '../test/school-sign-in-flow';
 
 /**
  * School sign-in against a real OpenID provider (src/test/oidc-provider.ts, HTTPS with its own CA) and the real
@@ -21,107 +21,6 @@ import { freePort, type OidcProvider, startOidcProvider } from '../test/oidc-pro
  * The test plays the browser with fetch: it follows the redirects by hand and fills the provider's login form.
  * The database is the test engine's (SQLite file, or PostgreSQL with TEST_DATABASE_URL), read from here.
  */
-
-type Flow = { status: number; location: string; token: string | undefined; callback?: string };
-
-/** The pairs a response set, as a cookie header would send them back. */
-function cookiesOf(response: Response) {
-  const jar: Record<string, string> = {};
-  for (const line of response.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    const at = pair.indexOf('=');
-    jar[pair.slice(0, at)] = pair.slice(at + 1);
-  }
-  return jar;
-}
-
-const cookieHeader = (jar: Record<string, string | undefined>) =>
-  Object.entries(jar)
-    .filter(([, value]) => value)
-    .map(([name, value]) => `${name}=${value}`)
-    .join('; ');
-
-type Setup = {
-  server: RunningServer;
-  provider: OidcProvider;
-  database: TestDatabase;
-  baseUrl: string;
-  close(): Promise<void>;
-};
-
-async function setUp(env: Record<string, string>, options: { providerDown?: boolean } = {}): Promise<Setup> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'classroom-oidc-test-'));
-  const database = await openTestDatabase(dataDir);
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const provider = await startOidcProvider({
-    redirectUris: [`${baseUrl}/api/auth/oidc/callback`],
-    postLogoutRedirectUris: [`${baseUrl}/`],
-  });
-  const providerEnv = provider.appEnv();
-  if (options.providerDown) {
-    // An issuer nobody answers at (a port free a moment ago), still trusted and https.
-    providerEnv.OIDC_ISSUER = `https://127.0.0.1:${await freePort()}`;
-  }
-  const server = await startServer({
-    dataDir,
-    env: {
-      PORT: String(port),
-      PUBLIC_URL: baseUrl,
-      TEACHER_SIGNUP: 'open',
-      LOG_LEVEL: 'info',
-      ...database.env,
-      ...providerEnv,
-      ...env,
-    },
-  });
-  return {
-    server,
-    provider,
-    database,
-    baseUrl,
-    async close() {
-      await server.stop();
-      await provider.stop();
-      await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Plays one school sign-in in a fresh browser: the app's start, the provider's login form, the app's callback. */
-async function schoolSignIn(
-  s: Setup,
-  login: string,
-  options: {
-    query?: string;
-    token?: string;
-    tamper?: (callback: URL) => void | Promise<void>;
-    cancel?: boolean;
-  } = {},
-): Promise<Flow> {
-  const start = await fetch(`${s.baseUrl}/api/auth/oidc/start${options.query ?? ''}`, {
-    redirect: 'manual',
-    headers: { cookie: cookieHeader({ token: options.token }) },
-  });
-  const toProvider = start.headers.get('location') ?? '';
-  if (start.status !== 302 || !toProvider.startsWith(s.provider.issuer)) {
-    return { status: start.status, location: toProvider, token: undefined };
-  }
-  const attemptCookie = cookiesOf(start).oidc_attempt;
-  const callback = new URL(await s.provider.loginThrough(toProvider, login, { cancel: options.cancel }));
-  await options.tamper?.(callback);
-  const back = await fetch(callback, {
-    redirect: 'manual',
-    headers: { cookie: cookieHeader({ oidc_attempt: attemptCookie, token: options.token }) },
-  });
-  return {
-    status: back.status,
-    location: back.headers.get('location') ?? '',
-    token: cookiesOf(back).token || undefined,
-    callback: callback.href,
-  };
-}
 
 describe('school sign-in with a real OpenID provider', () => {
   let s: Setup;

@@ -6,6 +6,7 @@ import * as client from 'openid-client';
 import { z } from 'zod';
 import {
   type FederatedProfile,
+  findIdentity,
   findOrCreateFederatedUser,
   hasPassword,
   identitiesOf,
@@ -15,6 +16,7 @@ import {
 import { type AccountLimits, countOrRefuse } from '../auth/limits';
 import { requireUser, tokenFrom } from '../auth/middleware';
 import { createOidcClient, type OidcClient, OidcFailure, type OidcProblem, profileOf } from '../auth/oidc';
+import { setReauthCookie } from '../auth/reauth';
 import { hashKey, newKey, sessionUser, startSession } from '../auth/sessions';
 import { readToken } from '../auth/tokens';
 import type { Config } from '../config';
@@ -46,8 +48,15 @@ export const nextPath = z
 
 const startQuery = z.object({
   next: nextPath.optional(),
-  intent: z.enum(['sign_in', 'link'], { error: 'intent must be sign_in or link.' }).optional(),
+  intent: z.enum(['sign_in', 'link', 'confirm'], { error: 'intent must be sign_in, link or confirm.' }).optional(),
+  /** `switch=1`: let the person pick another account at the provider (the "Try again" after domain_not_allowed). */
+  switch: z.literal('1', { error: 'switch must be 1.' }).optional(),
 });
+
+/** Where a confirmation lands without a `next`. */
+const DEFAULT_CONFIRM_NEXT = '/settings';
+/** Slack for clocks apart when reading the provider's `auth_time`. */
+const AUTH_TIME_SKEW_MS = 60_000;
 
 /** The one client per app (its discovery is cached), made on first use. */
 const clients = new WeakMap<Config, OidcClient>();
@@ -83,13 +92,13 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
     return c.redirect(`/school-sign-in?problem=${problem}`, 302);
   }
 
-  /** The signed-in user of the request's `token` cookie (or bearer), if any. */
-  async function signedInUser(c: Context<AppEnv>) {
+  /** The signed-in user of the request's `token` cookie (or bearer), if any, and the session. */
+  async function signedIn(c: Context<AppEnv>) {
     const token = tokenFrom(c.req.header('authorization'), getCookie(c, 'token'));
     const claims = token ? await readToken(config.jwtSecret, token) : undefined;
     if (!claims) return undefined;
     const row = await sessionUser(db, { sessionId: claims.sessionId, userId: claims.userId, now: Date.now() });
-    return row?.user;
+    return row && !row.user.disabledAt ? { user: row.user, sessionId: claims.sessionId } : undefined;
   }
 
   /** Takes the browser's attempt (one use: it is deleted as it is read) and forgets the cookie. */
@@ -120,7 +129,11 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
         summary: 'Starts a school sign-in: 302 to the provider (code flow with PKCE, state and nonce).',
         description:
           '`next` is a path on this site to land on afterwards (default /classroom). `intent=link` (signed in) ' +
-          'links the school account to the signed-in user instead, and lands on /settings?linked=school.',
+          'links the school account to the signed-in user instead, and lands on /settings?linked=school. ' +
+          '`intent=confirm` (signed in) asks the provider to sign in again and, when that school account is linked ' +
+          'to the signed-in user, sets a 5-minute `reauth` cookie for this session (deleting an account that has ' +
+          'no password, choosing a first password) and lands on `next` (default /settings). `switch=1` lets the ' +
+          'person choose another account at the provider.',
       }),
       validate('query', startQuery),
       async (c) => {
@@ -134,10 +147,16 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
           return problemPage(c, 'too_many_attempts', 'start rate limit');
         }
         let linkUserId: string | null = null;
-        if (intent === 'link') {
-          const user = await signedInUser(c);
-          if (!user) throw unauthorized('Please sign in first, then link your school account from Settings.');
-          linkUserId = user.id;
+        if (intent === 'link' || intent === 'confirm') {
+          const session = await signedIn(c);
+          if (!session) {
+            throw unauthorized(
+              intent === 'link'
+                ? 'Please sign in first, then link your school account from Settings.'
+                : 'Please sign in first, then confirm with your school account from Settings.',
+            );
+          }
+          linkUserId = session.user.id;
         }
         const now = Date.now();
         // Attempts never finished are forgotten (any server sweeps as it starts a new one).
@@ -150,7 +169,8 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
         };
         let url: URL;
         try {
-          url = await oidc.authorizationUrl(checks);
+          const ask = intent === 'confirm' ? 'login' : query.switch ? 'select_account' : undefined;
+          url = await oidc.authorizationUrl(checks, ask);
         } catch (error) {
           const failure = error instanceof OidcFailure ? error : new OidcFailure('provider_unavailable', String(error));
           return problemPage(c, failure.problem, failure.detail);
@@ -158,7 +178,10 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
         await db.insert(oidcAttempts).values({
           keyHash: hashKey(key),
           ...checks,
-          next: intent === 'link' ? '/settings?linked=school' : (query.next ?? DEFAULT_NEXT),
+          next:
+            intent === 'link'
+              ? '/settings?linked=school'
+              : (query.next ?? (intent === 'confirm' ? DEFAULT_CONFIRM_NEXT : DEFAULT_NEXT)),
           intent,
           linkUserId,
           createdAt: now,
@@ -194,10 +217,13 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
         if (c.req.query('state') !== attempt.state) return problemPage(c, 'state_mismatch', 'state differs');
 
         let profile: FederatedProfile;
+        let authTime: unknown;
         try {
           // The URL the provider redirected to, as openid-client compares it with the redirect URI.
           const callbackUrl = new URL(`${config.publicUrl}/api/auth/oidc/callback${new URL(c.req.url).search}`);
-          profile = profileOf(await oidc.finish(callbackUrl, attempt), config.oidc);
+          const claims = await oidc.finish(callbackUrl, attempt);
+          authTime = claims.auth_time;
+          profile = profileOf(claims, config.oidc);
         } catch (error) {
           const failure = error instanceof OidcFailure ? error : new OidcFailure('invalid_response', String(error));
           return problemPage(c, failure.problem, failure.detail);
@@ -208,6 +234,25 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
           const linked = await linkIdentity(db, attempt.linkUserId, profile);
           if (linked.kind === 'already_linked') return problemPage(c, 'already_linked', 'identity has another account');
           log.info({ event: 'oidc_linked', userId: attempt.linkUserId }, 'school account linked');
+          return c.redirect(attempt.next, 302);
+        }
+
+        if (attempt.intent === 'confirm' && attempt.linkUserId) {
+          // The proof is for the session that brings the callback back, which must be the one that started it.
+          const session = await signedIn(c);
+          if (!session || session.user.id !== attempt.linkUserId) {
+            return problemPage(c, 'expired', 'confirm: the session that started it is gone');
+          }
+          const identity = await findIdentity(db, profile.issuer, profile.subject);
+          if (!identity || identity.userId !== attempt.linkUserId) {
+            return problemPage(c, 'confirm_mismatch', `confirm: another school account for ${attempt.linkUserId}`);
+          }
+          // The provider must have asked again during this attempt (max_age=0 makes it say when, in auth_time).
+          if (typeof authTime !== 'number' || authTime * 1000 < attempt.createdAt - AUTH_TIME_SKEW_MS) {
+            return problemPage(c, 'invalid_response', 'confirm: no fresh auth_time');
+          }
+          await setReauthCookie(c, config.jwtSecret, { userId: session.user.id, sessionId: session.sessionId });
+          log.info({ event: 'oidc_confirmed', userId: session.user.id }, 'confirmed with the school account');
           return c.redirect(attempt.next, 302);
         }
 
