@@ -109,6 +109,21 @@ test('the unsubscribe link shows a button and changes nothing until it is presse
   const token = unsubscribeToken(mail?.text ?? '');
   expect(token).toBeTruthy();
 
+  // The teacher answers with Reply: the student is told, the teacher (who replied) is not.
+  const teaching = await signedInContext(env.browser, env.server, teacher.token, { width: 1024, height: 900 });
+  const lecturePage = await teaching.newPage();
+  await lecturePage.goto(`${env.server.baseUrl}/classroom/${course._id}?lecture=${lecture._id}`);
+  await lecturePage.getByRole('button', { name: 'Reply to Ulf Unsub' }).click();
+  await lecturePage.getByText('Replying to').waitFor();
+  await lecturePage.getByRole('textbox', { name: 'Reply to Ulf Unsub' }).fill('The long one.');
+  await lecturePage.getByRole('button', { name: 'Reply', exact: true }).click();
+  await lecturePage.getByText('The long one.').waitFor();
+  expect(await lecturePage.getByText('Replying to').count()).toBe(0);
+  const studentMails = await env.mail.waitFor(student.email, 2, 20_000);
+  expect(studentMails[1]?.subject).toBe('Uma Unsub replied to your comment on Levers');
+  await teaching.close();
+  expect(env.mail.mailsTo(teacher.email)).toHaveLength(2);
+
   const context = await env.browser.newContext({ viewport: { width: 375, height: 700 } });
   const page = await context.newPage();
   await page.goto(`${env.server.baseUrl}/api/notifications/unsubscribe?token=${token}`);

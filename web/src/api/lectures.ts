@@ -179,7 +179,11 @@ export function useSaveProgress() {
 export function useAddComment(lectureId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (text: string) => request<CommentJson>('POST', `/lectures/${lectureId}/comments`, { body: { text } }),
+    /** A text, or a reply: the text and the comment it answers (whose author is told). */
+    mutationFn: (input: string | { text: string; parentId: string }) =>
+      request<CommentJson>('POST', `/lectures/${lectureId}/comments`, {
+        body: typeof input === 'string' ? { text: input } : input,
+      }),
     meta: { quiet: true },
     onSuccess: () => client.invalidateQueries({ queryKey: lectureKeys.comments(lectureId) }),
   });

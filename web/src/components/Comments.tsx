@@ -24,6 +24,8 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
   const [text, setText] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState('');
+  /** The comment being answered: its author is told by email. */
+  const [replyTo, setReplyTo] = useState<Comment | null>(null);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -32,8 +34,9 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
     setSubmitting(true);
     setError('');
     try {
-      await add.mutateAsync(trimmed);
+      await add.mutateAsync(replyTo ? { text: trimmed, parentId: replyTo._id } : trimmed);
       setText('');
+      setReplyTo(null);
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -73,8 +76,20 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
       {open && (
         <div className="flex flex-col gap-4 border-t border-slate-100 p-4">
           <form onSubmit={onSubmit} className="flex flex-col gap-2">
+            {replyTo && (
+              <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
+                Replying to <strong className="font-semibold">{replyTo.userId.username}</strong>
+                <button
+                  type="button"
+                  className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
+                  onClick={() => setReplyTo(null)}
+                >
+                  Cancel reply
+                </button>
+              </p>
+            )}
             <label htmlFor="comment-text" className="sr-only">
-              Add a comment
+              {replyTo ? `Reply to ${replyTo.userId.username}` : 'Add a comment'}
             </label>
             <textarea
               ref={textRef}
@@ -91,7 +106,7 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
                 Add current time ({formatClock(clock)})
               </button>
               <button type="submit" className="btn btn-primary" disabled={!text.trim() || submitting}>
-                {submitting ? 'Submitting...' : 'Add Comment'}
+                {submitting ? 'Submitting...' : replyTo ? 'Reply' : 'Add Comment'}
               </button>
             </div>
           </form>
@@ -120,6 +135,19 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
                     <p className="mt-0.5 text-sm whitespace-pre-wrap break-words text-slate-700">
                       <TextWithTimes text={comment.text} />
                     </p>
+                    {comment.userId._id !== user?._id && (
+                      <button
+                        type="button"
+                        className="mt-1 text-xs font-medium text-indigo-700 hover:text-indigo-900"
+                        aria-label={`Reply to ${comment.userId.username}`}
+                        onClick={() => {
+                          setReplyTo(comment);
+                          textRef.current?.focus();
+                        }}
+                      >
+                        Reply
+                      </button>
+                    )}
                   </div>
                   {(isTeacher || comment.userId._id === user?._id) && (
                     <button
