@@ -307,6 +307,7 @@ test('every problem code reads in words, an unknown one too; signed in, the way 
     ['email_unverified', 'Your school email is not confirmed', false],
     ['already_linked', 'This school account is already in use', false],
     ['account_disabled', 'This account is turned off', false],
+    ['confirm_mismatch', 'That was a different school account', false],
     ['invalid_response', 'Your school’s answer could not be trusted', true],
     ['something_new', 'School sign-in did not work', true],
   ] as const;
@@ -431,5 +432,87 @@ test('school sign-in only: the password forms are hidden and the password routes
   await page.getByRole('button', { name: /yes, sign me out/i }).click();
   await page.waitForURL(`${schoolOnly.baseUrl}/login`);
   await page.getByRole('link', { name: LABEL }).waitFor();
+  await context.close();
+});
+
+test('a school-only pupil deletes their account after confirming with the school; a next sign-in is a new account', async () => {
+  provider.setAccount('leaver1', { email: 'leaver1@school.test', email_verified: true, name: 'Lee Leaver' });
+  const context = await newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/login`);
+  await signInAtSchool(page, 'leaver1');
+  const before = await currentUser(context);
+  expect(before.user).toMatchObject({ email: 'leaver1@school.test' });
+
+  await page.goto(`${server.baseUrl}/settings`);
+  await page.getByRole('tab', { name: 'Security' }).click();
+  const danger = page.getByRole('region', { name: 'Delete my account' });
+  await danger.getByText('Your account has no password, so first confirm it is you').waitFor();
+  expect(await danger.getByLabel('Your password, to confirm').count()).toBe(0);
+  // The provider asks again (prompt=login), though this browser signed in there moments ago.
+  await danger.getByRole('link', { name: 'Confirm with your school account' }).click();
+  await page.waitForURL((url) => url.origin === provider.issuer);
+  await page.locator('input[name="login"]').fill('leaver1');
+  await page.locator('input[name="password"]').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.waitForURL((url) => url.pathname === '/settings' && !url.search.includes('confirmed'));
+  const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+  await dialog.getByText('This confirmation lasts 5 minutes').waitFor();
+  const proof = (await context.cookies(`${server.baseUrl}/api/users`)).find((cookie) => cookie.name === 'reauth');
+  expect(proof).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/users' });
+  await expectNoSeriousFindings(page);
+  await screenshot(page, 'settings-delete-school-account');
+
+  await dialog.getByRole('button', { name: 'Delete my account' }).click();
+  await page.waitForURL('**/login');
+  await page.getByText('Your account was deleted.').waitFor();
+  expect(count(server, 'SELECT count(*) AS n FROM users WHERE id = ?', before.user._id)).toBe(0);
+  expect(count(server, 'SELECT count(*) AS n FROM sessions WHERE user_id = ?', before.user._id)).toBe(0);
+  expect((await apiClient(server.baseUrl)('GET', '/api/users', { as: before.token })).status).toBe(401);
+
+  // The same school account signs in again: a new, empty account (the old one is gone for good).
+  await signInAtSchool(page, 'leaver1');
+  const after = await currentUser(context);
+  expect(after.user?.email).toBe('leaver1@school.test');
+  expect(after.user?._id).not.toBe(before.user._id);
+  expect(usersWithEmail(server, 'leaver1@school.test')).toBe(1);
+  await context.close();
+});
+
+test('a school-only pupil chooses a password after confirming, then signs in with it; a refused domain offers another account', async () => {
+  provider.setAccount('chooser1', { email: 'chooser1@school.test', email_verified: true, name: 'Cho Oser' });
+  const context = await newContext(375);
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/login`);
+  await signInAtSchool(page, 'chooser1');
+  await page.goto(`${server.baseUrl}/settings`);
+  await page.getByRole('tab', { name: 'Security' }).click();
+  const security = page.getByRole('tabpanel');
+  await security.getByText('To sign in with a password as well').waitFor();
+  const confirmLinks = security.getByRole('link', { name: 'Confirm with your school account' });
+  expect(await confirmLinks.count()).toBe(2);
+  await signInAtSchool(page, 'chooser1', confirmLinks.first());
+  await page.getByText('You confirmed with your school account. Choose your password within 5 minutes.').waitFor();
+  const password = 'a password chosen later';
+  await page.getByLabel('New password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm new password').fill(password);
+  await expectNoSeriousFindings(page);
+  await page.getByRole('button', { name: 'Set Password' }).click();
+  await page.getByText('Your password is set').waitFor();
+  // Now a password account: the Security tab asks for the current password, and delete asks for it too.
+  await page.getByLabel('Current password').waitFor();
+  await page.getByLabel('Your password, to confirm').waitFor();
+  const login = await apiClient(server.baseUrl)('POST', '/api/users/login', {
+    body: { email: 'chooser1@school.test', password },
+  });
+  expect(login.status).toBe(200);
+
+  // "Try again" after a refused domain lets the person pick another account at the provider.
+  await page.goto(`${server.baseUrl}/school-sign-in?problem=domain_not_allowed`);
+  const retry = new URL(
+    (await page.getByRole('link', { name: 'Try again' }).getAttribute('href')) ?? '',
+    server.baseUrl,
+  );
+  expect(retry.searchParams.get('switch')).toBe('1');
   await context.close();
 });

@@ -28,7 +28,8 @@ export const uploadProfilePicture = (file: File, onProgress: (percent: number) =
   return uploadWithProgress<PrivateUserJson>('/users/profile-picture', form, onProgress);
 };
 
-export const changePassword = (userId: string, currentPassword: string, newPassword: string) =>
+/** `currentPassword` is left out by an account without one (after confirming with the school account). */
+export const changePassword = (userId: string, currentPassword: string | undefined, newPassword: string) =>
   request<{ message: string; token: string }>('PATCH', `/users/${userId}/password`, {
     body: { currentPassword, newPassword },
   });
@@ -45,7 +46,8 @@ export const logout = () => request<{ message: string; endSessionUrl?: string }>
 /** Ends every session of the account, this one included. */
 export const logoutEverywhere = () => request<{ message: string }>('POST', '/users/logout-all');
 
-export const deleteAccount = (userId: string, password: string) =>
+/** `password` is left out by an account without one: its proof is the `reauth` cookie of a school confirmation. */
+export const deleteAccount = (userId: string, password?: string) =>
   request<{ message: string }>('DELETE', `/users/${userId}`, { body: { password } });
 
 export const changeName = (userId: string, username: string) =>
@@ -62,7 +64,7 @@ export function useChangeName() {
 /** A new password ends other sessions; this device continues with the token in the answer. */
 export function useChangePassword() {
   return useMutation({
-    mutationFn: ({ id, current, next }: { id: string; current: string; next: string }) =>
+    mutationFn: ({ id, current, next }: { id: string; current?: string; next: string }) =>
       changePassword(id, current, next),
     meta: { quiet: true },
     onSuccess: (answer) => storeToken(answer.token),

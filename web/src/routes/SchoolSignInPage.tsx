@@ -76,6 +76,11 @@ const PROBLEMS: Record<string, Problem> = {
     text: 'The administrator has turned this account off. Ask your teacher or the administrator for help.',
     retry: false,
   },
+  confirm_mismatch: {
+    title: 'That was a different school account',
+    text: 'To confirm, sign in with the same school account you use for this classroom account. Nothing was changed. Go back to Settings and try again with that account.',
+    retry: false,
+  },
 };
 
 const UNKNOWN: Problem = {
@@ -94,7 +99,8 @@ export function SchoolSignInPage() {
   const back = linking
     ? { to: '/settings', label: 'Back to Settings' }
     : (problem.back ?? { to: '/login', label: 'Back to sign in' });
-  const retryUrl = linking ? schoolSignInUrl('/settings', 'link') : schoolSignInUrl(schoolSignInNext());
+  // After a refused domain, the provider lets the person choose another account (`switch=1`).
+  const retryUrl = `${linking ? schoolSignInUrl('/settings', 'link') : schoolSignInUrl(schoolSignInNext())}${code === 'domain_not_allowed' ? '&switch=1' : ''}`;
   return (
     <AuthLayout>
       <div className="text-center">

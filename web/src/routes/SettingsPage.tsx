@@ -26,7 +26,10 @@ export function SettingsPage() {
   const [params, setParams] = useSearchParams();
   // Back from linking a school account (?linked=school): its tab, a confirmation, and a clean address bar.
   const [justLinked, setJustLinked] = useState(() => params.get('linked') === 'school');
-  const [tab, setTab] = useState<Tab>(justLinked ? 'Linked sign-in' : 'Profile Picture');
+  // Back from confirming with the school account (?confirmed=delete|password): the Security tab, ready.
+  const [tab, setTab] = useState<Tab>(
+    justLinked ? 'Linked sign-in' : params.has('confirmed') ? 'Security' : 'Profile Picture',
+  );
   useEffect(() => {
     if (params.has('linked')) setParams({}, { replace: true });
   }, [params, setParams]);
