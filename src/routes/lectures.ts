@@ -15,6 +15,7 @@ import {
   videoOwner,
 } from '../db/queries/lectures';
 import type { Lecture, User } from '../db/schema';
+import { transaction } from '../db/transaction';
 import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
 import { topicName } from '../http/text-fields';
@@ -50,13 +51,13 @@ async function videoForLink(db: Db, teacher: User, link: string | null): Promise
   return video.id;
 }
 
-/** Whether the lecture's video finished processing (what makes its videoLink non-null). */
 /** A lecture given a video that is already ready: its students are told now (once per lecture). */
 async function tellStudentsIfReady(deps: AppDeps, lectureId: string) {
   await lectureMayBeReady(deps.db, lectureId);
   deps.jobs.wake();
 }
 
+/** Whether the lecture's video finished processing (what makes its videoLink non-null). */
 async function videoIsReady(db: Db, videoId: string | null) {
   if (!videoId) return true;
   const video = await videoById(db, videoId);
@@ -89,8 +90,13 @@ export function lecturesRoutes(deps: AppDeps) {
         const body = c.req.valid('json');
         const course = await taughtCourse(db, user, body.courseId);
         const videoId = await videoForLink(db, user, body.videoLink ?? null);
-        const lecture = await createLecture(db, { courseId: course.id, nameOfTopic: body.nameOfTopic, videoId });
-        if (videoId) await tellStudentsIfReady(deps, lecture.id);
+        // The lecture and (for a video that is already ready) its notification job, in one transaction.
+        const lecture = await transaction(db, async (tx) => {
+          const made = await createLecture(tx, { courseId: course.id, nameOfTopic: body.nameOfTopic, videoId });
+          if (videoId) await lectureMayBeReady(tx, made.id);
+          return made;
+        });
+        if (videoId) deps.jobs.wake();
         return c.json(await one(user, lecture), 201);
       })
 
