@@ -279,6 +279,28 @@ describe('notifications', () => {
     expect(h.mail.mailsTo(ben.email)).toHaveLength(1);
   });
 
+  test('a lecture made with a video that is already ready tells its students at once', async () => {
+    const { videoLink } = (await h.api('GET', `/api/lectures/${lectureId}`, { as: teacher.token })).json;
+    expect(videoLink).toBeTruthy();
+    const before = h.mail.mailsTo(ann.email).length;
+    const made = await h.api('POST', '/api/lectures', {
+      as: teacher.token,
+      body: { courseId, nameOfTopic: 'Interference, again', videoLink },
+    });
+    expect(made.status).toBe(201);
+    await settle(h);
+    const mails = await h.mail.waitFor(ann.email, before + 1);
+    expect(mails.at(-1)?.subject).toContain('Interference, again');
+    // A rename tells nobody again.
+    await h.api('PATCH', `/api/lectures/${made.json._id}/update`, {
+      as: teacher.token,
+      body: { nameOfTopic: 'Interference, once more' },
+    });
+    await settle(h);
+    await Bun.sleep(300);
+    expect(h.mail.mailsTo(ann.email)).toHaveLength(before + 1);
+  });
+
   test('deleting an account removes its notification rows and preference', async () => {
     const gone = await h.api('DELETE', `/api/users/${dee.user._id}`, {
       as: dee.token,
