@@ -1,7 +1,7 @@
-import { type SQL, sql } from 'drizzle-orm';
-import { isMemberOf } from '../auth/access';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { engineOf } from '../db/dialect';
+import { engineOf, inJsonList } from '../db/dialect';
+import { coursesOf } from '../db/queries/courses';
 import type { SearchKind } from './index';
 import { runSql } from './sql';
 
@@ -24,6 +24,8 @@ export const SEARCH_LIMITS = {
   perLecture: 5,
   /** Rows read from the index before the per-lecture cap. */
   candidates: 400,
+  /** Matches ranked, newest first (all of them when these leave fewer than `hits` of the user's). */
+  ranked: 4000,
   /** Characters of a snippet around the first match. */
   snippet: 160,
 };
@@ -41,10 +43,22 @@ const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toL
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
+/**
+ * Words too common to tell lectures apart (PostgreSQL's English configuration drops them too): left out of a query
+ * that has other words, unless typed last (a prefix: "the" may be the start of "theorem"). Without this, "the cell"
+ * would read every cue that says "the".
+ */
+const STOPWORDS = new Set(
+  'a an and are as at be been but by do does for from had has have he her his i if in into is it its me my no not of on or our she so than that the their them then there these they this to was we were what when where which who will with you your'.split(
+    ' ',
+  ),
+);
+
 /** The query's words, folded, deduplicated and capped; empty when it has no letters or digits. */
 export function tokensOf(query: string): string[] {
-  const words = fold(query).match(WORD) ?? [];
-  return [...new Set(words.map((word) => word.slice(0, SEARCH_LIMITS.tokenMax)))].slice(0, SEARCH_LIMITS.tokensMax);
+  const words = [...new Set((fold(query).match(WORD) ?? []).map((word) => word.slice(0, SEARCH_LIMITS.tokenMax)))];
+  const kept = words.filter((word, i) => i === words.length - 1 || !STOPWORDS.has(word));
+  return kept.slice(-SEARCH_LIMITS.tokensMax);
 }
 
 /** FTS5's MATCH expression: every token a quoted string (tokens hold only letters and digits), the last a prefix. */
@@ -57,7 +71,16 @@ export function postgresQuery(tokens: string[]): string {
   return tokens.map((token, i) => `${token}${i === tokens.length - 1 ? ':*' : ''}`).join(' & ');
 }
 
+/** `se.id` is one of these integers (PostgreSQL's JSON list is text, and the ids are bigint). */
+const idIn = (db: Db, ids: number[]) =>
+  engineOf(db) === 'postgres'
+    ? sql`se.id in (select cast(jsonb_array_elements_text(cast(${JSON.stringify(ids)} as text)::jsonb) as bigint))`
+    : sql`se.id in (select value from json_each(${JSON.stringify(ids)}))`;
+
+type Ranked = { id: number | string; lecture_id: string; score: number };
+
 type Row = {
+  id: number | string;
   lecture_id: string;
   course_id: string;
   kind: SearchKind;
@@ -65,7 +88,6 @@ type Row = {
   text: string;
   lecture_title: string;
   course_name: string;
-  score: number;
 };
 
 export type SearchHit = {
@@ -115,66 +137,80 @@ export function snippetOf(text: string, tokens: string[]): { snippet: string; hi
 }
 
 /**
- * The hits for a user: only in classes they teach or are enrolled in (the same rule as the class list,
- * `isMemberOf`), in one class when `courseId` is given (the caller checked it is readable). Grouped by lecture, the
+ * The hits for a user: only in the classes of their class list (`coursesOf`: those they teach or are enrolled in),
+ * in one class when `courseId` is given (the caller checked it is readable). Two steps: the index ranks the entries
+ * (ids and scores only), then the few answered are read with their lecture and class. Grouped by lecture, the
  * lecture of the best hit first; at most `perLecture` hits of one lecture and `hits` in all.
  */
 export async function search(
   db: Db,
-  user: { id: string },
+  user: { id: string; role: string },
   tokens: string[],
   courseId?: string,
 ): Promise<{ hits: SearchHit[]; more: boolean }> {
-  if (tokens.length === 0) return { hits: [], more: false };
-  const inCourse: SQL = courseId ? sql`and se.course_id = ${courseId}` : sql``;
-  const member = isMemberOf(sql`se.course_id`, user.id);
-  const select = sql`se.lecture_id, se.course_id, se.kind, se.seconds, se.text, l.name_of_topic as lecture_title,
-    c.course_name as course_name`;
-  const rows =
+  const mine = (await coursesOf(db, user)).map((row) => row.course.id);
+  const scope = courseId ? mine.filter((id) => id === courseId) : mine;
+  if (tokens.length === 0 || scope.length === 0) return { hits: [], more: false };
+  const inScope = inJsonList(db, sql`se.course_id`, JSON.stringify(scope));
+  const rank = (limit: number) =>
     engineOf(db) === 'postgres'
-      ? await runSql<Row>(
+      ? runSql<Ranked>(
           db,
-          sql`select ${select},
-              ts_rank(to_tsvector('english', se.text), q.query) * ${weightSql} as score
-            from search_entries se, to_tsquery('english', ${postgresQuery(tokens)}) as q(query),
-              lectures l, courses c
-            where to_tsvector('english', se.text) @@ q.query and l.id = se.lecture_id and c.id = se.course_id
-              ${inCourse} and ${member}
-            order by score desc limit ${SEARCH_LIMITS.candidates}`,
+          sql`with q as (select to_tsquery('english', ${postgresQuery(tokens)}) as query),
+            f as (select se.id from search_entries se, q where to_tsvector('english', se.text) @@ q.query
+              order by se.id desc limit ${limit})
+            select se.id, se.lecture_id, ts_rank(to_tsvector('english', se.text), q.query) * ${weightSql} as score
+            from f join search_entries se on se.id = f.id, q
+            where ${inScope} order by score desc limit ${SEARCH_LIMITS.candidates}`,
         )
-      : await runSql<Row>(
+      : runSql<Ranked>(
           db,
-          sql`select ${select}, -bm25(search_fts) * ${weightSql} as score
-            from search_fts join search_entries se on se.id = search_fts.rowid
-              join lectures l on l.id = se.lecture_id join courses c on c.id = se.course_id
-            where search_fts match ${sqliteMatch(tokens)} ${inCourse} and ${member}
-            order by score desc limit ${SEARCH_LIMITS.candidates}`,
+          sql`with f as (select rowid as id, bm25(search_fts) as bm25 from search_fts
+              where search_fts match ${sqliteMatch(tokens)} order by rowid desc limit ${limit})
+            select se.id, se.lecture_id, -f.bm25 * ${weightSql} as score
+            from f join search_entries se on se.id = f.id
+            where ${inScope} order by score desc limit ${SEARCH_LIMITS.candidates}`,
         );
-  // Group by lecture, in the order of each lecture's best hit.
-  const byLecture = new Map<string, Row[]>();
-  for (const row of rows) {
+  // The newest `ranked` matches are ranked (a word said in 18,000 cues would cost 100 ms to rank in full); when
+  // that leaves too few of the user's own, all of them are.
+  let ranked = await rank(SEARCH_LIMITS.ranked);
+  if (ranked.length < SEARCH_LIMITS.hits) ranked = await rank(Number.MAX_SAFE_INTEGER);
+  // Group by lecture, in the order of each lecture's best hit; keep what will be answered.
+  const byLecture = new Map<string, Ranked[]>();
+  for (const row of ranked) {
     const group = byLecture.get(row.lecture_id) ?? [];
     if (group.length < SEARCH_LIMITS.perLecture) group.push(row);
     byLecture.set(row.lecture_id, group);
   }
+  const chosen = [...byLecture.values()].flat();
+  const answered = chosen.slice(0, SEARCH_LIMITS.hits);
+  const more = chosen.length > answered.length || ranked.length >= SEARCH_LIMITS.candidates;
+  if (answered.length === 0) return { hits: [], more: false };
+  // The details of the answered entries, with their lecture and class: one query. Read again under the same rule.
+  const details = await runSql<Row>(
+    db,
+    sql`select se.id, se.lecture_id, se.course_id, se.kind, se.seconds, se.text, l.name_of_topic as lecture_title,
+        c.course_name as course_name
+      from search_entries se join lectures l on l.id = se.lecture_id join courses c on c.id = se.course_id
+      where ${idIn(
+        db,
+        answered.map((row) => Number(row.id)),
+      )} and ${inScope}`,
+  );
+  const byId = new Map(details.map((row) => [Number(row.id), row]));
   const hits: SearchHit[] = [];
-  let more = rows.length > 0 && rows.length >= SEARCH_LIMITS.candidates;
-  for (const group of byLecture.values()) {
-    for (const row of group) {
-      if (hits.length >= SEARCH_LIMITS.hits) {
-        more = true;
-        break;
-      }
-      hits.push({
-        lectureId: row.lecture_id,
-        courseId: row.course_id,
-        kind: row.kind,
-        ...snippetOf(row.text, tokens),
-        ...(row.seconds === null || row.seconds === undefined ? {} : { seconds: Number(row.seconds) }),
-        lectureTitle: row.lecture_title,
-        courseName: row.course_name,
-      });
-    }
+  for (const { id } of answered) {
+    const row = byId.get(Number(id));
+    if (!row) continue; // Deleted between the two reads.
+    hits.push({
+      lectureId: row.lecture_id,
+      courseId: row.course_id,
+      kind: row.kind,
+      ...snippetOf(row.text, tokens),
+      ...(row.seconds === null || row.seconds === undefined ? {} : { seconds: Number(row.seconds) }),
+      lectureTitle: row.lecture_title,
+      courseName: row.course_name,
+    });
   }
   return { hits, more };
 }
