@@ -23,6 +23,7 @@ const AppShell = page(() => import('./components/AppShell'), 'AppShell');
 const ClassroomPage = page(() => import('./routes/ClassroomPage'), 'ClassroomPage');
 const CoursePage = page(() => import('./routes/CoursePage'), 'CoursePage');
 const HistoryPage = page(() => import('./routes/HistoryPage'), 'HistoryPage');
+const SearchPage = page(() => import('./routes/SearchPage'), 'SearchPage');
 const SettingsPage = page(() => import('./routes/SettingsPage'), 'SettingsPage');
 const AdminPage = page(() => import('./routes/AdminPage'), 'AdminPage');
 const SharePage = page(() => import('./routes/SharePage'), 'SharePage');
@@ -55,6 +56,7 @@ export function AppRoutes() {
               <Route path="/classroom" element={<ClassroomPage />} />
               <Route path="/classroom/:id" element={<CoursePage />} />
               <Route path="/history" element={<HistoryPage />} />
+              <Route path="/search" element={<SearchPage />} />
               <Route path="/settings" element={<SettingsPage />} />
               <Route path="/admin" element={<AdminPage />} />
               <Route path="/share/:id" element={<SharePage />} />

@@ -3,6 +3,7 @@ import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../state/session';
 import { Avatar } from './Avatar';
 import { CapIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from './icons';
+import { SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
 import { UploadTray, UploadTraySpacer } from './UploadTray';
 
@@ -63,9 +64,11 @@ export function AppShell() {
           <span className="flex size-8 items-center justify-center rounded-lg bg-indigo-600 text-white">
             <CapIcon size={18} />
           </span>
-          <span className="text-lg tracking-tight">Classroom</span>
+          <span className="text-lg tracking-tight max-sm:sr-only">Classroom</span>
         </Link>
-        <div className="flex-1" />
+        <div className="flex min-w-0 flex-1 justify-center px-1 sm:px-4">
+          <SearchBox className="w-full max-w-md" placeholder="Search my classes" label="Search my classes" />
+        </div>
         {user && (
           <Link to="/settings" className="rounded-full focus-visible:outline-2" aria-label="Open settings">
             <Avatar src={user.profilePictureImageLink} name={user.username} size={36} />

@@ -1,4 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
+import { useSetAtom } from 'jotai';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
@@ -14,11 +15,13 @@ import { ShareIcon } from '../components/icons';
 import { LectureStage } from '../components/LectureStage';
 import { Playlist } from '../components/Playlist';
 import { LoadError } from '../components/QueryState';
+import { SearchBox } from '../components/SearchBox';
 import { SharePanel } from '../components/SharePanel';
 import { FullPageLoader } from '../components/Spinner';
 import { TeacherProgress } from '../components/TeacherProgress';
 import { AddTopicModal, EditTopicModal } from '../components/TopicModals';
 import { toast } from '../lib/toast';
+import { seekRequestAtom } from '../state/player';
 import { useSession } from '../state/session';
 
 export function CoursePage() {
@@ -45,6 +48,15 @@ export function CoursePage() {
   const [editingId, setEditing] = useState<string | null>(null);
   const [deletingId, setDeleting] = useState<string | null>(null);
 
+  // A search hit opens `?lecture=…&t=…`: that lecture, at that second (through the player's seek request, as a
+  // comment's time does), then the `t` leaves the address so a later selection is not sent back there.
+  const jumpLecture = params.get('lecture');
+  const jumpSeconds = params.get('t');
+  const seek = useSetAtom(seekRequestAtom);
+  useEffect(() => {
+    if (jumpLecture && jumpSeconds !== null) setSelectedId(jumpLecture);
+  }, [jumpLecture, jumpSeconds]);
+
   // A card's notes button links to #notes: scroll there once the page has loaded.
   const loaded = course !== undefined && lectures !== undefined;
   useEffect(() => {
@@ -66,6 +78,15 @@ export function CoursePage() {
       null
     );
   }, [lectures, selectedId]);
+
+  const selectedLectureId = selected?._id;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the jump's lecture is the one on the stage
+  useEffect(() => {
+    if (jumpSeconds === null || !jumpLecture || selectedLectureId !== jumpLecture) return;
+    const seconds = Number(jumpSeconds);
+    if (Number.isFinite(seconds) && seconds >= 0) seek({ seconds, at: Date.now() });
+    setParams({ lecture: jumpLecture }, { replace: true });
+  }, [jumpLecture, jumpSeconds, selectedLectureId]);
 
   if (!course && courseQuery.isError) return <CourseLoadError query={courseQuery} />;
   if (!lectures && lecturesQuery.isError) {
@@ -103,6 +124,12 @@ export function CoursePage() {
             {course.semester ? ` · Semester ${course.semester}` : ''}
           </p>
         </div>
+        <SearchBox
+          courseId={course._id}
+          label={`Search in ${course.courseName}`}
+          placeholder="Search this class"
+          className="w-full sm:w-72"
+        />
         {isTeacher && (
           <button
             type="button"

@@ -1,0 +1,176 @@
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../api/client';
+import { useCourses } from '../api/courses';
+import { errorMessage } from '../api/query-client';
+import { hitLink, type SearchHit, snippetParts, useSearch } from '../api/search';
+import { LoadError } from '../components/QueryState';
+import { SearchBox, SearchIcon } from '../components/SearchBox';
+import { Spinner } from '../components/Spinner';
+import { formatClock } from '../lib/format';
+
+const KIND_LABEL: Record<SearchHit['kind'], string> = {
+  title: 'Title',
+  description: 'Description',
+  caption: 'Said in the lecture',
+  comment: 'Comment',
+  chapter: 'Chapter',
+};
+
+/** Hits in the order the server ranked them, grouped under their lecture. */
+function byLecture(hits: SearchHit[]) {
+  const groups = new Map<string, SearchHit[]>();
+  for (const hit of hits) groups.set(hit.lectureId, [...(groups.get(hit.lectureId) ?? []), hit]);
+  return [...groups.values()];
+}
+
+function Snippet({ hit }: { hit: SearchHit }) {
+  return (
+    <span className="break-words text-slate-800">
+      {snippetParts(hit).map((part, i) =>
+        part.match ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed snippet
+          <mark key={i} className="rounded bg-amber-100 px-0.5 font-semibold text-slate-900">
+            {part.text}
+          </mark>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed snippet
+          <span key={i}>{part.text}</span>
+        ),
+      )}
+    </span>
+  );
+}
+
+/** /search?q=…&courseId=…: what matched in titles, captions and comments, each opening the lecture at its second. */
+export function SearchPage() {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const q = (params.get('q') ?? '').trim();
+  const courseId = params.get('courseId') ?? undefined;
+  const courses = useCourses();
+  const results = useSearch(q, courseId);
+  const courseName = courses.data?.find((course) => course._id === courseId)?.courseName;
+  const refused = results.error instanceof ApiError && results.error.status >= 400 && results.error.status < 500;
+
+  return (
+    <section className="mx-auto flex max-w-3xl flex-col gap-5">
+      <h1 className="page-title">Search</h1>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+        <SearchBox
+          key={courseId ?? 'all'}
+          courseId={courseId}
+          initial={q}
+          label={courseName ? `Search in ${courseName}` : 'Search lectures'}
+          className="flex-1"
+        />
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <span className="shrink-0">In</span>
+          <select
+            className="input h-10 w-full sm:w-56"
+            value={courseId ?? ''}
+            onChange={(event) => {
+              const next = new URLSearchParams(params);
+              if (event.target.value) next.set('courseId', event.target.value);
+              else next.delete('courseId');
+              setParams(next);
+            }}
+          >
+            <option value="">All my classes</option>
+            {courseId && !courseName && <option value={courseId}>This class</option>}
+            {courses.data?.map((course) => (
+              <option key={course._id} value={course._id}>
+                {course.courseName}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+
+      {!q ? (
+        <div className="empty-state">
+          <SearchIcon size={40} className="text-indigo-400" />
+          <p className="mt-3 font-medium text-slate-800">Find a word in your lectures</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Search titles, what was said (captions) and comments. A match in the captions opens the lecture at the
+            second it was said.
+          </p>
+        </div>
+      ) : results.data === undefined && results.isError ? (
+        refused ? (
+          <p role="alert" className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
+            {errorMessage(results.error).replace(/^q: /, '')}
+          </p>
+        ) : (
+          <LoadError label="search results" query={results} />
+        )
+      ) : results.data === undefined ? (
+        <div className="flex justify-center py-16">
+          <Spinner label="Searching" />
+        </div>
+      ) : results.data.hits.length === 0 ? (
+        <div className="empty-state" role="status">
+          <SearchIcon size={40} className="text-slate-400" />
+          <p className="mt-3 font-medium text-slate-800">No matches for “{q}”</p>
+          <p className="mt-1 text-sm text-slate-600">
+            {courseId ? 'Try all your classes, or other words.' : 'Try fewer or other words.'}
+          </p>
+          {courseId && (
+            <button
+              type="button"
+              className="btn btn-secondary mt-4"
+              onClick={() => navigate(`/search?${new URLSearchParams({ q })}`)}
+            >
+              Search all my classes
+            </button>
+          )}
+        </div>
+      ) : (
+        <div className={`flex flex-col gap-4 ${results.isFetching ? 'opacity-70' : ''}`} aria-busy={results.isFetching}>
+          <p className="text-sm text-slate-600" role="status">
+            {results.data.more
+              ? 'Best matches'
+              : `${results.data.hits.length} ${results.data.hits.length === 1 ? 'match' : 'matches'}`}{' '}
+            for “{q}”{courseName ? ` in ${courseName}` : ''}
+          </p>
+          <ol className="flex flex-col gap-4" aria-label="Search results">
+            {byLecture(results.data.hits).map((hits) => {
+              const first = hits[0] as SearchHit;
+              return (
+                <li key={first.lectureId} className="card p-4">
+                  <h2 className="text-base font-semibold text-slate-900">
+                    <Link to={hitLink({ ...first, seconds: undefined })} className="hover:underline">
+                      {first.lectureTitle}
+                    </Link>
+                  </h2>
+                  <p className="text-sm text-slate-600">{first.courseName}</p>
+                  <ul className="mt-3 flex flex-col gap-2">
+                    {hits.map((hit, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: hits of one lecture in ranked order
+                      <li key={i}>
+                        <Link
+                          to={hitLink(hit)}
+                          className="flex flex-col gap-1 rounded-xl border border-slate-200 p-3 text-sm transition hover:border-indigo-300 hover:bg-indigo-50/40 focus-visible:outline-2 sm:flex-row sm:items-baseline sm:gap-3"
+                          data-testid="search-hit"
+                        >
+                          <span className="flex shrink-0 items-center gap-2 text-xs font-medium text-slate-600 sm:w-44">
+                            <span>{KIND_LABEL[hit.kind]}</span>
+                            {hit.seconds !== undefined && (
+                              <span className="rounded-md bg-indigo-50 px-1.5 py-0.5 font-mono text-indigo-700">
+                                {formatClock(hit.seconds)}
+                              </span>
+                            )}
+                          </span>
+                          <Snippet hit={hit} />
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              );
+            })}
+          </ol>
+        </div>
+      )}
+    </section>
+  );
+}
