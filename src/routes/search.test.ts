@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { engineOf } from '../db/dialect';
 import { searchEntries } from '../db/schema';
-import { rebuildSearchIndex } from '../search/index';
+import { indexMissingCaptions, rebuildSearchIndex } from '../search/index';
 import { runSql } from '../search/sql';
 import { testEngine } from '../test/database';
 import type { Account, Harness } from '../test/harness';
@@ -235,6 +235,12 @@ describe(`search (${testEngine})`, () => {
     const before = (await search(otherTeacher, 'powerhouse')).json;
     const entries = await entryCount();
     expect(await rebuildSearchIndex(h.deps.db)).toBe(entries);
+    expect((await search(otherTeacher, 'powerhouse')).json).toEqual(before);
+    // Captions saved before search existed (no cues in the index) are indexed at the next start.
+    await h.deps.db.delete(searchEntries).where(sql`${searchEntries.kind} = 'caption'`);
+    expect((await search(otherTeacher, 'powerhouse')).json.hits).toEqual([]);
+    expect(await indexMissingCaptions(h.deps.db)).toBe(1);
+    expect(await indexMissingCaptions(h.deps.db)).toBe(0);
     expect((await search(otherTeacher, 'powerhouse')).json).toEqual(before);
   });
 
