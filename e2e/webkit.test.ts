@@ -75,9 +75,18 @@ afterAll(async () => {
 });
 
 const video = {
+  /** Where the element is: its clock, picture, what it buffered and its ready and network states. */
   state: () => {
     const v = document.querySelector('video') as HTMLVideoElement;
-    return { time: v.currentTime, paused: v.paused, muted: v.muted, src: v.currentSrc };
+    return {
+      height: v.videoHeight,
+      buffered: Array.from({ length: v.buffered.length }, (_, k) => [v.buffered.start(k), v.buffered.end(k)]),
+      time: v.currentTime,
+      ready: v.readyState,
+      network: v.networkState,
+      paused: v.paused,
+      error: v.error?.message,
+    };
   },
   /** Which path plays: hls.js on a MediaSource blob, hls.js on a ManagedMediaSource blob, or the playlist itself. */
   path: () => {
@@ -260,15 +269,15 @@ for (const mode of ['mse', 'mms', 'native'] as WebKitMode[]) {
         },
         CHECK_MS,
       );
-
-      test(
-        'axe finds nothing critical or serious on the lecture page in WebKit',
-        async () => {
-          expect(await browser.seriousA11yFindings()).toEqual([]);
-        },
-        CHECK_MS,
-      );
     }
+
+    test(
+      'axe finds nothing critical or serious on the lecture page in WebKit',
+      async () => {
+        expect(await browser.seriousA11yFindings()).toEqual([]);
+      },
+      CHECK_MS,
+    );
 
     if (mode === 'native') {
       test(
@@ -300,12 +309,19 @@ for (const mode of ['mse', 'mms', 'native'] as WebKitMode[]) {
           await browser.run(async () => {
             const v = document.querySelector('video') as HTMLVideoElement;
             v.muted = true;
+            // The player's stall nudges are seeks: counted, to say in the output whether one was needed.
+            (window as unknown as { nudges: number }).nudges = 0;
+            v.addEventListener('seeking', () => {
+              (window as unknown as { nudges: number }).nudges += 1;
+            });
             await v.play();
           });
-          await browser.waitFor(
-            'slides time to pass 8 s',
-            () => (document.querySelector('video')?.currentTime ?? 0) > 8,
-          );
+          await browser
+            .waitFor('slides time to pass 8 s', () => (document.querySelector('video')?.currentTime ?? 0) > 8)
+            .catch(async (error) => {
+              const where = await browser.run(video.state);
+              throw new Error(`${(error as Error).message}: ${JSON.stringify(where)}`);
+            });
           const frames = await browser.run(() => {
             const v = document.querySelector('video') as HTMLVideoElement & { webkitDecodedFrameCount?: number };
             return {
@@ -314,6 +330,8 @@ for (const mode of ['mse', 'mms', 'native'] as WebKitMode[]) {
             };
           });
           expect(frames.width).toBeGreaterThan(0);
+          const nudges = await browser.run(() => (window as unknown as { nudges: number }).nudges);
+          if (nudges > 0) console.log(`native slides: ${nudges} stall nudge(s) by the player`);
         },
         CHECK_MS,
       );

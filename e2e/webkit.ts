@@ -138,6 +138,8 @@ export async function launchWebKit(mode: WebKitMode = 'mse'): Promise<WebKit> {
       },
     })) as { sessionId: string };
     const session = `/session/${created.sessionId}`;
+    // A laptop's width in every mode. (At MiniBrowser's narrowest, 447 px, native HLS stalled on the slides
+    // lecture in 2 of 4 runs: docs/iphone.md.)
     await call('POST', `${session}/window/rect`, { width: 1280, height: 900 }).catch(() => {});
 
     const run = async <T>(fn: (...args: never[]) => T | Promise<T>, ...args: unknown[]): Promise<Awaited<T>> => {

@@ -80,6 +80,7 @@ export function useHlsPlayer(
     let cancelled = false;
     let startOnPlay: (() => void) | undefined;
     let reloadTimer: ReturnType<typeof setTimeout> | undefined;
+    let stallTimer: ReturnType<typeof setInterval> | undefined;
     // Back online: load again at once (a lost connection is not the student's Retry to spend).
     const onOnline = () => hlsRef.current?.startLoad();
     window.addEventListener('online', onOnline);
@@ -167,6 +168,7 @@ export function useHlsPlayer(
         video.addEventListener('loadedmetadata', resumeOnMetadata, { once: true });
       } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
         video.src = src;
+        stallTimer = watchNativeStalls(video);
         if (autoPlay) video.play().catch(() => {});
         video.addEventListener('loadedmetadata', resumeOnMetadata, { once: true });
       } else {
@@ -178,6 +180,7 @@ export function useHlsPlayer(
     return () => {
       cancelled = true;
       clearTimeout(reloadTimer);
+      clearInterval(stallTimer);
       window.removeEventListener('online', onOnline);
       if (startOnPlay) video.removeEventListener('play', startOnPlay);
       video.removeEventListener('loadedmetadata', resumeOnMetadata);
@@ -234,4 +237,36 @@ function offerAirPlaySource(video: HTMLVideoElement, src: string) {
   source.dataset.airplay = '';
   video.appendChild(source);
   video.disableRemotePlayback = false;
+}
+
+/** How long the clock may stand still while playing before the native path is nudged, and how far. */
+const STALL_MS = 1500;
+const NUDGE_SECONDS = 0.1;
+
+/**
+ * The engine's own HLS has no gap handling of its own we can tune: in WebKit's GStreamer HLS a slides lecture
+ * (frames up to 2 s apart) sometimes stops at a frame gap with data waiting. hls.js nudges the playhead in that
+ * case (its gap controller); this does the same for the native path: a clock that stands still while playing,
+ * not seeking, is moved 0.1 s on, at most 3 times at one spot.
+ */
+function watchNativeStalls(video: HTMLVideoElement) {
+  let last = -1;
+  let stillSince = 0;
+  let nudgesHere = 0;
+  let nudgedAt = -1;
+  return setInterval(() => {
+    const now = performance.now();
+    if (video.paused || video.ended || video.seeking || video.readyState === 0 || video.currentTime !== last) {
+      last = video.currentTime;
+      stillSince = now;
+      return;
+    }
+    if (now - stillSince < STALL_MS) return;
+    if (Math.abs(video.currentTime - nudgedAt) > 1) nudgesHere = 0;
+    if (nudgesHere >= 3) return;
+    nudgesHere += 1;
+    nudgedAt = video.currentTime;
+    stillSince = now;
+    video.currentTime = Math.min(video.currentTime + NUDGE_SECONDS, video.duration || Number.POSITIVE_INFINITY);
+  }, 500);
 }
