@@ -422,7 +422,7 @@ describe('fan-out at scale', () => {
 });
 
 describe('pruning', () => {
-  test('delivered rows older than the keeping time go; waiting and recent ones stay', async () => {
+  test('delivered rows older than the keeping time go, and finished mail jobs after a week; waiting, recent and lecture ones stay', async () => {
     const h = await startHarness({}, { worker: false });
     try {
       const teacher = await h.signUp('teacher', 'Pru Teacher');
@@ -448,7 +448,31 @@ describe('pruning', () => {
           row('c', 'digest', old),
           row('d', 'sent', Date.now()),
         ]);
+      const weekAgo = Date.now() - 8 * 24 * 60 * 60 * 1000;
+      const job = (id: string, type: string, state: 'done' | 'failed', finishedAt: number) => ({
+        id,
+        type,
+        payload: '{}',
+        state,
+        runAfter: 0,
+        finishedAt,
+      });
+      await h.db
+        .insert(jobs)
+        .values([
+          job('mail-old', 'send-mail', 'done', weekAgo),
+          job('notify-comment-old', 'notify', 'done', weekAgo),
+          job('notify-lecture-old', 'notify', 'done', weekAgo),
+          job('mail-failed', 'send-mail', 'failed', weekAgo),
+          job('mail-new', 'send-mail', 'done', Date.now()),
+        ]);
       expect(await pruneNotifications(h.db)).toBe(2);
+      const jobsLeft = await h.db
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(inArray(jobs.type, ['notify', 'send-mail']))
+        .orderBy(asc(jobs.id));
+      expect(jobsLeft.map((r) => r.id)).toEqual(['mail-failed', 'mail-new', 'notify-lecture-old']);
       const left = await h.db.select({ key: notifications.key }).from(notifications).orderBy(asc(notifications.key));
       expect(left.map((r) => r.key)).toEqual(['c', 'd']);
     } finally {

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, ne, notLike, or, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { nowMs } from '../db/dialect';
@@ -7,6 +7,7 @@ import {
   comments,
   courses,
   enrollments,
+  jobs,
   lectures,
   notificationPrefs,
   notifications,
@@ -478,6 +479,9 @@ export async function sendDigests(deps: NotificationDeps, now = new Date(), rate
 /** How long a delivered (or skipped) notification row is kept: the unread dot of a class unvisited for longer goes. */
 export const KEEP_NOTIFICATIONS_MS = 180 * 24 * 60 * 60 * 1000;
 
+/** How long a finished `send-mail` or comment `notify` job stays in the jobs table. */
+const KEEP_FINISHED_JOBS_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Drops delivered and skipped rows older than KEEP_NOTIFICATIONS_MS (the periodic sweep): the table stays small. */
 export async function pruneNotifications(db: Db) {
   const gone = await db
@@ -489,6 +493,17 @@ export async function pruneNotifications(db: Db) {
       ),
     )
     .returning({ id: notifications.id });
+  // Their finished jobs too, after a week; a lecture's own `notify` job stays (its fixed id is what tells a
+  // lecture's students only once, whatever re-transcodes come later).
+  await db
+    .delete(jobs)
+    .where(
+      and(
+        eq(jobs.state, 'done'),
+        or(eq(jobs.type, 'send-mail'), and(eq(jobs.type, 'notify'), notLike(jobs.id, 'notify-lecture-%'))),
+        lt(jobs.finishedAt, sql`${nowMs(db)} - ${KEEP_FINISHED_JOBS_MS}`),
+      ),
+    );
   return gone.length;
 }
 
