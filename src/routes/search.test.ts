@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { engineOf } from '../db/dialect';
 import { searchEntries } from '../db/schema';
 import { indexMissingCaptions, rebuildSearchIndex } from '../search/index';
+import { SEARCH_LIMITS } from '../search/query';
 import { runSql } from '../search/sql';
 import { testEngine } from '../test/database';
 import type { Account, Harness } from '../test/harness';
@@ -242,6 +243,24 @@ describe(`search (${testEngine})`, () => {
     expect(await indexMissingCaptions(h.deps.db)).toBe(1);
     expect(await indexMissingCaptions(h.deps.db)).toBe(0);
     expect((await search(otherTeacher, 'powerhouse')).json).toEqual(before);
+  });
+
+  test("when the newest matches ranked are all someone else's, every match is ranked", async () => {
+    const post = async (as: Account, lecture: string, text: string) =>
+      expect((await h.api('POST', `/api/lectures/${lecture}/comments`, { as: as.token, body: { text } })).status).toBe(
+        201,
+      );
+    await post(otherTeacher, ids.secret as string, 'A quokka in the secret club');
+    for (let i = 0; i < 3; i++) await post(student, ids.photosynthesis as string, `Quokka number ${i}`);
+    const ranked = SEARCH_LIMITS.ranked;
+    SEARCH_LIMITS.ranked = 2;
+    try {
+      const found = await search(otherTeacher, 'quokka');
+      expect(found.json.hits.map((hit: { lectureId: string }) => hit.lectureId)).toEqual([ids.secret]);
+      expect((await search(student, 'quokka')).json.hits).toHaveLength(3);
+    } finally {
+      SEARCH_LIMITS.ranked = ranked;
+    }
   });
 
   test('searches are rate-limited per person with a clear 429', async () => {

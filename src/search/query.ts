@@ -174,7 +174,19 @@ export async function search(
   // The newest `ranked` matches are ranked (a word said in 18,000 cues would cost 100 ms to rank in full); when
   // that leaves too few of the user's own, all of them are.
   let ranked = await rank(SEARCH_LIMITS.ranked);
-  if (ranked.length < SEARCH_LIMITS.hits) ranked = await rank(Number.MAX_SAFE_INTEGER);
+  if (ranked.length < SEARCH_LIMITS.hits) {
+    // Were there more matches than were ranked? (ids only: cheap.)
+    const [{ n } = { n: 0 }] = await runSql<{ n: number }>(
+      db,
+      engineOf(db) === 'postgres'
+        ? sql`select count(*) as n from (select 1 from search_entries se
+            where to_tsvector('english', se.text) @@ to_tsquery('english', ${postgresQuery(tokens)})
+            limit ${SEARCH_LIMITS.ranked}) as f`
+        : sql`select count(*) as n from (select rowid from search_fts where search_fts match ${sqliteMatch(tokens)}
+            limit ${SEARCH_LIMITS.ranked})`,
+    );
+    if (Number(n) >= SEARCH_LIMITS.ranked) ranked = await rank(Number.MAX_SAFE_INTEGER);
+  }
   // Group by lecture, in the order of each lecture's best hit; keep what will be answered.
   const byLecture = new Map<string, Ranked[]>();
   for (const row of ranked) {
