@@ -141,6 +141,19 @@ describe('confirming with the school account (intent=confirm)', () => {
     expect(s.database.snapshot()).toEqual(before);
   });
 
+  test('a confirmation whose session ended on the way is expired and gives no proof', async () => {
+    const jo = await pupil('confirm-jo');
+    const flow = await schoolSignIn(s, 'confirm-jo', {
+      token: jo.token,
+      query: '?intent=confirm',
+      tamper: async () => {
+        expect((await api('POST', '/api/users/logout', { as: jo.token })).status).toBe(200);
+      },
+    });
+    expect(flow.location).toBe('/school-sign-in?problem=expired');
+    expect(flow.cookies.reauth).toBeUndefined();
+  });
+
   test('a proof older than 5 minutes, or for another session, does not work', async () => {
     const fay = await pupil('confirm-fay');
     const otherSession = await pupil('confirm-fay');
