@@ -41,9 +41,9 @@ export function useProviders() {
 
 /**
  * Where the school button goes: a plain top-level navigation to the server, which sends the browser to the school's
- * provider and back to `next` (a path of this app) signed in. `link` adds the school account to the one signed in;
- * `confirm` has the signed-in person sign in at the school again, which lets an account without a password be
- * deleted or given a password for the next 5 minutes.
+ * provider and back to `next` (a path of this app) signed in. `link` adds the school account to the one signed in.
+ * Settings adds `&intent=confirm` (SchoolConfirm.tsx) and the problem page `&switch=1` in their own chunks: this
+ * builder is in the sign-in page's bundle, whose budget counts every byte (bench:web).
  */
-export const schoolSignInUrl = (next: string, intent?: 'link' | 'confirm') =>
-  `/api/auth/oidc/start?${intent ? `intent=${intent}&` : ''}next=${encodeURIComponent(next)}`;
+export const schoolSignInUrl = (next: string, intent?: 'link') =>
+  `/api/auth/oidc/start?${intent ? 'intent=link&' : ''}next=${encodeURIComponent(next)}`;

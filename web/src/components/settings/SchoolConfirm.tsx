@@ -31,7 +31,7 @@ export function useSchoolConfirmed(purpose: ConfirmPurpose) {
 export function ConfirmWithSchool({ purpose, danger = false }: { purpose: ConfirmPurpose; danger?: boolean }) {
   return (
     <a
-      href={schoolSignInUrl(`/settings?confirmed=${purpose}`, 'confirm')}
+      href={`${schoolSignInUrl(`/settings?confirmed=${purpose}`)}&intent=confirm`}
       className={`btn ${danger ? 'btn-danger' : 'btn-primary'} self-start`}
     >
       Confirm with your school account
