@@ -238,7 +238,7 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
         }
 
         if (attempt.intent === 'confirm' && attempt.linkUserId) {
-          // The proof is for the session that brings the callback back, which must be the one that started it.
+          // The proof is for the session this browser brings back, whose user must be the one who started it.
           const session = await signedIn(c);
           if (!session || session.user.id !== attempt.linkUserId) {
             return problemPage(c, 'expired', 'confirm: the session that started it is gone');
