@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { and, eq, lte, notLike, or, sql } from 'drizzle-orm';
 import { createApp, maxRequestBodySize } from '../app';
 import { createAccountLimits } from '../auth/limits';
 import { loadConfig } from '../config';
+import { jobs as jobsTable } from '../db/schema';
 import { createJobsClient } from '../jobs/client';
 import { createWorker } from '../jobs/worker';
 import { createLogger } from '../lib/log';
@@ -146,6 +148,30 @@ export async function startHarness(
     signUp: (role?: 'teacher' | 'student', name?: string) => signUpWith(api, mail, role, name),
     /** Every row of every table, read from outside the server (src/test/database.ts). */
     snapshot: () => database.snapshot(),
+    /**
+     * Waits until the worker has nothing due or running (periodic jobs aside): what an earlier, allowed request
+     * set going (a notification mail) must not move rows between a refusal check's two snapshots.
+     */
+    async jobsSettled(deadlineMs = 30_000) {
+      const until = Date.now() + deadlineMs;
+      for (;;) {
+        const [{ busy }] = await db
+          .select({ busy: sql<number>`count(*)` })
+          .from(jobsTable)
+          .where(
+            and(
+              notLike(jobsTable.id, 'periodic-%'),
+              or(
+                eq(jobsTable.state, 'running'),
+                and(eq(jobsTable.state, 'queued'), lte(jobsTable.runAfter, Date.now())),
+              ),
+            ),
+          );
+        if (Number(busy) === 0 || options.worker === false) return;
+        if (Date.now() > until) throw new Error(`jobs still busy after ${deadlineMs} ms (${busy} due or running)`);
+        await Bun.sleep(50);
+      }
+    },
     mail,
     db,
     config,

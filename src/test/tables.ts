@@ -21,6 +21,7 @@ export type Refusal = {
  * status, the error shape, and that every table holds exactly what it held before.
  */
 export async function expectRefused(h: Harness, refusal: Refusal) {
+  await h.jobsSettled();
   const before = h.snapshot();
   const result = await h.api(refusal.method, refusal.path, { as: refusal.as, body: refusal.body });
   expect({ case: refusal.name, status: result.status }).toEqual({ case: refusal.name, status: refusal.status });
