@@ -67,7 +67,7 @@ export function AppShell() {
           <span className="text-lg tracking-tight max-sm:sr-only">Classroom</span>
         </Link>
         <div className="flex min-w-0 flex-1 justify-center px-1 sm:px-4">
-          <SearchBox className="w-full max-w-md" placeholder="Search my classes" label="Search my classes" />
+          <SearchBox className="w-full max-w-md" placeholder="Search" label="Search my classes" />
         </div>
         {user && (
           <Link to="/settings" className="rounded-full focus-visible:outline-2" aria-label="Open settings">
