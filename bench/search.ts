@@ -157,6 +157,8 @@ try {
     if ((i + 1) % 2000 === 0)
       console.log(`  ${i + 1} lectures written (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }
+  // PostgreSQL: the statistics a live server's autovacuum would have gathered by now (SQLite has none to gather).
+  if (database.postgres) await database.postgres.unsafe('ANALYZE');
   await database.close();
   console.log(`Seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 

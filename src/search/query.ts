@@ -178,9 +178,11 @@ export async function search(
     engineOf(db) === 'postgres'
       ? runSql<Ranked>(
           db,
-          sql`with f as (select se.id from search_entries se
-              where to_tsvector('english', se.text) @@ to_tsquery('english', ${postgresQuery(tokens)})
-              order by se.id desc limit ${limit})
+          // Materialised: the matches come from the GIN index, never from walking the primary key newest first
+          // and computing every row's tsvector (what the planner may pick for `order by id desc limit`).
+          sql`with m as materialized (select se.id from search_entries se
+              where to_tsvector('english', se.text) @@ to_tsquery('english', ${postgresQuery(tokens)})),
+            f as (select id from m order by id desc limit ${limit})
             select se.id, se.lecture_id, ${score} as score
             from f join search_entries se on se.id = f.id
             where ${inScope} order by score desc, se.id desc limit ${SEARCH_LIMITS.candidates}`,
