@@ -28,7 +28,7 @@ const classCount = arg('classes', 100);
 const databaseUrl = process.argv.includes('--database-url')
   ? process.argv[process.argv.indexOf('--database-url') + 1]
   : undefined;
-/** Keep the data folder (SQLite) for a look at the query plans afterwards; its path is printed. */
+/** Keep the data folder (SQLite) or database (PostgreSQL) for a look at the query plans; where is printed. */
 const keep = process.argv.includes('--keep');
 /** Users of each kind; each searches at most 50 times (the route allows 60 a minute per person). */
 const USERS = 8;
@@ -208,7 +208,8 @@ try {
 } finally {
   await server?.stop();
   await mail.close?.();
-  await benchDb.drop();
+  if (keep && databaseUrl) console.log(`Database kept: ${benchDb.env.DATABASE_URL}`);
+  else await benchDb.drop();
   if (keep) console.log(`Data kept in ${dataDir}`);
   else rmSync(dataDir, { recursive: true, force: true });
 }
