@@ -10,7 +10,7 @@ import { signToken } from '../auth/tokens';
 import { LIMITS } from '../contract/limits';
 import { toPrivateUser } from '../contract/users';
 import { deleteAccount } from '../db/queries/admin';
-import { avatarVersionOf, bumpAvatarVersion, updateUser } from '../db/queries/users';
+import { administrators, avatarVersionOf, bumpAvatarVersion, updateUser } from '../db/queries/users';
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
@@ -39,6 +39,20 @@ const picture = smallFileForm({
   missing: 'Please select an image file to upload.',
   what: 'the picture',
 });
+
+/**
+ * The last administrator who can sign in may not delete their own account: the server would be left with nobody
+ * to approve teachers or run it. The admin console has no way to make another administrator, so the message
+ * names the ways there are (ADMIN_EMAIL at start, the set-admin-password command).
+ */
+const lastAdmin = () =>
+  new ApiError(
+    409,
+    'last_admin',
+    'You are the only administrator, so your account cannot be deleted yet. Make someone else administrator first: ' +
+      'the admin console cannot do that, so set ADMIN_EMAIL to their address and restart the server, or run ' +
+      '`classroom set-admin-password` with it. Nothing was deleted.',
+  );
 
 /** The signed-in user's own name, password and picture, and everyone's pictures. */
 export function profileRoutes(deps: AppDeps) {
@@ -124,6 +138,10 @@ export function profileRoutes(deps: AppDeps) {
         throw badRequest('wrong_password', 'Your password is not correct.', {
           fields: { password: 'Your password is not correct.' },
         });
+      }
+      if (caller.isAdmin) {
+        const others = (await administrators(db)).filter((admin) => admin.id !== caller.id && !admin.disabledAt);
+        if (others.length === 0) throw lastAdmin();
       }
       const videoIds = await deleteAccount(db, caller.id);
       for (const id of videoIds) await removeVideoFiles(deps, id);

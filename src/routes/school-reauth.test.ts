@@ -242,7 +242,8 @@ describe('confirming with the school account (intent=confirm)', () => {
 describe('school sign-in only (PASSWORD_SIGNIN=false)', () => {
   let s: Setup;
   beforeAll(async () => {
-    s = await setUp({ PASSWORD_SIGNIN: 'false', JWT_SECRET });
+    // ADMIN_EMAIL is someone else: the first account here is not the administrator, who could not delete itself.
+    s = await setUp({ PASSWORD_SIGNIN: 'false', JWT_SECRET, ADMIN_EMAIL: 'admin@school.test' });
   });
   afterAll(async () => {
     await s?.close();

@@ -354,6 +354,53 @@ describe('profile', () => {
   });
 });
 
+test('the last administrator cannot delete their own account; with another administrator they can', async () => {
+  const own = await startHarness({ ADMIN_EMAIL: 'ann.admin@example.test' });
+  try {
+    const admin = await own.signUp('teacher', 'Ann Admin');
+    const other = await own.signUp('teacher', 'Bo Backup');
+    expect(admin.user.isAdmin).toBe(true);
+    const deleteSelf = {
+      as: admin.token,
+      method: 'DELETE',
+      path: `/api/users/${admin.user._id}`,
+      body: { password: admin.password },
+      status: 409,
+      code: 'last_admin',
+    };
+    const refused = await expectRefused(own, { ...deleteSelf, name: 'the only administrator' });
+    expect(refused.json.message).toContain('Make someone else administrator first');
+    // A wrong password is still a wrong password, whoever asks.
+    await expectRefused(own, {
+      ...deleteSelf,
+      name: 'wrong password',
+      body: { password: 'not it' },
+      status: 400,
+      code: 'wrong_password',
+    });
+
+    // Another administrator who is disabled cannot run the server either.
+    const promote = { as: admin.token, body: { isAdmin: true, disabled: true } };
+    expect((await own.api('PATCH', `/api/admin/users/${other.user._id}`, promote)).status).toBe(200);
+    await expectRefused(own, { ...deleteSelf, name: 'the other administrator is disabled' });
+
+    const enable = { as: admin.token, body: { disabled: false } };
+    expect((await own.api('PATCH', `/api/admin/users/${other.user._id}`, enable)).status).toBe(200);
+    expect((await own.api('DELETE', deleteSelf.path, { as: admin.token, body: deleteSelf.body })).status).toBe(200);
+    // Now Bo is the last one (signed in again: disabling ended his sessions).
+    const login = await own.api('POST', '/api/users/login', { body: { email: other.email, password: other.password } });
+    await expectRefused(own, {
+      ...deleteSelf,
+      name: 'the new last administrator',
+      as: login.json.token,
+      path: `/api/users/${other.user._id}`,
+      body: { password: other.password },
+    });
+  } finally {
+    await own.close();
+  }
+}, 60_000);
+
 test('a huge JSON body is refused with 413 before it is read', async () => {
   const result = await h.api('POST', '/api/users/login', {
     body: JSON.stringify({ email: 'a@b.test', password: 'x'.repeat(7 * 1024 * 1024) }),
