@@ -1,11 +1,11 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../state/session';
 import { Avatar } from './Avatar';
 import { CapIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from './icons';
 import { SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
-import { UploadTray, UploadTraySpacer } from './UploadTray';
+import { UploadTray } from './UploadTray';
 
 const NARROW_BREAKPOINT = 768;
 const isNarrow = () => window.innerWidth < NARROW_BREAKPOINT;
@@ -35,6 +35,21 @@ export function AppShell() {
     }
   }, [location.pathname]);
 
+  // On a narrow screen the open navigation is a drawer over the page: Escape closes it and gives the focus back to
+  // the menu button.
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (collapsed) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || !isNarrow()) return;
+      setCollapsed(true);
+      setHovered(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [collapsed]);
+
   const toggle = () => {
     setCollapsed((value) => !value);
     setHovered(false);
@@ -51,6 +66,7 @@ export function AppShell() {
       </a>
       <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-2 backdrop-blur sm:px-4">
         <button
+          ref={menuButton}
           type="button"
           className="icon-btn"
           onClick={toggle}
@@ -127,6 +143,8 @@ export function AppShell() {
           className={`min-w-0 flex-1 focus:outline-none transition-[padding] duration-200 md:pl-16 ${collapsed ? '' : 'md:pl-64'}`}
         >
           <div className="mx-auto max-w-7xl p-4 sm:p-6">
+            {/* Uploads dock here, in the page's flow: above the page, over none of its controls. */}
+            <UploadTray />
             {/* A screen's code loads inside the shell, which stays where it is meanwhile. */}
             <Suspense
               fallback={
@@ -137,10 +155,8 @@ export function AppShell() {
             >
               <Outlet />
             </Suspense>
-            <UploadTraySpacer />
           </div>
         </main>
-        <UploadTray />
       </div>
     </div>
   );

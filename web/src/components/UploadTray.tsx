@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { formatBytes, formatEta } from '../lib/format';
 import {
   cancelUpload,
@@ -19,16 +19,14 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { ChevronIcon, CloseIcon, RefreshIcon } from './icons';
 
 const PHONE = '(max-width: 639px)';
-/** The tray's distance from the bottom of the window (Tailwind's bottom-2, sm:bottom-4). */
-const trayGap = () => (window.matchMedia(PHONE).matches ? 8 : 16);
 
 /**
  * Video uploads in the app shell: they go on while the teacher closes the modal or opens another class, each with
  * progress, speed and time left; Cancel asks first; leaving the page while one runs asks the browser's question.
  * Uploads a reload cut short are listed, and go on from the server's bytes when their file is picked again.
- * It docks at the bottom without hiding anything: its height (published as --upload-tray-height) is the room the
- * page keeps below its content (UploadTraySpacer) and the room toasts keep under them. On a phone it starts
- * collapsed to one line; finished uploads leave after a few seconds, refused ones on "Clear finished" or their ×.
+ * It docks in the page's flow, above the page under the header, so it never lies over a control (a fixed tray hid
+ * the playlist's "Add New Topic" and the player's controls). On a phone it starts collapsed to one line; finished
+ * uploads leave after a few seconds, refused ones on "Clear finished" or their ×.
  */
 export function UploadTray() {
   const uploads = useAtomValue(uploadsAtom);
@@ -36,28 +34,7 @@ export function UploadTray() {
   const [collapsed, setCollapsed] = useState(() => window.matchMedia(PHONE).matches);
   const [cancelling, setCancelling] = useState<UploadItem | null>(null);
   const headingId = useId();
-  const trayRef = useRef<HTMLElement>(null);
   const shown = uploads.length > 0 || interrupted.length > 0;
-
-  // The tray's height (with its gap) for the spacer and the toasts; 0 when it is gone.
-  useEffect(() => {
-    const root = document.documentElement;
-    const tray = trayRef.current;
-    if (!shown || !tray) {
-      root.style.removeProperty('--upload-tray-height');
-      return;
-    }
-    const publish = () => root.style.setProperty('--upload-tray-height', `${tray.offsetHeight + trayGap()}px`);
-    publish();
-    const observer = new ResizeObserver(publish);
-    observer.observe(tray);
-    window.addEventListener('resize', publish);
-    return () => {
-      observer.disconnect();
-      window.removeEventListener('resize', publish);
-      root.style.removeProperty('--upload-tray-height');
-    };
-  }, [shown]);
 
   useEffect(() => {
     void loadInterrupted();
@@ -88,9 +65,8 @@ export function UploadTray() {
 
   return (
     <section
-      ref={trayRef}
       aria-labelledby={headingId}
-      className="fixed inset-x-2 bottom-2 z-30 max-h-[50dvh] overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl sm:inset-x-auto sm:right-4 sm:bottom-4 sm:max-h-[60dvh] sm:w-96"
+      className="mb-4 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm"
       data-testid="upload-tray"
       data-collapsed={collapsed}
     >
@@ -116,7 +92,7 @@ export function UploadTray() {
         </div>
       </header>
       {!collapsed && (
-        <ul className="max-h-[calc(50dvh-3rem)] divide-y divide-slate-100 overflow-y-auto sm:max-h-[calc(60dvh-3rem)]">
+        <ul className="max-h-[40dvh] divide-y divide-slate-100 overflow-y-auto">
           {uploads.map((item) => (
             <TrayRow key={item.key} item={item} onCancel={() => setCancelling(item)} />
           ))}
@@ -267,12 +243,4 @@ function InterruptedRow({ entry }: { entry: import('tus-js-client').PreviousUplo
       </div>
     </li>
   );
-}
-
-/** Room at the end of the page as tall as the tray, so the tray never hides the page's last lines or controls. */
-export function UploadTraySpacer() {
-  const count = useAtomValue(uploadsAtom).length + useAtomValue(interruptedAtom).length;
-  return count > 0 ? (
-    <div aria-hidden="true" data-testid="upload-tray-spacer" style={{ height: 'var(--upload-tray-height, 0px)' }} />
-  ) : null;
 }
