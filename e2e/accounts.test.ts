@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import { seriousA11yFindings } from './browser';
 import { e2eEnvironment } from './environment';
-import { createAccount, screenshot } from './server';
+import { createAccount, screenshot, signedInContext } from './server';
 
 const env = e2eEnvironment();
 
@@ -41,9 +41,8 @@ test('a teacher signs up, verifies by emailed code, renames in settings, logs ou
 
   await page.getByRole('link', { name: 'Open settings' }).click();
   await page.waitForURL('**/settings');
-  expect(await page.getByRole('tab', { name: 'Profile Picture' }).getAttribute('aria-selected')).toBe('true');
+  expect(await page.getByRole('tab', { name: 'Profile Info' }).getAttribute('aria-selected')).toBe('true');
   await screenshot(page, 'settings');
-  await page.getByRole('tab', { name: 'Profile Info' }).click();
   await page.getByLabel('Name').fill('G');
   await page.getByRole('button', { name: 'Save Name' }).click();
   await page.getByText('Please enter a valid name').waitFor();
@@ -69,6 +68,66 @@ test('a teacher signs up, verifies by emailed code, renames in settings, logs ou
   await page.waitForURL('**/settings');
   await page.getByText('Grace Hopper', { exact: true }).first().waitFor();
   await page.close();
+});
+
+test('settings on a phone: every tab in sight, Profile Info first; deleting the account asks first', async () => {
+  const account = await createAccount(env.server, env.mail, 'Della Deleter', 'student');
+  const context = await signedInContext(env.browser, env.server, account.token, { width: 375, height: 812 });
+  const page = await context.newPage();
+
+  // The Join class code: typed uppercase, the placeholder as written.
+  await page.goto(`${env.server.baseUrl}/classroom`);
+  await page.getByRole('button', { name: 'Join class' }).click();
+  const code = page.getByLabel('Class code');
+  expect(await code.getAttribute('placeholder')).toBe('e.g. K7PQ2XM');
+  expect(await code.evaluate((input) => getComputedStyle(input).textTransform)).toBe('uppercase');
+  expect(await code.evaluate((input) => getComputedStyle(input, '::placeholder').textTransform)).toBe('none');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.goto(`${env.server.baseUrl}/settings`);
+  const tabs = page.getByRole('tab');
+  await page.getByRole('tab', { name: 'Profile Info' }).waitFor();
+  expect(await page.getByRole('tab', { name: 'Profile Info' }).getAttribute('aria-selected')).toBe('true');
+  await page.getByLabel('Name').waitFor();
+  // Each tab wholly on screen, and the tab list does not scroll sideways.
+  expect(await tabs.count()).toBeGreaterThanOrEqual(3);
+  for (const tab of await tabs.all()) {
+    const box = await tab.boundingBox();
+    expect({
+      tab: await tab.textContent(),
+      left: (box?.x ?? -1) >= 0,
+      right: (box?.x ?? 0) + (box?.width ?? 0) <= 375,
+    }).toEqual({
+      tab: await tab.textContent(),
+      left: true,
+      right: true,
+    });
+  }
+  const list = page.getByRole('tablist', { name: 'Settings' });
+  expect(await list.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await screenshot(page, 'settings-phone');
+
+  // Deleting asks first, saying what goes; Cancel changes nothing.
+  await page.getByRole('tab', { name: 'Security' }).click();
+  await page.getByLabel('Your password, to confirm').fill(account.password);
+  await page.getByRole('button', { name: 'Delete my account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+  await dialog.getByText('your notes, comments, likes and watch history').waitFor();
+  await dialog.getByText('This cannot be undone.').waitFor();
+  expect(await seriousA11yFindings(page)).toEqual([]);
+  await screenshot(page, 'settings-delete-account-phone');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  expect((await account.api('GET', '/api/users')).email).toBe(account.email);
+
+  // Confirmed, the account is gone.
+  await page.getByRole('button', { name: 'Delete my account' }).click();
+  await dialog.getByRole('button', { name: 'Delete my account' }).click();
+  await page.waitForURL('**/login');
+  await page.getByText('Your account was deleted.').waitFor();
+  expect((await account.api('GET', '/api/users')).error).toBeString();
+  await context.close();
 });
 
 test('the 404 page, and verify-email without an address', async () => {

@@ -41,7 +41,7 @@ export function JoinClassModal({ open, onClose }: { open: boolean; onClose: () =
           <label htmlFor="join-class-code">Class code</label>
           <input
             id="join-class-code"
-            className="input font-mono text-lg tracking-widest uppercase"
+            className="input font-mono text-lg tracking-widest uppercase placeholder:tracking-normal placeholder:normal-case"
             value={classCode}
             onChange={(event) => setClassCode(event.target.value)}
             placeholder="e.g. K7PQ2XM"

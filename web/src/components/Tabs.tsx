@@ -2,14 +2,21 @@ import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
 
 /**
  * Tabs that follow the ARIA tabs pattern: a tablist of buttons and the selected tab's panel. Only the selected tab
- * is a Tab stop; Left and Right (wrapping), Home and End move to another tab and select it.
+ * is a Tab stop; Left and Right (wrapping), Home and End move to another tab and select it. With `gridOnPhones`, a
+ * phone shows the tabs as a 2-column grid of buttons, all in sight, instead of a row that scrolls sideways (for tab
+ * names too long to fit one row at 375 px); from `sm` up they are the usual row.
  */
+const rowTab = '-mb-px shrink-0 border-b-2 px-4 py-3';
+/** A cell of the phone grid (a rounded button, the selected one tinted); the row's underlined tab from `sm` up. */
+const phoneGridTab = 'rounded-lg px-3 py-2.5 sm:-mb-px sm:shrink-0 sm:rounded-none sm:border-b-2 sm:px-4 sm:py-3';
+
 export function Tabs<Name extends string>({
   label,
   tabs,
   selected,
   onSelect,
   panelClassName,
+  gridOnPhones = false,
   children,
 }: {
   label: string;
@@ -17,6 +24,7 @@ export function Tabs<Name extends string>({
   selected: Name;
   onSelect: (name: Name) => void;
   panelClassName?: string;
+  gridOnPhones?: boolean;
   children: ReactNode;
 }) {
   const baseId = useId();
@@ -45,7 +53,11 @@ export function Tabs<Name extends string>({
         ref={list}
         role="tablist"
         aria-label={label}
-        className="flex overflow-x-auto border-b border-slate-200"
+        className={
+          gridOnPhones
+            ? 'grid grid-cols-2 gap-1 border-b border-slate-200 p-2 sm:flex sm:gap-0 sm:p-0'
+            : 'flex overflow-x-auto border-b border-slate-200'
+        }
         onKeyDown={onKeyDown}
       >
         {tabs.map((name) => (
@@ -58,9 +70,9 @@ export function Tabs<Name extends string>({
             tabIndex={selected === name ? 0 : -1}
             aria-controls={`${baseId}-panel`}
             onClick={() => onSelect(name)}
-            className={`-mb-px shrink-0 border-b-2 px-4 py-3 text-sm font-medium whitespace-nowrap ${
+            className={`${gridOnPhones ? phoneGridTab : rowTab} text-sm font-medium whitespace-nowrap ${
               selected === name
-                ? 'border-indigo-600 text-indigo-700'
+                ? `border-indigo-600 text-indigo-700 ${gridOnPhones ? 'bg-indigo-50 sm:bg-transparent' : ''}`
                 : 'border-transparent text-slate-600 hover:text-slate-900'
             }`}
           >

@@ -27,8 +27,9 @@ export function SettingsPage() {
   // Back from linking a school account (?linked=school): its tab, a confirmation, and a clean address bar.
   const [justLinked, setJustLinked] = useState(() => params.get('linked') === 'school');
   // Back from confirming with the school account (?confirmed=delete|password): the Security tab, ready.
+  // Otherwise the first tab, Profile Info.
   const [tab, setTab] = useState<Tab>(
-    justLinked ? 'Linked sign-in' : params.has('confirmed') ? 'Security' : 'Profile Picture',
+    justLinked ? 'Linked sign-in' : params.has('confirmed') ? 'Security' : 'Profile Info',
   );
   useEffect(() => {
     if (params.has('linked')) setParams({}, { replace: true });
@@ -104,7 +105,7 @@ export function SettingsPage() {
       </div>
 
       <div className="card mt-6">
-        <Tabs label="Settings" tabs={tabs} selected={tab} onSelect={setTab} panelClassName="p-6">
+        <Tabs label="Settings" tabs={tabs} selected={tab} onSelect={setTab} panelClassName="p-6" gridOnPhones>
           {tab === 'Profile Info' && <ProfileInfoForm user={user} onSaved={setUser} />}
           {tab === 'Security' && (
             <>
