@@ -11,6 +11,7 @@ import { compressJson } from './http/compress-json';
 import { openApiDocument } from './http/openapi';
 import { logRequests } from './http/request-log';
 import { createWebHandler } from './http/web-assets';
+import { newId } from './lib/ids';
 import { accountsRoutes } from './routes/accounts';
 import { adminRoutes } from './routes/admin';
 import { appInfoRoutes } from './routes/app-info';
@@ -45,7 +46,8 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
   const app = new Hono<AppEnv>();
   const web = createWebHandler(deps.config.webDir);
   // Every answer, hashed assets included, carries its request id (X-Request-Id), the key to its line in the log.
-  app.use(requestId(), logRequests(deps.log));
+  // 16 characters, not a 36-character UUID: it rides on every answer, each asset of the first page included.
+  app.use(requestId({ generator: newId }), logRequests(deps.log));
   const documentHeaders = secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],

@@ -33,6 +33,11 @@ export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler;
 }
 
+/** A request that carried a token got 401 (for the XHR upload in ./upload-progress, which fetch cannot replace). */
+export function sessionEnded() {
+  onUnauthorized?.();
+}
+
 /** The one way the web app talks to the server: base /api, bearer from the cookie, one error shape. */
 export async function request<T>(method: string, path: string, options: Options = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -72,40 +77,4 @@ export async function request<T>(method: string, path: string, options: Options 
     throw new ApiError(response.status, message, errorBody);
   }
   return data as T;
-}
-
-/** Sends a multipart form with upload progress (fetch cannot report it), same errors as request(). */
-export function uploadWithProgress<T>(
-  path: string,
-  form: FormData,
-  onProgress: (percent: number) => void,
-  signal?: AbortSignal,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api${path}`);
-    const token = readToken();
-    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
-    };
-    xhr.onload = () => {
-      let data: Record<string, unknown> = {};
-      try {
-        data = JSON.parse(xhr.responseText);
-      } catch {
-        // not JSON: keep the empty body
-      }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
-      else {
-        if (xhr.status === 401 && token) onUnauthorized?.();
-        const message = typeof data.error === 'string' ? data.error : `Upload failed (${xhr.status})`;
-        reject(new ApiError(xhr.status, message, data));
-      }
-    };
-    xhr.onerror = () => reject(new ApiError(0, 'The upload was interrupted. Check your connection.'));
-    xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
-    signal?.addEventListener('abort', () => xhr.abort());
-    xhr.send(form);
-  });
 }

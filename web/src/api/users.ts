@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { PrivateUserJson, Role, SignInJson } from '../../../src/contract/users';
 import { storeToken } from '../lib/token-cookie';
-import { request, uploadWithProgress } from './client';
+import { request } from './client';
 
 export type { PrivateUserJson as User, Role, SignInJson as LoginAnswer } from '../../../src/contract/users';
 
@@ -22,9 +22,11 @@ export const verifyOtp = (email: string, otp: string, password?: string) =>
 export const resendOtp = (email: string) =>
   request<{ message: string }>('POST', '/users/resend-otp', { body: { email } });
 
-export const uploadProfilePicture = (file: File, onProgress: (percent: number) => void = () => {}) => {
+export const uploadProfilePicture = async (file: File, onProgress: (percent: number) => void = () => {}) => {
   const form = new FormData();
   form.append('profilePicture', file);
+  // Loaded when used: this module is on the sign-in page, the XHR upload is not.
+  const { uploadWithProgress } = await import('./upload-progress');
   return uploadWithProgress<PrivateUserJson>('/users/profile-picture', form, onProgress);
 };
 
