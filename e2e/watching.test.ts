@@ -11,12 +11,14 @@ const env = e2eEnvironment();
 const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-watch-'));
 let student: Awaited<ReturnType<typeof createAccount>>;
 let courseId: string;
+let inviteCode: string;
 
 beforeAll(async () => {
   const teacher = await createAccount(env.server, env.mail, 'Richard Feynman', 'teacher');
   student = await createAccount(env.server, env.mail, 'Alice Student', 'student');
   const course = await teacher.api('POST', '/api/courses', { courseName: 'Physics 101' });
   courseId = course._id;
+  inviteCode = course.inviteCode;
   await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
   const clip = await makeClip(clips, { width: 640, height: 360, seconds: 30, name: 'lecture.mp4' });
   const form = new FormData();
@@ -128,6 +130,53 @@ test('a student watches: it plays, switches to 240p, Space pauses, resumes after
   await page.getByRole('link', { name: /Quantum electrodynamics/ }).waitFor();
   await page.getByText(/\d+% watched/).waitFor();
   await screenshot(page, 'history');
+  await context.close();
+});
+
+test('a reply is shown under the comment it answers (oldest first, "Reply to" its author), not as its own comment', async () => {
+  const asker = await createAccount(env.server, env.mail, 'Quinn Asker', 'student');
+  await asker.api('POST', '/api/enrollments/join', { inviteCode });
+  const [lecture] = await asker.api('GET', `/api/lectures/course/${courseId}`);
+  const lectureId = lecture._id as string;
+  const question = await asker.api('POST', `/api/lectures/${lectureId}/comments`, { text: 'Is light a wave?' });
+  await asker.api('POST', `/api/lectures/${lectureId}/comments`, { text: 'A later question' });
+
+  const context = await signedInContext(env.browser, env.server, student.token, { width: 375, height: 812 });
+  const page = await context.newPage();
+  await page.goto(`${env.server.baseUrl}/classroom/${courseId}`);
+  const thread = page
+    .getByRole('listitem')
+    .filter({ has: page.getByText('Is light a wave?', { exact: true }) })
+    .last();
+  await thread.getByRole('button', { name: 'Reply to Quinn Asker' }).first().click();
+  await page.getByPlaceholder('Share your thoughts...').fill('Both, it depends on the experiment.');
+  await page.getByRole('button', { name: 'Reply', exact: true }).click();
+  const replies = page.getByRole('list', { name: 'Replies to Quinn Asker' });
+  await replies.getByText('Both, it depends on the experiment.').waitFor();
+  await replies.getByText('Reply to Quinn Asker').waitFor();
+  // A second, later reply comes after the first one.
+  await asker.api('POST', `/api/lectures/${lectureId}/comments`, {
+    text: 'Thanks!',
+    parentId: question._id,
+  });
+  await page.reload();
+  await replies.getByText('Thanks!').waitFor();
+  expect(await replies.getByRole('listitem').allInnerTexts()).toEqual([
+    expect.stringContaining('Both, it depends on the experiment.'),
+    expect.stringContaining('Thanks!'),
+  ]);
+  // The replies list sits inside the question's item, indented under its text; the top level has only questions.
+  const topLevel = page.locator('section[aria-labelledby="comments-title"] > div > ul > li');
+  const tops = await topLevel.evaluateAll((items) =>
+    items.map((item) => item.querySelector(':scope > div > div p.whitespace-pre-wrap')?.textContent),
+  );
+  expect(tops).toContain('Is light a wave?');
+  expect(tops).not.toContain('Both, it depends on the experiment.');
+  expect(tops).not.toContain('Thanks!');
+  const questionBox = (await thread.getByText('Is light a wave?', { exact: true }).boundingBox())!;
+  const replyBox = (await replies.getByText('Both, it depends on the experiment.').boundingBox())!;
+  expect(replyBox.y).toBeGreaterThan(questionBox.y);
+  expect(replyBox.x).toBeGreaterThan(questionBox.x);
   await context.close();
 });
 

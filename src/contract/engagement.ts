@@ -8,6 +8,8 @@ export type CommentRow = {
   userId: string;
   username: string;
   avatarVersion: number;
+  /** The comment this one answers (a reply), or null. */
+  parentId: string | null;
 };
 
 export function toCommentJson(row: CommentRow) {
@@ -16,6 +18,8 @@ export function toCommentJson(row: CommentRow) {
     text: row.text,
     createdAt: new Date(row.createdAt).toISOString(),
     userId: toPublicUser({ id: row.userId, username: row.username, avatarVersion: row.avatarVersion }),
+    /** The comment this one answers (a reply), null for a top-level comment. */
+    parentId: row.parentId ?? null,
   };
 }
 

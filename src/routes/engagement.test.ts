@@ -109,6 +109,7 @@ describe('comments', () => {
       profilePictureImageLink: '/placeholder-avatar.svg',
     });
     expect(Number.isNaN(Date.parse(list.json[0].createdAt))).toBe(false);
+    expect(list.json[0].parentId).toBeNull();
     for (const text of ['', '   ', 'x'.repeat(2001)]) {
       await expectRefused(h, {
         name: `comment of ${text.length} characters`,
@@ -128,6 +129,31 @@ describe('comments', () => {
         })
       ).status,
     ).toBe(201);
+  });
+
+  test('a reply carries its parentId (null on a top-level comment), in the POST answer and in the list', async () => {
+    const question = await h.api('POST', `/api/lectures/${lectureId}/comments`, {
+      as: student.token,
+      body: { text: 'Why does the wave slow down?' },
+    });
+    expect(question.json.parentId).toBeNull();
+    const reply = await h.api('POST', `/api/lectures/${lectureId}/comments`, {
+      as: classmate.token,
+      body: { text: 'The medium changes.', parentId: question.json._id },
+    });
+    expect(reply.status).toBe(201);
+    expect(reply.json.parentId).toBe(question.json._id);
+    const list = await h.api('GET', `/api/lectures/${lectureId}/comments`, { as: teacher.token });
+    const byId = new Map(list.json.map((c: { _id: string }) => [c._id, c]));
+    expect(byId.get(reply.json._id)).toMatchObject({
+      _id: reply.json._id,
+      text: 'The medium changes.',
+      parentId: question.json._id,
+      userId: { _id: classmate.user._id },
+    });
+    expect(Object.keys(byId.get(question.json._id) as object).sort()).toEqual(
+      ['_id', 'createdAt', 'parentId', 'text', 'userId'].sort(),
+    );
   });
 
   test('the author and the teacher can delete a comment; a classmate cannot', async () => {

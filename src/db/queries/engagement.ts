@@ -22,6 +22,7 @@ const commentColumns = () => ({
   userId: comments.userId,
   username: users.username,
   avatarVersion: users.avatarVersion,
+  parentId: comments.parentId,
 });
 
 /** The newest comments of a lecture, with their authors (a hot path). */

@@ -58,6 +58,68 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
     field?.focus();
   };
 
+  const byId = new Map(comments.map((comment) => [comment._id, comment]));
+  /** One comment; a top-level one lists its replies (oldest first) in a list of its own, indented under it. */
+  const renderComment = (comment: Comment, replies: Comment[] = []) => {
+    const parent = comment.parentId ? byId.get(comment.parentId) : undefined;
+    return (
+      <li key={comment._id} className="flex gap-3" data-testid="comment">
+        <Avatar src={comment.userId.profilePictureImageLink} name={comment.userId.username} size={parent ? 28 : 36} />
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-start gap-x-2">
+            <div className="min-w-0 flex-1">
+              <div className="flex flex-wrap items-baseline gap-x-2">
+                <span className="text-sm font-semibold text-slate-900">{comment.userId.username}</span>
+                <time
+                  className="text-xs text-slate-500"
+                  dateTime={comment.createdAt}
+                  title={formatLongDate(comment.createdAt)}
+                >
+                  {formatRelative(comment.createdAt)}
+                </time>
+              </div>
+              {parent && <p className="text-xs text-slate-500">Reply to {parent.userId.username}</p>}
+              <p className="mt-0.5 text-sm whitespace-pre-wrap break-words text-slate-700">
+                <TextWithTimes text={comment.text} />
+              </p>
+              {comment.userId._id !== user?._id && (
+                <button
+                  type="button"
+                  className="mt-1 text-xs font-medium text-indigo-700 hover:text-indigo-900"
+                  aria-label={`Reply to ${comment.userId.username}`}
+                  onClick={() => {
+                    setReplyTo(comment);
+                    textRef.current?.focus();
+                  }}
+                >
+                  Reply
+                </button>
+              )}
+            </div>
+            {(isTeacher || comment.userId._id === user?._id) && (
+              <button
+                type="button"
+                className="icon-btn size-8 shrink-0"
+                aria-label="Delete comment"
+                onClick={() => setDeleting(comment)}
+              >
+                <TrashIcon size={16} />
+              </button>
+            )}
+          </div>
+          {replies.length > 0 && (
+            <ul
+              aria-label={`Replies to ${comment.userId.username}`}
+              className="mt-3 flex flex-col gap-3 border-l-2 border-slate-100 pl-3"
+            >
+              {replies.map((reply) => renderComment(reply))}
+            </ul>
+          )}
+        </div>
+      </li>
+    );
+  };
+
   return (
     <section aria-labelledby="comments-title" className="card">
       <h2 id="comments-title">
@@ -118,49 +180,7 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
             <p className="text-center text-sm text-slate-500">No comments yet. Start the conversation.</p>
           ) : (
             <ul className="flex flex-col gap-4">
-              {comments.map((comment) => (
-                <li key={comment._id} className="flex gap-3">
-                  <Avatar src={comment.userId.profilePictureImageLink} name={comment.userId.username} size={36} />
-                  <div className="min-w-0 flex-1">
-                    <div className="flex flex-wrap items-baseline gap-x-2">
-                      <span className="text-sm font-semibold text-slate-900">{comment.userId.username}</span>
-                      <time
-                        className="text-xs text-slate-500"
-                        dateTime={comment.createdAt}
-                        title={formatLongDate(comment.createdAt)}
-                      >
-                        {formatRelative(comment.createdAt)}
-                      </time>
-                    </div>
-                    <p className="mt-0.5 text-sm whitespace-pre-wrap break-words text-slate-700">
-                      <TextWithTimes text={comment.text} />
-                    </p>
-                    {comment.userId._id !== user?._id && (
-                      <button
-                        type="button"
-                        className="mt-1 text-xs font-medium text-indigo-700 hover:text-indigo-900"
-                        aria-label={`Reply to ${comment.userId.username}`}
-                        onClick={() => {
-                          setReplyTo(comment);
-                          textRef.current?.focus();
-                        }}
-                      >
-                        Reply
-                      </button>
-                    )}
-                  </div>
-                  {(isTeacher || comment.userId._id === user?._id) && (
-                    <button
-                      type="button"
-                      className="icon-btn size-8 shrink-0"
-                      aria-label="Delete comment"
-                      onClick={() => setDeleting(comment)}
-                    >
-                      <TrashIcon size={16} />
-                    </button>
-                  )}
-                </li>
-              ))}
+              {threads(comments).map(({ comment, replies }) => renderComment(comment, replies))}
             </ul>
           )}
         </div>
@@ -190,6 +210,32 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
       </ConfirmDialog>
     </section>
   );
+}
+
+/**
+ * The comments as threads: top-level ones newest first (as the server sends them), each with its replies oldest
+ * first. A reply to a reply joins its thread's top comment; one whose parent is gone (deleted) stands alone.
+ */
+function threads(comments: Comment[]) {
+  const byId = new Map(comments.map((comment) => [comment._id, comment]));
+  const rootOf = (comment: Comment) => {
+    let root = comment;
+    const seen = new Set<string>();
+    while (root.parentId && byId.has(root.parentId) && !seen.has(root._id)) {
+      seen.add(root._id);
+      root = byId.get(root.parentId) as Comment;
+    }
+    return root;
+  };
+  const replies = new Map<string, Comment[]>();
+  const tops: Comment[] = [];
+  for (const comment of comments) {
+    const root = rootOf(comment);
+    if (root === comment) tops.push(comment);
+    else replies.set(root._id, [...(replies.get(root._id) ?? []), comment]);
+  }
+  const oldestFirst = (a: Comment, b: Comment) => a.createdAt.localeCompare(b.createdAt) || a._id.localeCompare(b._id);
+  return tops.map((comment) => ({ comment, replies: (replies.get(comment._id) ?? []).sort(oldestFirst) }));
 }
 
 /** A comment's text, its times (12:34) turned into buttons that take the player there. */
