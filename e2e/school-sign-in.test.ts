@@ -226,6 +226,30 @@ test('an account from another domain is refused with a page that says why, and n
   await context.close();
 });
 
+test('Settings on a phone with school sign-in: all four tabs in sight without scrolling, Profile Info first', async () => {
+  const account = await createAccount(server, mail, 'Pia Phone', 'student');
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+  await context.addCookies([{ name: 'token', value: account.token, url: server.baseUrl }]);
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/settings`);
+  const linked = page.getByRole('tab', { name: 'Linked sign-in' });
+  await linked.waitFor();
+  expect(await page.getByRole('tab', { name: 'Profile Info' }).getAttribute('aria-selected')).toBe('true');
+  const tabs = await page.getByRole('tab').all();
+  expect(tabs).toHaveLength(4);
+  for (const tab of tabs) {
+    const box = await tab.boundingBox();
+    const inSight = (box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 375;
+    expect({ tab: await tab.textContent(), inSight }).toEqual({ tab: await tab.textContent(), inSight: true });
+  }
+  const list = page.getByRole('tablist', { name: 'Settings' });
+  expect(await list.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  await screenshot(page, 'settings-tabs-school-phone');
+  await linked.click();
+  expect(await linked.getAttribute('aria-selected')).toBe('true');
+  await context.close();
+});
+
 test('an email of a password account is never merged; its owner links the school account from Settings', async () => {
   const owner = await createAccount(server, mail, 'Owner Person', 'student');
   provider.setAccount('owner', { email: owner.email, email_verified: true, name: 'Owner At School' });
