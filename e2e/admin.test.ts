@@ -64,6 +64,10 @@ test('the administrator approves a teacher, sends a reset code and starts a back
     .waitFor();
   const course = (await teacher.api('GET', '/api/courses'))[0];
   await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
+  // Counts in the right number: "1 student", "0 lectures".
+  await adminPage.getByRole('tab', { name: 'Classes' }).click();
+  await adminPage.getByText(/· 1 student · 0 lectures ·/).waitFor();
+  await adminPage.getByRole('tab', { name: 'Users' }).click();
 
   // Disable asks first: Cancel changes nothing; confirmed, the account is disabled and its sessions end.
   const other = await createAccount(env.server, env.mail, 'Dee Disabled', 'student');

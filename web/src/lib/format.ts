@@ -61,3 +61,6 @@ export function formatRelative(iso: string, now = Date.now()): string {
 export const TIME_IN_TEXT = /\b(?:(\d{1,2}):)?(\d{1,2}):([0-5]\d)\b/g;
 export const secondsOf = (match: RegExpMatchArray) =>
   Number(match[1] ?? 0) * 3600 + Number(match[2]) * 60 + Number(match[3]);
+
+/** A count with its noun in the right number: "1 student", "2 students", "0 classes" (give `many` when not +s). */
+export const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { type AdminCourse, useAdminCourses, useDeleteClass } from '../../api/admin';
 import { teacherName } from '../../api/courses';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, plural } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { QueryState } from '../QueryState';
@@ -24,8 +24,8 @@ export function AdminClasses() {
                 <div className="min-w-0 flex-1">
                   <p className="font-medium break-words text-slate-900">{course.courseName}</p>
                   <p className="text-sm text-slate-600">
-                    {teacherName(course)} · {course.students} students · {course.lectures} lectures ·{' '}
-                    {formatBytes(course.storageBytes)}
+                    {teacherName(course)} · {plural(course.students, 'student')} · {plural(course.lectures, 'lecture')}{' '}
+                    · {formatBytes(course.storageBytes)}
                   </p>
                 </div>
                 <button
@@ -57,8 +57,8 @@ export function AdminClasses() {
           })
         }
       >
-        Its {deleting?.lectures} lectures and their videos ({formatBytes(deleting?.storageBytes ?? 0)}), the enrollment
-        of its {deleting?.students} students and their notes for it go too.
+        Its {plural(deleting?.lectures ?? 0, 'lecture')} and their videos ({formatBytes(deleting?.storageBytes ?? 0)}),
+        the enrollment of its {plural(deleting?.students ?? 0, 'student')} and their notes for it go too.
       </ConfirmDialog>
     </section>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { type AdminUser, useAdminUsers, useDeleteUser, useSendReset, useUpdateUser } from '../../api/admin';
-import { formatLongDate } from '../../lib/format';
+import { formatLongDate, plural } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { useSession } from '../../state/session';
 import { ConfirmDialog } from '../ConfirmDialog';
@@ -86,7 +86,7 @@ function UserRow({ user, onDelete }: { user: AdminUser; onDelete: () => void }) 
         </p>
         <p className="text-sm break-all text-slate-600">{user.email}</p>
         <p className="mt-1 text-xs text-slate-600">
-          {user.classes} {user.classes === 1 ? 'class' : 'classes'} · last sign-in{' '}
+          {plural(user.classes, 'class', 'classes')} · last sign-in{' '}
           {user.lastLoginAt ? formatLongDate(user.lastLoginAt) : 'never'}
         </p>
         {badges.length > 0 && (
