@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+
+type Box = { x: number; y: number; width: number; height: number };
+
 import { makeClip } from '../src/test/fixtures';
 import { TEST_PASSWORD } from '../src/test/harness';
 import { seriousA11yFindings } from './browser';
@@ -164,6 +167,17 @@ test('the share page at every width: the class code on one line, the whole invit
         ),
         codeFits: code.scrollWidth <= code.clientWidth,
         linkShown: link.scrollHeight <= link.clientHeight + 1 && link.scrollWidth <= link.clientWidth,
+        // As tall as the link's lines, no empty line under it (the walk found two lines for a one-line link).
+        linkSized: (() => {
+          const style = getComputedStyle(link);
+          const padX = Number.parseFloat(style.paddingLeft) + Number.parseFloat(style.paddingRight);
+          const padY = Number.parseFloat(style.paddingTop) + Number.parseFloat(style.paddingBottom);
+          const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+          context.font = `${style.fontSize} ${style.fontFamily}`;
+          const wanted = Math.max(1, Math.ceil(context.measureText(link.value).width / (link.clientWidth - padX)));
+          const lines = Math.round((link.clientHeight - padY) / Number.parseFloat(style.lineHeight));
+          return lines === wanted || `${lines} lines for ${wanted}`;
+        })(),
         link: link.value,
       };
     });
@@ -172,6 +186,7 @@ test('the share page at every width: the class code on one line, the whole invit
       codeLines: 1,
       codeFits: true,
       linkShown: true,
+      linkSized: true,
       link: true,
     });
     await check(page, 'share', width);
@@ -227,6 +242,87 @@ test('toasts cover no title, have a 24 px close button and stay with their page,
   await loggedOut.waitFor({ state: 'detached', timeout: 3000 });
   await page.close();
 }, 120_000);
+
+test('a toast covers neither the button that showed it nor the title, and its close button is inside it', async () => {
+  const apart = (a: Box, b: Box) =>
+    a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+  for (const width of [375, 1024]) {
+    // A wrong password on the login page: the error toast leaves "Log In" free.
+    const page = await env.browser.newPage({ viewport: { width, height: 800 } });
+    await page.goto(`${env.server.baseUrl}/login`);
+    await page.getByLabel('Email').fill('nobody@example.test');
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password-1');
+    const logIn = page.getByRole('button', { name: 'Log In' });
+    await logIn.click();
+    const error = page.locator('[data-sonner-toast]').filter({ hasText: 'Please try again' });
+    await error.waitFor();
+    await page.waitForTimeout(600); // its entrance animation
+    const [errorBox, logInBox, close] = await Promise.all([
+      error.boundingBox(),
+      logIn.boundingBox(),
+      error.locator('[data-close-button]').boundingBox(),
+    ]);
+    if (!errorBox || !logInBox || !close) throw new Error('not laid out');
+    expect({ width, coversLogIn: !apart(errorBox, logInBox) }).toEqual({ width, coversLogIn: false });
+    // The close button: a 24 px target inside the toast, not a small circle hanging off its corner.
+    expect({
+      width,
+      big: Math.min(close.width, close.height) >= 24,
+      inside:
+        close.x >= errorBox.x &&
+        close.y >= errorBox.y &&
+        close.x + close.width <= errorBox.x + errorBox.width &&
+        close.y + close.height <= errorBox.y + errorBox.height,
+    }).toEqual({ width, big: true, inside: true });
+    await page.close();
+
+    // Saving the name in Settings: the toast leaves the button pressed and the page title free.
+    const context = await signedInContext(env.browser, env.server, newcomer.token, { width, height: 800 });
+    const settings = await context.newPage();
+    await settings.goto(`${env.server.baseUrl}/settings`);
+    await settings.locator('#profile-name').fill(`Newcomer ${width}`);
+    const save = settings.locator('form:has(#profile-name) button[type="submit"]');
+    await save.click();
+    const saved = settings.locator('[data-sonner-toast]').filter({ hasText: 'Name updated' });
+    await saved.waitFor();
+    await settings.waitForTimeout(600);
+    const [savedBox, saveBox, titleBox] = await Promise.all([
+      saved.boundingBox(),
+      save.boundingBox(),
+      settings.getByRole('heading', { level: 1 }).boundingBox(),
+    ]);
+    if (!savedBox || !saveBox) throw new Error('not laid out');
+    expect({
+      width,
+      coversButton: !apart(savedBox, saveBox),
+      coversTitle: width >= 640 && titleBox ? !apart(savedBox, titleBox) : false,
+      inHeader: savedBox.y < 56,
+    }).toEqual({ width, coversButton: false, coversTitle: false, inHeader: false });
+    await context.close();
+  }
+}, 120_000);
+
+test('on a phone, Escape closes the navigation drawer and gives the focus back to the menu button', async () => {
+  const context = await signedInContext(env.browser, env.server, student.token, { width: 375, height: 800 });
+  const page = await context.newPage();
+  await page.goto(`${env.server.baseUrl}/classroom`);
+  const menu = page.getByRole('button', { name: 'Expand navigation' });
+  await menu.click();
+  const backdrop = page.getByRole('button', { name: 'Close navigation' });
+  await backdrop.waitFor();
+  await page.keyboard.press('Escape');
+  await backdrop.waitFor({ state: 'detached', timeout: 3000 });
+  expect(
+    await page.getByRole('button', { name: 'Expand navigation' }).evaluate((b) => b === document.activeElement),
+  ).toBe(true);
+  // The nav is off screen again.
+  await page.waitForFunction(() => (document.getElementById('side-nav')?.getBoundingClientRect().right ?? 99) <= 1);
+  // A tap on the backdrop closes it too.
+  await menu.click();
+  await backdrop.click({ position: { x: 340, y: 400 } });
+  await backdrop.waitFor({ state: 'detached', timeout: 3000 });
+  await context.close();
+}, 60_000);
 
 test("the playlist's topic titles are 24 px targets, and 44 px on a touch screen", async () => {
   const heights = async (touch: boolean) => {

@@ -108,14 +108,13 @@ export function Toasts() {
   useEffect(() => toaster?.mounted(), [toaster]);
   const phone = usePhone();
   if (!toaster) return null;
-  // Never over the header, a page's title or its top-right actions: at the bottom, across a phone and in the
-  // bottom-right corner elsewhere, above the upload tray when it is there (its height is --upload-tray-height).
-  const aboveTheTray = 'calc(16px + var(--upload-tray-height, 0px))';
+  // Never over the header, a page's title or the button just pressed: on a phone at the top, just below the
+  // header (a phone's forms and their buttons fill the screen below it), elsewhere in the bottom-right corner.
   return (
     <toaster.Toaster
-      position={phone ? 'bottom-center' : 'bottom-right'}
-      offset={{ bottom: aboveTheTray, right: 16 }}
-      mobileOffset={{ bottom: aboveTheTray }}
+      position={phone ? 'top-center' : 'bottom-right'}
+      offset={{ bottom: 16, right: 16, top: 64 }}
+      mobileOffset={{ top: 64, left: 8, right: 8 }}
       duration={TOAST_MS}
       richColors
       closeButton
