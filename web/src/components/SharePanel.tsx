@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { shareOrigin, useAppInfo } from '../api/app';
 import { type Course, useRegenerateInviteCode } from '../api/courses';
 import { toast } from '../lib/toast';
@@ -19,6 +19,22 @@ export function SharePanel({ course }: { course: Course }) {
   const { origin, warning } = shareOrigin(appInfo.data, window.location);
   // No link until the server has said which address to share (PUBLIC_URL): never one that would change a moment later.
   const link = appInfo.isPending ? '' : `${origin}/join/${course.inviteCode}`;
+
+  // The link's box is as tall as the link: one line when it fits, two on a phone, never an empty second line.
+  const linkBox = useRef<HTMLTextAreaElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the box's height follows the link's text
+  useLayoutEffect(() => {
+    const box = linkBox.current;
+    if (!box) return;
+    const fit = () => {
+      box.style.height = 'auto';
+      box.style.height = `${box.scrollHeight + box.offsetHeight - box.clientHeight}px`;
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(box.parentElement ?? box);
+    return () => observer.disconnect();
+  }, [link]);
 
   useEffect(() => {
     if (!copied) return;
@@ -86,18 +102,19 @@ export function SharePanel({ course }: { course: Course }) {
           <div className="field">
             <label htmlFor="invite-link">Invite link</label>
             <div className="flex gap-2">
-              {/* A box that wraps, so the whole link shows at any width (an input showed "http:" and hid the rest). */}
+              {/* A box that wraps, so the whole link shows at any width, sized to it (an input hid the link's end). */}
               <textarea
+                ref={linkBox}
                 id="invite-link"
-                className="input h-auto min-w-0 flex-1 resize-none py-2 font-mono text-sm leading-snug [overflow-wrap:anywhere]"
-                rows={2}
+                className="input min-h-10 min-w-0 flex-1 resize-none overflow-hidden py-2 font-mono text-sm leading-snug [overflow-wrap:anywhere]"
+                rows={1}
                 value={link}
                 readOnly
                 onFocus={(event) => event.currentTarget.select()}
               />
               <button
                 type="button"
-                className="btn btn-secondary shrink-0"
+                className="btn btn-secondary shrink-0 self-start"
                 onClick={copy}
                 disabled={!link}
                 aria-label="Copy invite link"
