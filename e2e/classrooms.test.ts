@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test';
 import jsQR from 'jsqr';
 import type { Page } from 'playwright-core';
 import { e2eEnvironment } from './environment';
-import { screenshot } from './server';
+import { createAccount, screenshot, signedInContext } from './server';
 
 const env = e2eEnvironment();
 
@@ -151,3 +151,43 @@ test('a dead invite says so before sign-in, offers "Enter a class code", and "Go
   await page.getByRole('dialog').getByLabel('Class code').waitFor();
   await context.close();
 });
+
+test('class cards show a 22-character name whole, broken between words, at 768, 1024 and 1280', async () => {
+  const teacher = await createAccount(env.server, env.mail, 'Card Teacher', 'teacher');
+  const student = await createAccount(env.server, env.mail, 'Card Student', 'student');
+  const name = 'Introduction to Optics'; // 22 characters
+  for (const courseName of [name, 'Algebra', 'Chemistry', 'Drawing', 'Economics']) {
+    const course = await teacher.api('POST', '/api/courses', { courseName });
+    await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
+  }
+  for (const [who, token] of [
+    ['teacher', teacher.token],
+    ['student', student.token],
+  ] as const) {
+    for (const width of [768, 1024, 1280]) {
+      const context = await signedInContext(env.browser, env.server, token, { width, height: 900 });
+      const page = await context.newPage();
+      await page.goto(`${env.server.baseUrl}/classroom`);
+      const heading = page.getByRole('heading', { level: 2, name });
+      await heading.waitFor();
+      const shown = await heading.evaluate((h) => {
+        // Whole: nothing clipped by the line clamp. Broken between words: each word's glyphs on one line.
+        const clipped = h.scrollHeight > h.clientHeight + 1;
+        const text = [...h.childNodes].find((node) => node.nodeType === Node.TEXT_NODE) as Text;
+        const split: string[] = [];
+        let at = 0;
+        for (const word of (text.textContent ?? '').split(' ')) {
+          const range = document.createRange();
+          range.setStart(text, at);
+          range.setEnd(text, at + word.length);
+          const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+          if (tops.size > 1) split.push(word);
+          at += word.length + 1;
+        }
+        return { clipped, split, title: h.getAttribute('title') };
+      });
+      expect({ who, width, ...shown }).toEqual({ who, width, clipped: false, split: [], title: name });
+      await context.close();
+    }
+  }
+}, 120_000);

@@ -84,7 +84,11 @@ export function ClassCard({
         to={`/classroom/${course._id}`}
         className="min-w-0 flex-1 rounded-lg after:absolute after:inset-0 after:content-['']"
       >
-        <h2 className="line-clamp-2 pr-8 text-lg font-semibold break-words text-slate-900">
+        {/* Names wrap between words (up to 3 lines); room for the options button only when there is one. */}
+        <h2
+          title={course.courseName}
+          className={`line-clamp-3 text-lg font-semibold [overflow-wrap:break-word] text-slate-900 ${isTeacher ? 'pr-10' : ''}`}
+        >
           {course.hasNew && (
             // Something new since the last visit (a lecture for students, a comment for the teacher).
             <span

@@ -78,7 +78,7 @@ export function ClassroomPage() {
           }
         >
           {(courses) => (
-            <div className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-4">
+            <div className="grid grid-cols-[repeat(auto-fill,minmax(min(100%,16rem),1fr))] gap-4">
               {courses.map((course, index) => (
                 <ClassCard
                   key={course._id}
