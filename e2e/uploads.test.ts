@@ -253,6 +253,14 @@ test('a file that is not a video is refused at once: no bar, no Retry, and a rel
   await context.close();
 }, 90_000);
 
+/** How a file input looks: its height, border and its picker button's colour. */
+const fileLook = (input: import('playwright-core').Locator) =>
+  input.evaluate((element) => ({
+    height: Math.round(element.getBoundingClientRect().height),
+    border: getComputedStyle(element).borderTopStyle,
+    button: getComputedStyle(element, '::file-selector-button').backgroundColor,
+  }));
+
 test('the tray docks in the page without hiding a control: collapsed on a phone, Clear finished', async () => {
   const course = await teacher.api('POST', '/api/courses', { courseName: 'Docked' });
   for (const name of ['First topic', 'Second topic', 'Last topic']) {
@@ -308,15 +316,19 @@ test('the tray docks in the page without hiding a control: collapsed on a phone,
     // "Add New Topic" and the last topic's menu take their clicks with the refused files still listed.
     await page.getByRole('button', { name: 'Add New Topic' }).click({ timeout: 5000 });
     await page.getByRole('dialog').waitFor();
+    const videoLook = await fileLook(page.getByRole('dialog').getByLabel('Video File'));
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Actions for Last topic' }).click({ timeout: 5000 });
     await page.getByRole('menuitem', { name: 'Edit' }).click({ timeout: 5000 });
-    await page.getByRole('dialog', { name: 'Edit Topic' }).waitFor();
+    const edit = page.getByRole('dialog', { name: 'Edit Topic' });
+    await edit.waitFor();
+    // The caption file field looks like the video file field: a button-styled picker, not a tall bordered box.
+    expect({ width, caption: await fileLook(edit.getByLabel(/Caption file/)) }).toEqual({ width, caption: videoLook });
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
-    // Clear finished takes the refused files away, and the tray and its room go with them.
+    // Clear finished takes the refused files away, and the tray with them.
     await tray.getByRole('button', { name: 'Clear finished' }).click();
     await tray.waitFor({ state: 'detached' });
     await context.close();

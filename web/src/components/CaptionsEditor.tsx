@@ -100,7 +100,7 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
             ref={fileInput}
             type="file"
             accept=".vtt,.srt,text/vtt"
-            className="input"
+            className="file-input font-normal"
             disabled={addCaption.isPending}
             onChange={(event) => setFile(event.target.files?.[0] ?? null)}
           />
