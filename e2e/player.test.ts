@@ -85,12 +85,28 @@ test('every control sits inside the player at 375, 768, 1024 and 1280 px; narrow
       await expectInside(player, player.getByRole('button', { name, exact: true }).last(), `${name} at ${at}`);
     }
     if ((await player.getAttribute('data-compact')) === 'true') {
+      const playButtons = player.getByRole('button', { name: 'Play', exact: true });
+      expect(await playButtons.count()).toBe(2);
       await player.getByRole('button', { name: 'Settings' }).click();
       for (const name of ['Playback speed', 'Quality']) {
         await expectInside(player, player.getByLabel(name, { exact: true }), `${name} (menu) at ${at}`);
       }
+      // An aligned form: the selects one above the other, as wide as each other, above the whole bar (seek bar
+      // included); the big Play button in the middle is hidden while the menu is open (the bar's Play stays).
+      const speedBox = (await player.getByLabel('Playback speed', { exact: true }).boundingBox())!;
+      const qualityBox = (await player.getByLabel('Quality', { exact: true }).boundingBox())!;
+      expect({ at, x: Math.round(qualityBox.x), width: Math.round(qualityBox.width) }).toEqual({
+        at,
+        x: Math.round(speedBox.x),
+        width: Math.round(speedBox.width),
+      });
+      expect(qualityBox.y).toBeGreaterThanOrEqual(speedBox.y + speedBox.height);
+      const seekTop = (await player.getByRole('slider', { name: 'Seek' }).boundingBox())!.y;
+      expect({ at, menuAboveSeek: qualityBox.y + qualityBox.height <= seekTop }).toEqual({ at, menuAboveSeek: true });
+      expect(await playButtons.count()).toBe(1);
       await page.keyboard.press('Escape');
       await expect(player.getByLabel('Playback speed', { exact: true }).count()).resolves.toBe(0);
+      expect(await playButtons.count()).toBe(2);
     } else {
       for (const name of ['Playback speed', 'Quality']) {
         await expectInside(player, player.getByLabel(name, { exact: true }), `${name} at ${at}`);
@@ -376,6 +392,58 @@ test('captions: the teacher adds an SRT, a student turns on CC and reads each cu
   await cc.click();
   expect(await cc.getAttribute('aria-pressed')).toBe('false');
   await context.close();
+});
+
+test('captions sit above the seek bar while the controls show, and near the bottom when they hide (375 and 1280 px)', async () => {
+  // After the captions test above: the landscape lecture has English captions (0:01–0:03, 0:04–0:06).
+  for (const viewport of [
+    { width: 375, height: 812 },
+    { width: 1280, height: 800 },
+  ]) {
+    const at = `${viewport.width}px`;
+    const viewer = await createAccount(env.server, env.mail, `Caption Viewer ${viewport.width}`, 'student');
+    await viewer.api('POST', '/api/enrollments/join', { inviteCode });
+    const { context, page, player } = await open(viewport, landscape, false, viewer.token);
+    await player.getByRole('button', { name: 'Captions' }).click();
+    await player.getByRole('button', { name: 'Play', exact: true }).first().click();
+    const captions = player.getByTestId('captions');
+    await captions.getByText('Welcome to waves.', { exact: true }).waitFor({ timeout: 15_000 });
+    const box = (await player.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
+    await page.mouse.move(box.x + box.width / 2 + 5, box.y + box.height / 3);
+    const seek = player.getByRole('slider', { name: 'Seek' });
+    const gap = async () => {
+      const caption = (await captions.boundingBox())!;
+      const seekBox = (await seek.boundingBox())!;
+      return seekBox.y - (caption.y + caption.height);
+    };
+    expect({ at, captionAboveSeek: (await gap()) >= 0 }).toEqual({ at, captionAboveSeek: true });
+    // The controls hide while it plays; a jump made without them (no mouse) shows the next cue low again.
+    await page.waitForFunction(
+      () => document.querySelector('.player-seek')?.parentElement?.classList.contains('opacity-0'),
+      undefined,
+      { timeout: 10_000 },
+    );
+    await page.evaluate(() => {
+      (document.querySelector('video') as HTMLVideoElement).currentTime = 4.2;
+    });
+    await captions.getByText('Energy moves, matter stays.', { exact: true }).waitFor({ timeout: 15_000 });
+    // 12 px from the player's bottom once its short slide down is over.
+    const nearBottom = await page
+      .waitForFunction(
+        () => {
+          const player = document.querySelector('[data-testid="video-player"]')?.getBoundingClientRect();
+          const caption = document.querySelector('[data-testid="captions"]')?.getBoundingClientRect();
+          return !!player && !!caption && Math.abs(player.bottom - caption.bottom - 12) <= 1;
+        },
+        undefined,
+        { timeout: 3000 },
+      )
+      .then(() => true)
+      .catch(() => false);
+    expect({ at, nearBottom }).toEqual({ at, nearBottom: true });
+    await context.close();
+  }
 });
 
 test("a comment's time clicked before Play plays from that time, not from the saved resume point", async () => {

@@ -1,4 +1,4 @@
-import { type PointerEvent, useEffect, useId, useRef, useState } from 'react';
+import { type PointerEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { formatClock } from '../lib/format';
 import { useDismiss } from '../lib/use-dismiss';
 import { FullscreenIcon, MuteIcon, PauseIcon, PlayIcon, ReplayIcon, SettingsIcon, VolumeIcon } from './icons';
@@ -12,6 +12,8 @@ const SPEEDS = [0.75, 1, 1.25, 1.5, 1.75, 2];
  * quality into one settings menu, as YouTube's gear does, so nothing is ever cut off.
  */
 export function PlayerControls({
+  barRef,
+  onMenuOpen,
   compact,
   onPictureInPicture,
   shown,
@@ -36,6 +38,10 @@ export function PlayerControls({
   captionLanguage,
   onCaptions,
 }: {
+  /** The bar itself: the player measures where its seek bar starts, to keep the captions above it. */
+  barRef?: RefObject<HTMLDivElement | null>;
+  /** Told when the compact settings menu opens or closes. */
+  onMenuOpen?: (open: boolean) => void;
   compact: boolean;
   /** Present where the browser has picture-in-picture. */
   onPictureInPicture?: () => void;
@@ -90,11 +96,26 @@ export function PlayerControls({
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
   const menuRef = useRef<HTMLDivElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  /** The menu's right edge, from the bar's right edge: under it sits the Settings button. */
+  const [menuRight, setMenuRight] = useState(0);
   // The settings menu closes on Escape and on a click outside it.
-  useDismiss(menuOpen, [menuRef], () => setMenuOpen(false));
+  useDismiss(menuOpen, [menuRef, panelRef], () => setMenuOpen(false));
   useEffect(() => {
     if (!compact) setMenuOpen(false);
   }, [compact]);
+  const onMenuOpenRef = useRef(onMenuOpen);
+  onMenuOpenRef.current = onMenuOpen;
+  useEffect(() => {
+    onMenuOpenRef.current?.(menuOpen);
+  }, [menuOpen]);
+  const toggleMenu = () => {
+    const bar = barRef?.current ?? panelRef.current?.parentElement;
+    const button = menuRef.current;
+    if (bar && button)
+      setMenuRight(Math.max(0, bar.getBoundingClientRect().right - button.getBoundingClientRect().right));
+    setMenuOpen((open) => !open);
+  };
 
   const speedSelect = (
     <select
@@ -134,10 +155,36 @@ export function PlayerControls({
   };
   return (
     <div
+      ref={barRef}
       className={`absolute inset-x-0 bottom-0 z-20 flex flex-col gap-1 bg-gradient-to-t from-black/80 to-transparent pt-6 text-white transition-opacity duration-300 ${compact ? 'px-1.5 pb-1' : 'px-3 pb-2'} ${
         shown ? 'opacity-100' : 'pointer-events-none opacity-0'
       }`}
     >
+      {compact && menuOpen && (
+        // Above the whole bar (seek bar included), its right edge under the Settings button: one label column,
+        // one column of same-width selects.
+        <div
+          ref={panelRef}
+          id={menuId}
+          className="absolute bottom-full grid max-w-[calc(100%-0.75rem)] [&_.player-select]:w-full [&_.player-select]:min-w-24 grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-2 rounded-xl bg-black/90 p-2.5 text-xs shadow-lg"
+          style={{ right: menuRight }}
+        >
+          <span>Speed</span>
+          {speedSelect}
+          {qualitySelect && (
+            <>
+              <span>Quality</span>
+              {qualitySelect}
+            </>
+          )}
+          {captionsSelect && (
+            <>
+              <span>Captions</span>
+              {captionsSelect}
+            </>
+          )}
+        </div>
+      )}
       <div
         className="player-seek relative flex cursor-pointer touch-none items-center"
         role="slider"
@@ -202,24 +249,10 @@ export function PlayerControls({
               aria-label="Settings"
               aria-expanded={menuOpen}
               aria-controls={menuId}
-              onClick={() => setMenuOpen((open) => !open)}
+              onClick={toggleMenu}
             >
               <SettingsIcon size={20} />
             </button>
-            {menuOpen && (
-              <div
-                id={menuId}
-                className="absolute right-0 bottom-full mb-2 flex flex-col gap-2 rounded-xl bg-black/90 p-3 text-xs shadow-lg"
-              >
-                <span className="flex items-center justify-between gap-3">Speed {speedSelect}</span>
-                {qualitySelect && (
-                  <span className="flex items-center justify-between gap-3">Quality {qualitySelect}</span>
-                )}
-                {captionsSelect && (
-                  <span className="flex items-center justify-between gap-3">Captions {captionsSelect}</span>
-                )}
-              </div>
-            )}
           </div>
         ) : (
           <>

@@ -100,6 +100,10 @@ export function VideoPlayer({
   const lastTap = useRef<{ at: number; x: number } | null>(null);
   const tapTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const [controlsVisible, setControlsVisible] = useState(true);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const barRef = useRef<HTMLDivElement>(null);
+  /** How far above the player's bottom the seek bar starts: the captions sit above it while the controls show. */
+  const [seekTop, setSeekTop] = useState(0);
   const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const lastReported = useRef(0);
   const onPositionRef = useRef(onPosition);
@@ -222,6 +226,21 @@ export function VideoPlayer({
       if (entry) setCompact(entry.contentRect.width < COMPACT_BELOW_PX);
     });
     observer.observe(container);
+    return () => observer.disconnect();
+  }, []);
+
+  // The bar's height changes with the player's width (compact), the pointer (a taller seek bar on touch) and the
+  // font size: measured, not guessed.
+  useEffect(() => {
+    const bar = barRef.current;
+    if (!bar) return;
+    const measure = () => {
+      const seek = bar.querySelector<HTMLElement>('.player-seek');
+      if (seek) setSeekTop(Math.ceil(bar.getBoundingClientRect().bottom - seek.getBoundingClientRect().top));
+    };
+    const observer = new ResizeObserver(measure);
+    observer.observe(bar);
+    measure();
     return () => observer.disconnect();
   }, []);
 
@@ -368,7 +387,8 @@ export function VideoPlayer({
     };
   }, [src]);
 
-  const controlsShown = controlsVisible || !playing;
+  // The controls stay while the settings menu is open.
+  const controlsShown = controlsVisible || !playing || menuOpen;
   const shownDuration = Math.max(duration || 0, durationHint);
 
   return (
@@ -447,7 +467,9 @@ export function VideoPlayer({
 
       {shownCaptions && cueLines.length > 0 && (
         <div
-          className={`pointer-events-none absolute inset-x-0 z-10 flex flex-col items-center px-3 transition-[bottom] ${controlsShown ? (compact ? 'bottom-16' : 'bottom-20') : 'bottom-3'}`}
+          className="pointer-events-none absolute inset-x-0 z-10 flex flex-col items-center px-3 transition-[bottom]"
+          // Above the seek bar while the controls show, near the bottom when they hide.
+          style={{ bottom: controlsShown ? seekTop + 6 : 12 }}
           data-testid="captions"
           lang={shownCaptions.language}
         >
@@ -469,7 +491,8 @@ export function VideoPlayer({
         </div>
       )}
 
-      {!playing && !error && (
+      {/* Hidden while the settings menu is open: the menu would cover part of it on a small player. */}
+      {!playing && !error && !menuOpen && (
         <button
           type="button"
           className="absolute top-1/2 left-1/2 z-10 flex size-14 sm:size-16 -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full bg-black/60 text-white backdrop-blur transition hover:bg-indigo-600"
@@ -512,6 +535,8 @@ export function VideoPlayer({
       )}
 
       <PlayerControls
+        barRef={barRef}
+        onMenuOpen={setMenuOpen}
         compact={compact}
         onPictureInPicture={pictureInPicture}
         shown={controlsShown}
