@@ -109,9 +109,9 @@ test('a student watches: it plays, switches to 240p, Space pauses, resumes after
   await page.keyboard.press('Space');
 
   await page.getByRole('button', { name: 'Like (0 likes)' }).click();
-  await page.getByRole('button', { name: 'Unlike (1 likes)' }).waitFor();
+  await page.getByRole('button', { name: 'Unlike (1 like)' }).waitFor();
   await page.reload();
-  await page.getByRole('button', { name: 'Unlike (1 likes)' }).waitFor();
+  await page.getByRole('button', { name: 'Unlike (1 like)' }).waitFor();
 
   await page.getByPlaceholder('Share your thoughts...').fill('   ');
   expect(await page.getByRole('button', { name: 'Add Comment' }).isDisabled()).toBe(true);

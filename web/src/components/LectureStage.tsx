@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { type Lecture, useCountView, useSaveProgress, useToggleLike } from '../api/lectures';
-import { asSentence, processingForStudents } from '../lib/format';
+import { asSentence, plural, processingForStudents } from '../lib/format';
 import { EyeIcon, HeartIcon, PlayIcon } from './icons';
 import { VideoPlayer } from './VideoPlayer';
 
@@ -161,7 +161,7 @@ export function LectureStage({
           {/* Screen readers hear the action with the count ("Like (3 likes)"); the eye sees the count. */}
           <span aria-hidden="true">{lecture.noOfLikes}</span>
           <span className="sr-only">
-            {lecture.likedByMe ? 'Unlike' : 'Like'} ({lecture.noOfLikes} likes)
+            {lecture.likedByMe ? 'Unlike' : 'Like'} ({plural(lecture.noOfLikes, 'like')})
           </span>
         </button>
       </div>
