@@ -17,12 +17,11 @@ import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SQL } from 'bun';
 import { launchBrowser } from '../e2e/browser';
 import { createAccount, type RunningServer, signedInContext, startServer } from '../e2e/server';
 import { makeClip } from '../src/test/fixtures';
 import { startMailCapture } from '../src/test/mail-capture';
-import { benchTool } from './bench-tools';
+import { benchDatabase, benchTool } from './bench-tools';
 
 const arg = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -34,23 +33,6 @@ const routeSeconds = arg('route-seconds', 5);
 const databaseUrl = process.argv.includes('--database-url')
   ? process.argv[process.argv.indexOf('--database-url') + 1]
   : undefined;
-
-/** With --database-url: a fresh database on that server for this run, and the server's settings for it. */
-async function benchDatabase() {
-  if (!databaseUrl) return { env: {} as Record<string, string>, drop: async () => {} };
-  const name = `bench_${crypto.randomUUID().replaceAll('-', '')}`;
-  const admin = new SQL(databaseUrl, { max: 1 });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.href, JWT_SECRET: 'bench-secret-of-at-least-32-characters!' },
-    drop: async () => {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
-  };
-}
 
 /** autocannon in its own process: requests per second and p99 latency of one URL (a GET, or a write with a body). */
 async function autocannon(url: string, token: string, write?: { method: string; body?: string }) {
@@ -130,7 +112,7 @@ console.log(
 const work = mkdtempSync(join(tmpdir(), 'classroom-bench-api-'));
 const mail = await startMailCapture();
 let server: RunningServer | undefined;
-const benchDb = await benchDatabase();
+const benchDb = await benchDatabase(databaseUrl);
 try {
   server = await startServer({ env: { SMTP_URL: mail.url, ...benchDb.env } });
   const teacher = await createAccount(server, mail, 'Bench Teacher', 'teacher');

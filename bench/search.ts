@@ -8,15 +8,16 @@
  * request at a time. Prints p50/p95/p99 per kind of query and overall, with the machine. The target is p95 < 50 ms.
  * Usage: bun run bench:search [--lectures 10000] [--cues 40] [--classes 100] [--database-url postgres://…]
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SQL } from 'bun';
 import { createAccount, type RunningServer, startServer } from '../e2e/server';
 import { openDatabase } from '../src/db/client';
 import { createLecture, putCaption } from '../src/db/queries/lectures';
 import { apiClient } from '../src/test/harness';
 import { startMailCapture } from '../src/test/mail-capture';
+import { benchDatabase } from './bench-tools';
 
 const arg = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -83,22 +84,6 @@ const clock = (seconds: number) =>
 const vttOf = (lines: string[]) =>
   `WEBVTT\n\n${lines.map((line, i) => `${clock(i * 15)} --> ${clock(i * 15 + 14)}\n${line}\n`).join('\n')}`;
 
-async function benchDatabase() {
-  if (!databaseUrl) return { env: {} as Record<string, string>, drop: async () => {} };
-  const name = `bench_${crypto.randomUUID().replaceAll('-', '')}`;
-  const admin = new SQL(databaseUrl, { max: 1 });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.href, JWT_SECRET: 'bench-secret-of-at-least-32-characters!' },
-    drop: async () => {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
-  };
-}
-
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const summary = (times: number[]) => {
@@ -111,7 +96,7 @@ console.log(
   `bench:search — ${lectureCount.toLocaleString('en')} lectures × ${cueCount} cues in ${classCount} classes on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}; machine: ${cpus().length} × ${cpus()[0]?.model}`,
 );
 const mail = await startMailCapture();
-const benchDb = await benchDatabase();
+const benchDb = await benchDatabase(databaseUrl);
 const dataDir = mkdtempSync(join(tmpdir(), 'classroom-bench-search-'));
 let server: RunningServer | undefined;
 try {

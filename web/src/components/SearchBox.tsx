@@ -1,23 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
-
-export const SearchIcon = ({ size = 18, className = '' }: { size?: number; className?: string }) => (
-  <svg
-    width={size}
-    height={size}
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth={2}
-    strokeLinecap="round"
-    strokeLinejoin="round"
-    aria-hidden="true"
-    className={className}
-  >
-    <circle cx="11" cy="11" r="7" />
-    <path d="m20 20-3.5-3.5" />
-  </svg>
-);
+import { SearchIcon } from './icons';
 
 /** Characters of a search (the server's limit too). */
 export const SEARCH_MAX = 200;
@@ -76,7 +59,7 @@ export function SearchBox({
         />
       </div>
       <button type="submit" className="btn btn-primary h-10 shrink-0 rounded-l-none px-3" aria-label="Search">
-        <SearchIcon />
+        <SearchIcon size={18} />
       </button>
     </form>
   );

@@ -131,6 +131,12 @@ export const EyeOffIcon = icon(
     <path d="m2 2 20 20M9.9 9.9a3 3 0 0 0 4.2 4.2" />
   </>,
 );
+export const SearchIcon = icon(
+  <>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-3.5-3.5" />
+  </>,
+);
 export const CapIcon = icon(
   <>
     <path d="M22 10 12 5 2 10l10 5z" />

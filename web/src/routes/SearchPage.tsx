@@ -3,8 +3,9 @@ import { ApiError } from '../api/client';
 import { useCourses } from '../api/courses';
 import { errorMessage } from '../api/query-client';
 import { hitLink, type SearchHit, snippetParts, useSearch } from '../api/search';
+import { SearchIcon } from '../components/icons';
 import { LoadError } from '../components/QueryState';
-import { SearchBox, SearchIcon } from '../components/SearchBox';
+import { SearchBox } from '../components/SearchBox';
 import { Spinner } from '../components/Spinner';
 import { formatClock } from '../lib/format';
 
