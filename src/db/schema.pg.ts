@@ -140,6 +140,7 @@ export const courses = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     semester: integer('semester'),
     inviteCode: text('invite_code').notNull(),
+    downloadsAllowed: boolean('downloads_allowed').notNull().default(true),
     createdAt: ms('created_at').notNull().default(now),
   },
   (table) => [
@@ -220,6 +221,8 @@ export const lectures = pgTable(
     videoId: text('video_id').references(() => videos.id, { onDelete: 'set null' }),
     noOfViews: integer('no_of_views').notNull().default(0),
     noOfLikes: integer('no_of_likes').notNull().default(0),
+    description: text('description').notNull().default(''),
+    chapters: text('chapters'),
     createdAt: ms('created_at').notNull().default(now),
   },
   (table) => [index('lectures_course').on(table.courseId, table.createdAt), index('lectures_video').on(table.videoId)],
@@ -239,6 +242,24 @@ export const captions = pgTable(
     updatedAt: ms('updated_at').notNull().default(now),
   },
   (table) => [uniqueIndex('captions_lecture_language').on(table.lectureId, table.language)],
+);
+
+export const downloads = pgTable(
+  'downloads',
+  {
+    id: text('id').primaryKey(),
+    videoId: text('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    rung: integer('rung').notNull(),
+    status: text('status', { enum: ['queued', 'preparing', 'ready', 'failed'] }).notNull(),
+    progress: doublePrecision('progress').notNull().default(0),
+    bytes: bigint('bytes', { mode: 'number' }),
+    error: text('error'),
+    createdAt: ms('created_at').notNull().default(now),
+    finishedAt: ms('finished_at'),
+  },
+  (table) => [uniqueIndex('downloads_video_rung').on(table.videoId, table.rung)],
 );
 
 export const likes = pgTable(
@@ -446,4 +467,5 @@ export const pgTables = {
   classVisits,
   notifications,
   searchEntries,
+  downloads,
 };

@@ -171,6 +171,8 @@ export let courses = sqliteTable(
     semester: integer('semester'),
     /** Stored upper-case; matched without regard to case. */
     inviteCode: text('invite_code').notNull(),
+    /** Whether students may save the class's lectures for offline viewing (docs/offline.md); the teacher always may. */
+    downloadsAllowed: integer('downloads_allowed', { mode: 'boolean' }).notNull().default(true),
     createdAt: integer('created_at').notNull().default(now),
   },
   (table) => [
@@ -258,6 +260,10 @@ export let lectures = sqliteTable(
     videoId: text('video_id').references(() => videos.id, { onDelete: 'set null' }),
     noOfViews: integer('no_of_views').notNull().default(0),
     noOfLikes: integer('no_of_likes').notNull().default(0),
+    /** Free text by the teacher; lines starting with a time (`12:30 Worked example`) are its chapters. */
+    description: text('description').notNull().default(''),
+    /** JSON `[{ seconds, title }]` set in the chapter editor: overrides the description's; null = the description's. */
+    chapters: text('chapters'),
     createdAt: integer('created_at').notNull().default(now),
   },
   (table) => [index('lectures_course').on(table.courseId, table.createdAt), index('lectures_video').on(table.videoId)],
@@ -285,6 +291,33 @@ export type Caption = typeof captions.$inferSelect;
 
 export type Video = typeof videos.$inferSelect;
 export type Lecture = typeof lectures.$inferSelect;
+
+/**
+ * A video's rung remuxed into one MP4 for offline viewing (src/media/download-job.ts), made on demand and kept in
+ * storage under `downloadKey`. `status` is a projection of its `download` job (jobs/types.ts), written with it.
+ */
+export let downloads = sqliteTable(
+  'downloads',
+  {
+    id: text('id').primaryKey(),
+    videoId: text('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    /** The index of the remuxed rung in the video's plan. */
+    rung: integer('rung').notNull(),
+    status: text('status', { enum: ['queued', 'preparing', 'ready', 'failed'] }).notNull(),
+    /** 0 to 100. */
+    progress: real('progress').notNull().default(0),
+    /** The MP4's size once ready. */
+    bytes: integer('bytes'),
+    error: text('error'),
+    createdAt: integer('created_at').notNull().default(now),
+    finishedAt: integer('finished_at'),
+  },
+  (table) => [uniqueIndex('downloads_video_rung').on(table.videoId, table.rung)],
+);
+
+export type Download = typeof downloads.$inferSelect;
 
 /** One like per user and lecture: the primary key is the rule. */
 export let likes = sqliteTable(
@@ -533,6 +566,7 @@ export const sqliteTables = {
   classVisits,
   notifications,
   searchEntries,
+  downloads,
 };
 
 export type Tables = typeof sqliteTables;
@@ -569,4 +603,5 @@ export function selectEngineTables(engine: 'sqlite' | 'postgres') {
   classVisits = tables.classVisits;
   notifications = tables.notifications;
   searchEntries = tables.searchEntries;
+  downloads = tables.downloads;
 }
