@@ -52,6 +52,16 @@ const envSchema = z.object({
   JOB_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  TESSERACT_PATH: z.string().min(1).default('tesseract'),
+  // Tesseract's language names joined by +, as its -l takes them: eng, eng+deu, chi_sim.
+  OCR_LANGUAGES: z
+    .string()
+    .trim()
+    .regex(
+      /^[a-z]{3}(_[a-z]{2,8})?(\+[a-z]{3}(_[a-z]{2,8})?){0,7}$/,
+      'must be Tesseract language codes joined by +, such as eng or eng+deu',
+    )
+    .default('eng'),
   WEB_DIR: z.string().min(1).optional(),
   TRUST_PROXY: booleanText.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -175,6 +185,10 @@ export type Config = Readonly<{
   jobLeaseMs: number;
   ffmpegPath: string;
   ffprobePath: string;
+  /** Tesseract, which reads the words on slides (src/media/ocr.ts); missing, slides are indexed without words. */
+  tesseractPath: string;
+  /** Tesseract's languages for the words on slides, joined by + (`eng+deu`). */
+  ocrLanguages: string;
   webDir: string;
   /** Read the client's address from X-Forwarded-For (set only behind a reverse proxy you run). */
   trustProxy: boolean;
@@ -265,6 +279,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     jobLeaseMs: values.JOB_LEASE_SECONDS * 1000,
     ffmpegPath: values.FFMPEG_PATH,
     ffprobePath: values.FFPROBE_PATH,
+    tesseractPath: values.TESSERACT_PATH,
+    ocrLanguages: values.OCR_LANGUAGES,
     webDir: resolve(values.WEB_DIR ?? join(import.meta.dir, '..', 'dist', 'web')),
     trustProxy: values.TRUST_PROXY,
     logLevel: values.LOG_LEVEL,

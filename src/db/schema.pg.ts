@@ -206,6 +206,8 @@ export const videos = pgTable(
     startedAt: ms('started_at'),
     firstPlayableAt: ms('first_playable_at'),
     finishedAt: ms('finished_at'),
+    slidesState: text('slides_state', { enum: ['pending', 'ready', 'none', 'failed'] }),
+    slidesOff: boolean('slides_off').notNull().default(false),
   },
   (table) => [index('videos_status').on(table.status, table.createdAt), index('videos_owner').on(table.ownerId)],
 );
@@ -342,6 +344,7 @@ export const jobs = pgTable(
     interruptions: integer('interruptions').notNull().default(0),
     resumed: boolean('resumed').notNull().default(false),
     runAfter: ms('run_after').notNull(),
+    priority: integer('priority').notNull().default(0),
     leaseOwner: text('lease_owner'),
     leaseUntil: ms('lease_until'),
     heartbeatAt: ms('heartbeat_at'),
@@ -418,6 +421,23 @@ export const notifications = pgTable(
   ],
 );
 
+export const slides = pgTable(
+  'slides',
+  {
+    id: text('id').primaryKey(),
+    videoId: text('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    seconds: doublePrecision('seconds').notNull(),
+    frameSeconds: doublePrecision('frame_seconds').notNull(),
+    text: text('text').notNull().default(''),
+    title: text('title'),
+    hidden: boolean('hidden').notNull().default(false),
+    createdAt: ms('created_at').notNull().default(now),
+  },
+  (table) => [index('slides_video').on(table.videoId, table.seconds)],
+);
+
 export const searchEntries = pgTable(
   'search_entries',
   {
@@ -428,9 +448,10 @@ export const searchEntries = pgTable(
     lectureId: text('lecture_id')
       .notNull()
       .references(() => lectures.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['title', 'description', 'caption', 'comment', 'chapter'] }).notNull(),
+    kind: text('kind', { enum: ['title', 'description', 'caption', 'comment', 'chapter', 'slide'] }).notNull(),
     captionId: text('caption_id').references(() => captions.id, { onDelete: 'cascade' }),
     commentId: text('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
+    slideId: text('slide_id').references(() => slides.id, { onDelete: 'cascade' }),
     seconds: doublePrecision('seconds'),
     text: text('text').notNull(),
   },
@@ -438,6 +459,7 @@ export const searchEntries = pgTable(
     index('search_entries_lecture').on(table.lectureId, table.kind),
     index('search_entries_caption').on(table.captionId),
     index('search_entries_comment').on(table.commentId),
+    index('search_entries_slide').on(table.slideId),
   ],
 );
 
@@ -467,5 +489,6 @@ export const pgTables = {
   classVisits,
   notifications,
   searchEntries,
+  slides,
   downloads,
 };

@@ -245,6 +245,13 @@ export let videos = sqliteTable(
     startedAt: integer('started_at'),
     firstPlayableAt: integer('first_playable_at'),
     finishedAt: integer('finished_at'),
+    /**
+     * The slide index (src/media/slides-job.ts): a projection of its `slides` job (null before one is queued;
+     * `none` when the video is not slides, `failed` when detection gave up).
+     */
+    slidesState: text('slides_state', { enum: ['pending', 'ready', 'none', 'failed'] }),
+    /** The teacher switched the slide index off for this video's lecture. */
+    slidesOff: integer('slides_off', { mode: 'boolean' }).notNull().default(false),
   },
   (table) => [index('videos_status').on(table.status, table.createdAt), index('videos_owner').on(table.ownerId)],
 );
@@ -416,6 +423,8 @@ export let jobs = sqliteTable(
     /** Whether the current run took the job back from a worker whose lease ran out. */
     resumed: integer('resumed', { mode: 'boolean' }).notNull().default(false),
     runAfter: integer('run_after').notNull(),
+    /** Claimed after every due job of a lower number (0: transcodes, mail; 10: the slide index). */
+    priority: integer('priority').notNull().default(0),
     leaseOwner: text('lease_owner'),
     leaseUntil: integer('lease_until'),
     heartbeatAt: integer('heartbeat_at'),
@@ -508,7 +517,31 @@ export let notifications = sqliteTable(
 export type Notification = typeof notifications.$inferSelect;
 
 /** The kinds of text search finds (src/search): chapters (and later slides) are written into the same index. */
-export const SEARCH_KINDS = ['title', 'description', 'caption', 'comment', 'chapter'] as const;
+export const SEARCH_KINDS = ['title', 'description', 'caption', 'comment', 'chapter', 'slide'] as const;
+
+/**
+ * One slide of a video's slide index (src/media/slides-job.ts): where the picture changed (`seconds`), the settled
+ * frame its thumbnail and text come from (`frameSeconds`), the words Tesseract read on it, and the teacher's title
+ * and hiding. The thumbnail's key is built from the ids (storage/keys.ts slideThumbnailKey).
+ */
+export let slides = sqliteTable(
+  'slides',
+  {
+    id: text('id').primaryKey(),
+    videoId: text('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    seconds: real('seconds').notNull(),
+    frameSeconds: real('frame_seconds').notNull(),
+    text: text('text').notNull().default(''),
+    title: text('title'),
+    hidden: integer('hidden', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (table) => [index('slides_video').on(table.videoId, table.seconds)],
+);
+
+export type Slide = typeof slides.$inferSelect;
 
 /**
  * One searchable piece of text: a lecture's title, a caption cue (with its start second), a comment. The engines'
@@ -529,6 +562,7 @@ export let searchEntries = sqliteTable(
     kind: text('kind', { enum: SEARCH_KINDS }).notNull(),
     captionId: text('caption_id').references(() => captions.id, { onDelete: 'cascade' }),
     commentId: text('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
+    slideId: text('slide_id').references(() => slides.id, { onDelete: 'cascade' }),
     /** Where in the lecture the text is said (captions, comments with a time, chapters); null for titles. */
     seconds: real('seconds'),
     text: text('text').notNull(),
@@ -537,6 +571,7 @@ export let searchEntries = sqliteTable(
     index('search_entries_lecture').on(table.lectureId, table.kind),
     index('search_entries_caption').on(table.captionId),
     index('search_entries_comment').on(table.commentId),
+    index('search_entries_slide').on(table.slideId),
   ],
 );
 
@@ -566,6 +601,7 @@ export const sqliteTables = {
   classVisits,
   notifications,
   searchEntries,
+  slides,
   downloads,
 };
 
@@ -603,5 +639,6 @@ export function selectEngineTables(engine: 'sqlite' | 'postgres') {
   classVisits = tables.classVisits;
   notifications = tables.notifications;
   searchEntries = tables.searchEntries;
+  slides = tables.slides;
   downloads = tables.downloads;
 }

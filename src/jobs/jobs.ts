@@ -20,6 +20,8 @@ export type EnqueueOptions = {
   delayMs?: number;
   /** A fixed id: a second enqueue with it adds nothing (the periodic jobs). */
   id?: string;
+  /** Higher runs later: a due job of a lower number is always claimed first (the slide index waits for transcodes). */
+  priority?: number;
 };
 
 /**
@@ -43,6 +45,7 @@ export async function enqueueJob<T extends JobType>(
       attempts: 0,
       maxAttempts: options.maxAttempts ?? 3,
       runAfter: sql`${nowMs(db)} + ${options.delayMs ?? 0}`,
+      priority: options.priority ?? 0,
     })
     .onConflictDoNothing({ target: jobs.id })
     .returning();
@@ -100,7 +103,7 @@ export async function claimJob(db: Db, lease: string, leaseMs: number): Promise<
       })
       .where(
         and(
-          sql`${jobs.id} = (select ${jobs.id} from ${jobs} where ${due} order by ${jobs.runAfter}, ${jobs.createdAt} limit 1${skipLocked(tx)})`,
+          sql`${jobs.id} = (select ${jobs.id} from ${jobs} where ${due} order by ${jobs.priority}, ${jobs.runAfter}, ${jobs.createdAt} limit 1${skipLocked(tx)})`,
           // Checked again on the row itself: on PostgreSQL a row changed since the sub-select saw it is re-read.
           due,
         ),
