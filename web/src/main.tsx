@@ -2,13 +2,13 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Provider, useAtomValue, useSetAtom } from 'jotai';
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
-import { prefetchProviders } from './api/providers';
 import { queryClient } from './api/query-client';
+import { prefetchProviders } from './features/auth/api/providers';
+import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } from './features/auth/state/session';
+import { appStore } from './lib/store';
 import { Toasts } from './lib/toast';
 import { readToken } from './lib/token-cookie';
 import { AppRoutes } from './router';
-import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } from './state/session';
-import { appStore } from './state/store';
 
 function App() {
   const setSession = useSetAtom(sessionAtom);
@@ -47,5 +47,5 @@ if (root) {
  * in bytes (bench:web counts both).
  */
 export { LIMITS } from '../../src/contract/limits';
-export { AuthLayout } from './components/AuthLayout';
-export { PasswordInput } from './components/PasswordInput';
+export { AuthLayout } from './app/AuthLayout';
+export { PasswordInput } from './ui/PasswordInput';

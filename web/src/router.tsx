@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
-import { ProtectedRoute } from './components/ProtectedRoute';
-import { FullPageLoader } from './components/Spinner';
+import { ProtectedRoute } from './features/auth/components/ProtectedRoute';
 import { dismissToastsOfLastPage } from './lib/toast';
 import { HomeRedirect } from './routes/HomeRedirect';
+import { FullPageLoader } from './ui/Spinner';
 
 /**
  * The routes of the spec. Declarative routing (no data router: nothing here loads data through the router, TanStack
@@ -19,7 +19,7 @@ const VerifyEmailPage = page(() => import('./routes/VerifyEmailPage'), 'VerifyEm
 const ForgotPasswordPage = page(() => import('./routes/ForgotPasswordPage'), 'ForgotPasswordPage');
 const JoinPage = page(() => import('./routes/JoinPage'), 'JoinPage');
 const SchoolSignInPage = page(() => import('./routes/SchoolSignInPage'), 'SchoolSignInPage');
-const AppShell = page(() => import('./components/AppShell'), 'AppShell');
+const AppShell = page(() => import('./app/AppShell'), 'AppShell');
 const ClassroomPage = page(() => import('./routes/ClassroomPage'), 'ClassroomPage');
 const CoursePage = page(() => import('./routes/CoursePage'), 'CoursePage');
 const HistoryPage = page(() => import('./routes/HistoryPage'), 'HistoryPage');

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { AdminClasses } from '../components/admin/AdminClasses';
-import { AdminServer } from '../components/admin/AdminServer';
-import { AdminUsers } from '../components/admin/AdminUsers';
-import { Tabs } from '../components/Tabs';
-import { useSession } from '../state/session';
+import { AdminClasses } from '../features/admin/components/AdminClasses';
+import { AdminServer } from '../features/admin/components/AdminServer';
+import { AdminUsers } from '../features/admin/components/AdminUsers';
+import { useSession } from '../features/auth/state/session';
+import { Tabs } from '../ui/Tabs';
 import { NotFoundPage } from './NotFoundPage';
 
 const tabs = ['Users', 'Classes', 'Server'] as const;

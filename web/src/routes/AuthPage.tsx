@@ -2,24 +2,26 @@ import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LIMITS } from '../../../src/contract/limits';
 import { ApiError } from '../api/client';
-import { schoolSignInUrl, useProviders } from '../api/providers';
-import { login, type Role, register } from '../api/users';
-import { AuthLayout } from '../components/AuthLayout';
-import { PasswordInput } from '../components/PasswordInput';
-import { Spinner } from '../components/Spinner';
+import { AuthLayout } from '../app/AuthLayout';
+import { schoolSignInUrl, useProviders } from '../features/auth/api/providers';
+import { login, type Role, register } from '../features/auth/api/users';
+import { useSession } from '../features/auth/state/session';
 import { destinationAfterSignIn, schoolSignInNext } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS, withTryAgain } from '../lib/messages';
 import { pendingInvite } from '../lib/pending-invite';
 import { toast } from '../lib/toast';
-import { useSession } from '../state/session';
+import { PasswordInput } from '../ui/PasswordInput';
+import { Spinner } from '../ui/Spinner';
 
 // Only a visitor who came by an invite link loads the banner (and the class API it asks): the sign-in page stays
 // inside its transfer budget (bench:web).
 // The code form comes after a submit: loaded then, not with the first page.
 const VerifyEmailForm = lazy(() =>
-  import('../components/VerifyEmailForm').then((m) => ({ default: m.VerifyEmailForm })),
+  import('../features/auth/components/VerifyEmailForm').then((m) => ({ default: m.VerifyEmailForm })),
 );
-const InviteBanner = lazy(() => import('../components/InviteBanner').then((m) => ({ default: m.InviteBanner })));
+const InviteBanner = lazy(() =>
+  import('../features/classes/components/InviteBanner').then((m) => ({ default: m.InviteBanner })),
+);
 
 /** One form for /login and /signup; it turns into the code form when the account needs verifying. */
 export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { type Course, useCourses, useDeleteCourse, useRenameCourse } from '../api/courses';
-import { ClassCard } from '../components/ClassCard';
-import { CreateClassModal } from '../components/CreateClassModal';
-import { BookIcon, LogInIcon, PlusIcon } from '../components/icons';
-import { JoinClassModal } from '../components/JoinClassModal';
-import { QueryState } from '../components/QueryState';
+import { useSession } from '../features/auth/state/session';
+import { type Course, useCourses, useDeleteCourse, useRenameCourse } from '../features/classes/api/courses';
+import { ClassCard } from '../features/classes/components/ClassCard';
+import { CreateClassModal } from '../features/classes/components/CreateClassModal';
+import { JoinClassModal } from '../features/classes/components/JoinClassModal';
 import { toast } from '../lib/toast';
-import { useSession } from '../state/session';
+import { BookIcon, LogInIcon, PlusIcon } from '../ui/icons';
+import { QueryState } from '../ui/QueryState';
 
 export function ClassroomPage() {
   const { user } = useSession();

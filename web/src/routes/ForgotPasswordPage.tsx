@@ -1,17 +1,17 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useProviders } from '../api/providers';
 import { errorMessage } from '../api/query-client';
-import { forgotPassword, resetPassword } from '../api/users';
-import { AuthLayout } from '../components/AuthLayout';
-import { FormError } from '../components/FormError';
-import { NewPasswordFields } from '../components/NewPasswordFields';
-import { SchoolOnlyNotice } from '../components/SchoolOnlyNotice';
+import { AuthLayout } from '../app/AuthLayout';
+import { useProviders } from '../features/auth/api/providers';
+import { forgotPassword, resetPassword } from '../features/auth/api/users';
+import { NewPasswordFields } from '../features/auth/components/NewPasswordFields';
+import { SchoolOnlyNotice } from '../features/auth/components/SchoolOnlyNotice';
+import { useSession } from '../features/auth/state/session';
 import { destinationAfterSignIn } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../lib/messages';
 import { toast } from '../lib/toast';
-import { useSession } from '../state/session';
+import { FormError } from '../ui/FormError';
 
 /** "Forgot password?": the address, then the emailed code with a new password. Signs the user in. */
 export function ForgotPasswordPage() {

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
-import { useHistory } from '../api/lectures';
-import { HistoryIcon, PlayIcon } from '../components/icons';
-import { QueryState } from '../components/QueryState';
+import { useHistory } from '../features/lectures/api/lectures';
 import { formatClock, formatLongDate } from '../lib/format';
+import { HistoryIcon, PlayIcon } from '../ui/icons';
+import { QueryState } from '../ui/QueryState';
 
 export function HistoryPage() {
   const query = useHistory();

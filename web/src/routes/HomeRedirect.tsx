@@ -1,7 +1,7 @@
 import { Navigate } from 'react-router';
-import { Unreachable } from '../components/ProtectedRoute';
-import { FullPageLoader } from '../components/Spinner';
-import { useSession } from '../state/session';
+import { Unreachable } from '../features/auth/components/ProtectedRoute';
+import { useSession } from '../features/auth/state/session';
+import { FullPageLoader } from '../ui/Spinner';
 
 export function HomeRedirect() {
   const { status } = useSession();

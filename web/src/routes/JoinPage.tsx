@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../api/client';
-import { joinByInviteCode, useInvitePreview } from '../api/courses';
-import { schoolSignInUrl, useProviders } from '../api/providers';
-import { AuthLayout } from '../components/AuthLayout';
-import { Spinner } from '../components/Spinner';
+import { AuthLayout } from '../app/AuthLayout';
+import { schoolSignInUrl, useProviders } from '../features/auth/api/providers';
+import { joinByInviteCode, useInvitePreview } from '../features/classes/api/courses';
 import { pendingInvite } from '../lib/pending-invite';
 import { toast } from '../lib/toast';
 import { readToken } from '../lib/token-cookie';
+import { Spinner } from '../ui/Spinner';
 
 type JoinState = 'initializing' | 'signed-out' | 'joining' | 'joined' | 'error';
 

@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { AuthLayout } from '../components/AuthLayout';
+import { AuthLayout } from '../app/AuthLayout';
 
 export function NotFoundPage() {
   const navigate = useNavigate();

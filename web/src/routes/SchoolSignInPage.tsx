@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
-import { schoolSignInUrl } from '../api/providers';
-import { AuthLayout } from '../components/AuthLayout';
+import { AuthLayout } from '../app/AuthLayout';
+import { schoolSignInUrl } from '../features/auth/api/providers';
 import { schoolSignInNext } from '../lib/after-sign-in';
 import { readToken } from '../lib/token-cookie';
 

@@ -1,13 +1,13 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
-import { useCourses } from '../api/courses';
 import { errorMessage } from '../api/query-client';
-import { hitLink, type SearchHit, snippetParts, useSearch } from '../api/search';
-import { SearchIcon } from '../components/icons';
-import { LoadError } from '../components/QueryState';
-import { SearchBox } from '../components/SearchBox';
-import { Spinner } from '../components/Spinner';
+import { useCourses } from '../features/classes/api/courses';
+import { hitLink, type SearchHit, snippetParts, useSearch } from '../features/search/api/search';
+import { SearchBox } from '../features/search/components/SearchBox';
 import { formatClock } from '../lib/format';
+import { SearchIcon } from '../ui/icons';
+import { LoadError } from '../ui/QueryState';
+import { Spinner } from '../ui/Spinner';
 
 const KIND_LABEL: Record<SearchHit['kind'], string> = {
   title: 'Title',

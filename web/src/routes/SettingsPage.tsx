@@ -1,20 +1,20 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useProviders } from '../api/providers';
-import { logout, logoutEverywhere } from '../api/users';
-import { Avatar } from '../components/Avatar';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { LogOutIcon } from '../components/icons';
-import { DeleteAccountForm } from '../components/settings/DeleteAccountForm';
-import { LinkedSignIn } from '../components/settings/LinkedSignIn';
-import { NotificationSettings } from '../components/settings/NotificationSettings';
-import { PictureForm } from '../components/settings/PictureForm';
-import { ProfileInfoForm } from '../components/settings/ProfileInfoForm';
-import { SecurityForm } from '../components/settings/SecurityForm';
-import { Tabs } from '../components/Tabs';
+import { useProviders } from '../features/auth/api/providers';
+import { logout, logoutEverywhere } from '../features/auth/api/users';
+import { useSession } from '../features/auth/state/session';
+import { DeleteAccountForm } from '../features/settings/components/DeleteAccountForm';
+import { LinkedSignIn } from '../features/settings/components/LinkedSignIn';
+import { NotificationSettings } from '../features/settings/components/NotificationSettings';
+import { PictureForm } from '../features/settings/components/PictureForm';
+import { ProfileInfoForm } from '../features/settings/components/ProfileInfoForm';
+import { SecurityForm } from '../features/settings/components/SecurityForm';
+import { discardAllUploads, hasActiveUploads } from '../features/uploads/state/uploads';
 import { toast } from '../lib/toast';
-import { useSession } from '../state/session';
-import { discardAllUploads, hasActiveUploads } from '../state/uploads';
+import { Avatar } from '../ui/Avatar';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { LogOutIcon } from '../ui/icons';
+import { Tabs } from '../ui/Tabs';
 
 const baseTabs = ['Profile Info', 'Security', 'Profile Picture'] as const;
 /** Shown when the server has a school sign-in (OIDC) to link. */

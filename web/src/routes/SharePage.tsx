@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
-import { useCourse } from '../api/courses';
-import { SharePanel } from '../components/SharePanel';
-import { FullPageLoader } from '../components/Spinner';
+import { useCourse } from '../features/classes/api/courses';
+import { SharePanel } from '../features/classes/components/SharePanel';
+import { FullPageLoader } from '../ui/Spinner';
 import { CourseLoadError } from './CoursePage';
 
 export function SharePage() {

@@ -1,8 +1,8 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useProviders } from '../api/providers';
-import { AuthLayout } from '../components/AuthLayout';
-import { SchoolOnlyNotice } from '../components/SchoolOnlyNotice';
-import { VerifyEmailForm } from '../components/VerifyEmailForm';
+import { AuthLayout } from '../app/AuthLayout';
+import { useProviders } from '../features/auth/api/providers';
+import { SchoolOnlyNotice } from '../features/auth/components/SchoolOnlyNotice';
+import { VerifyEmailForm } from '../features/auth/components/VerifyEmailForm';
 
 export function VerifyEmailPage() {
   const [params] = useSearchParams();

@@ -1,0 +1,163 @@
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { useSession } from '../features/auth/state/session';
+import { SearchBox } from '../features/search/components/SearchBox';
+import { UploadTray } from '../features/uploads/components/UploadTray';
+import { Avatar } from '../ui/Avatar';
+import { CapIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from '../ui/icons';
+import { Spinner } from '../ui/Spinner';
+
+const NARROW_BREAKPOINT = 768;
+const isNarrow = () => window.innerWidth < NARROW_BREAKPOINT;
+
+const navItems = [
+  { to: '/classroom', label: 'Home', Icon: HomeIcon },
+  { to: '/history', label: 'History', Icon: HistoryIcon },
+  { to: '/settings', label: 'Settings', Icon: SettingsIcon },
+];
+/** Only administrators see it. */
+const adminItem = { to: '/admin', label: 'Admin', Icon: ShieldIcon };
+
+/** Header with brand and avatar, a collapsible side navigation, and the page. */
+export function AppShell() {
+  const { user } = useSession();
+  const [collapsed, setCollapsed] = useState(isNarrow);
+  const [hovered, setHovered] = useState(false);
+  const location = useLocation();
+  const expanded = !collapsed || hovered;
+
+  // Narrow screens fold the navigation away after every route change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on route change by design
+  useEffect(() => {
+    if (isNarrow()) {
+      setCollapsed(true);
+      setHovered(false);
+    }
+  }, [location.pathname]);
+
+  // On a narrow screen the open navigation is a drawer over the page: Escape closes it and gives the focus back to
+  // the menu button.
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (collapsed) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || !isNarrow()) return;
+      setCollapsed(true);
+      setHovered(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [collapsed]);
+
+  const toggle = () => {
+    setCollapsed((value) => !value);
+    setHovered(false);
+  };
+
+  return (
+    <div className="min-h-dvh bg-slate-50">
+      {/* The first Tab stop: straight past the header and the menu to the page's content. */}
+      <a
+        href="#main-content"
+        className="sr-only z-50 rounded-lg bg-indigo-600 px-4 py-2 font-medium text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-2 backdrop-blur sm:px-4">
+        <button
+          ref={menuButton}
+          type="button"
+          className="icon-btn"
+          onClick={toggle}
+          aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
+          aria-expanded={!collapsed}
+          aria-controls="side-nav"
+        >
+          <MenuIcon />
+        </button>
+        <Link to="/classroom" className="flex items-center gap-2 font-semibold text-slate-900">
+          <span className="flex size-8 items-center justify-center rounded-lg bg-indigo-600 text-white">
+            <CapIcon size={18} />
+          </span>
+          <span className="text-lg tracking-tight max-sm:sr-only">Classroom</span>
+        </Link>
+        <div className="flex min-w-0 flex-1 justify-center px-1 sm:px-4">
+          <SearchBox className="w-full max-w-md" placeholder="Search" label="Search my classes" />
+        </div>
+        {user && (
+          <Link to="/settings" className="rounded-full focus-visible:outline-2" aria-label="Open settings">
+            <Avatar src={user.profilePictureImageLink} name={user.username} size={36} />
+          </Link>
+        )}
+      </header>
+      <div className="flex">
+        <nav
+          id="side-nav"
+          aria-label="Main"
+          onMouseEnter={() => setHovered(true)}
+          onMouseLeave={() => setHovered(false)}
+          className={`fixed top-14 bottom-0 left-0 z-20 overflow-hidden border-r border-slate-200 bg-white transition-[width,transform] duration-200 ${
+            expanded ? 'w-64 shadow-lg md:shadow-none' : 'w-16 max-md:-translate-x-full'
+          }`}
+        >
+          <ul className="flex flex-col gap-1 p-2">
+            {[...navItems, ...(user?.isAdmin ? [adminItem] : [])].map(({ to, label, Icon }) => (
+              <li key={to}>
+                <NavLink
+                  to={to}
+                  onClick={() => {
+                    if (isNarrow()) {
+                      setCollapsed(true);
+                      setHovered(false);
+                    }
+                  }}
+                  className={({ isActive }) =>
+                    `flex h-11 items-center gap-3 rounded-xl px-3 text-sm font-medium transition-colors ${
+                      isActive
+                        ? 'bg-indigo-50 text-indigo-700'
+                        : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900'
+                    }`
+                  }
+                  title={label}
+                >
+                  <Icon className="shrink-0" />
+                  <span className={expanded ? 'truncate' : 'sr-only'}>{label}</span>
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {!collapsed && (
+          // On phones the open navigation lies over the page; a tap beside it closes it.
+          <button
+            type="button"
+            aria-label="Close navigation"
+            className="fixed inset-0 top-14 z-10 bg-slate-900/30 md:hidden"
+            onClick={toggle}
+          />
+        )}
+        <main
+          id="main-content"
+          tabIndex={-1}
+          className={`min-w-0 flex-1 focus:outline-none transition-[padding] duration-200 md:pl-16 ${collapsed ? '' : 'md:pl-64'}`}
+        >
+          <div className="mx-auto max-w-7xl p-4 sm:p-6">
+            {/* Uploads dock here, in the page's flow: above the page, over none of its controls. */}
+            <UploadTray />
+            {/* A screen's code loads inside the shell, which stays where it is meanwhile. */}
+            <Suspense
+              fallback={
+                <div className="flex justify-center py-16">
+                  <Spinner />
+                </div>
+              }
+            >
+              <Outlet />
+            </Suspense>
+          </div>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { LIMITS } from '../../../../../src/contract/limits';
+import { ApiError } from '../../../api/client';
+import { FormError } from '../../../ui/FormError';
+import { verifyOtp } from '../api/users';
+import { NewPasswordFields } from './NewPasswordFields';
+
+/**
+ * The code was right but typed away from the browser that signed up: the password typed there is not trusted
+ * (docs/accounts.md, "sign-up takeover"), so the owner of the mailbox chooses one now, sent with the same code.
+ */
+export function ChooseSignupPassword({
+  email,
+  otp,
+  message,
+  onVerified,
+  onBack,
+}: {
+  email: string;
+  otp: string;
+  /** The server's words for why it asks. */
+  message: string;
+  onVerified: (token: string) => Promise<void>;
+  onBack: () => void;
+}) {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState('');
+  const [saving, setSaving] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The form changed under the user's hands: tell a screen reader where they are.
+  useEffect(() => heading.current?.focus(), []);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    // Checked here, in words, rather than by the browser's own bubble (WebKit shows none): the last error goes.
+    if (password.length < LIMITS.passwordMin || password.length > LIMITS.passwordMax) {
+      setError(`Use ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters for your password.`);
+      return;
+    }
+    if (password !== confirm) {
+      setError("The passwords don't match.");
+      return;
+    }
+    setError('');
+    setSaving(true);
+    let token: string;
+    try {
+      token = (await verifyOtp(email, otp, password)).token;
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : 'Failed to verify OTP. Please try again.');
+      setSaving(false);
+      return;
+    }
+    await onVerified(token);
+  }
+
+  return (
+    <div>
+      <h1 ref={heading} tabIndex={-1} className="auth-title outline-none">
+        Choose your password
+      </h1>
+      <p className="mt-2 text-center text-sm text-slate-600">{message}</p>
+      <p className="mt-2 text-center text-sm text-slate-600">
+        This device did not start the sign-up for{' '}
+        <strong className="text-slate-900 [overflow-wrap:anywhere]">{email}</strong>, so a password typed elsewhere will
+        not open the account.
+      </p>
+      <form noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
+        <NewPasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />
+        <FormError message={error} />
+        <button type="submit" className="btn btn-primary w-full" disabled={saving}>
+          {saving ? 'Saving...' : 'Set password and sign in'}
+        </button>
+        <button type="button" className="btn btn-secondary w-full" onClick={onBack}>
+          Go back
+        </button>
+      </form>
+    </div>
+  );
+}

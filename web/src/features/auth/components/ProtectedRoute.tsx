@@ -1,0 +1,39 @@
+import { useSetAtom } from 'jotai';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { returnAfterSignIn } from '../../../lib/after-sign-in';
+import { FullPageLoader } from '../../../ui/Spinner';
+import { loadSession, sessionAtom, useSession } from '../state/session';
+
+/**
+ * Shows a loader while the session loads, a Retry screen when the server cannot be reached (the login is
+ * kept), and sends anyone signed out to /login, remembering the page they asked for.
+ */
+export function ProtectedRoute() {
+  const { status } = useSession();
+  const location = useLocation();
+  if (status === 'loading') return <FullPageLoader />;
+  if (status === 'unreachable') return <Unreachable />;
+  if (status !== 'authenticated') {
+    // A visitor's link is kept for after sign-in; the page of someone who just signed out is not.
+    if (status === 'unauthenticated') returnAfterSignIn.set(`${location.pathname}${location.search}${location.hash}`);
+    return <Navigate to="/login" replace />;
+  }
+  return <Outlet />;
+}
+
+export function Unreachable() {
+  const setSession = useSetAtom(sessionAtom);
+  const retry = async () => {
+    setSession({ status: 'loading', user: null });
+    setSession(await loadSession());
+  };
+  return (
+    <main className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center">
+      <h1 className="text-xl font-semibold text-slate-900">Cannot reach the server</h1>
+      <p className="max-w-sm text-slate-600">Check your connection. You are still signed in; nothing was lost.</p>
+      <button type="button" className="btn btn-primary" onClick={retry}>
+        Try again
+      </button>
+    </main>
+  );
+}

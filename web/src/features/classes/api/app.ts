@@ -1,0 +1,37 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { AppInfoJson } from '../../../../../src/contract/app';
+import { request } from '../../../api/client';
+
+export type AppInfo = AppInfoJson;
+
+/** What the server says about itself (PUBLIC_URL, its LAN address): fetched once per visit. */
+export const appInfoQuery = () =>
+  queryOptions({
+    queryKey: ['app'] as const,
+    queryFn: () => request<AppInfoJson>('GET', '/app'),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+export const useAppInfo = () => useQuery(appInfoQuery());
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The address that others should open: PUBLIC_URL when the server has one; otherwise the address in the browser,
+ * unless that is the teacher's own machine (localhost), which no phone can open: then the server's LAN address if
+ * it knows one. `unreachable` says when the answer is one that phones cannot open, or a guess.
+ */
+export function shareOrigin(info: AppInfo | undefined, location: Pick<Location, 'origin' | 'hostname'>) {
+  if (info?.publicUrl) return { origin: info.publicUrl, warning: null };
+  if (!LOOPBACK_HOSTS.has(location.hostname)) return { origin: location.origin, warning: null };
+  if (info?.lanUrl) {
+    return {
+      origin: info.lanUrl,
+      warning: `Phones cannot open "${location.hostname}": this link uses the server's network address instead. Set PUBLIC_URL to choose the address.`,
+    };
+  }
+  return {
+    origin: location.origin,
+    warning: `Phones cannot open "${location.hostname}". Open the app by the server's network name, or set PUBLIC_URL.`,
+  };
+}

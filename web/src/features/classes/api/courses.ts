@@ -1,0 +1,131 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CourseJson, EnrollmentJson, NotesJson, RosterEntryJson } from '../../../../../src/contract/courses';
+import { request } from '../../../api/client';
+
+export type { CourseJson as Course, EnrollmentJson as Enrollment } from '../../../../../src/contract/courses';
+export { teacherIdOf, teacherName } from '../../../../../src/contract/courses';
+
+/** Query keys of classes: every cache entry about a class starts with `['courses', id]`. */
+export const courseKeys = {
+  all: ['courses'] as const,
+  list: () => [...courseKeys.all, 'list'] as const,
+  detail: (id: string) => [...courseKeys.all, id] as const,
+  notes: (id: string) => [...courseKeys.all, id, 'notes'] as const,
+  roster: (id: string) => [...courseKeys.all, id, 'students'] as const,
+};
+
+export const listCourses = () => request<CourseJson[]>('GET', '/courses');
+export const getCourse = (id: string) => request<CourseJson>('GET', `/courses/${id}`);
+export const getNotes = (courseId: string) => request<NotesJson>('GET', `/enrollments/${courseId}/notes`);
+
+export const coursesQuery = () => queryOptions({ queryKey: courseKeys.list(), queryFn: listCourses });
+export const courseQuery = (id: string) =>
+  queryOptions({ queryKey: courseKeys.detail(id), queryFn: () => getCourse(id) });
+export const notesQuery = (courseId: string) =>
+  queryOptions({ queryKey: courseKeys.notes(courseId), queryFn: () => getNotes(courseId), staleTime: 0 });
+
+export const useCourses = () => useQuery(coursesQuery());
+export const useCourse = (id: string) => useQuery(courseQuery(id));
+export const useNotes = (courseId: string) => useQuery(notesQuery(courseId));
+
+export const rosterQuery = (courseId: string) =>
+  queryOptions({
+    queryKey: courseKeys.roster(courseId),
+    queryFn: () => request<RosterEntryJson[]>('GET', `/courses/${courseId}/students`),
+  });
+export const useRoster = (courseId: string) => useQuery(rosterQuery(courseId));
+
+/** Takes a student out of the class; the roster and the teacher's progress table follow. */
+export function useRemoveStudent(courseId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (studentId: string) =>
+      request<{ message: string }>('DELETE', `/courses/${courseId}/students/${studentId}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: courseKeys.detail(courseId) }),
+  });
+}
+
+export function useCreateCourse() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { courseName: string; teacherId: string; semester: number | null }) =>
+      request<CourseJson>('POST', '/courses', { body }),
+    // The modal shows the failure in its form.
+    meta: { quiet: true },
+    onSuccess: () => client.invalidateQueries({ queryKey: courseKeys.list() }),
+  });
+}
+
+/** The spec's client sends the rename without a bearer header; the token cookie authenticates it. */
+export function useRenameCourse() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, courseName }: { id: string; courseName: string }) =>
+      request<CourseJson>('PATCH', `/courses/${id}`, { body: { courseName }, noAuthHeader: true }),
+    onSuccess: (course) => {
+      client.setQueryData(courseKeys.detail(course._id), course);
+      return client.invalidateQueries({ queryKey: courseKeys.list() });
+    },
+  });
+}
+
+export function useDeleteCourse() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => request<{ message: string }>('DELETE', `/courses/${id}`),
+    onSuccess: (_answer, id) => {
+      client.removeQueries({ queryKey: courseKeys.detail(id) });
+      return client.invalidateQueries({ queryKey: courseKeys.list() });
+    },
+  });
+}
+
+export function useRegenerateInviteCode() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => request<CourseJson>('POST', `/courses/${id}/invite-code`),
+    onSuccess: (course) => client.setQueryData(courseKeys.detail(course._id), course),
+  });
+}
+
+/** Join modal: the spec's client sends this without a bearer header too. */
+export function useEnroll() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ studentId, classCode }: { studentId: string; classCode: string }) =>
+      request<EnrollmentJson>('POST', '/enrollments', { body: { studentId, classCode }, noAuthHeader: true }),
+    meta: { quiet: true },
+    onSuccess: () => client.invalidateQueries({ queryKey: courseKeys.list() }),
+  });
+}
+
+/** An invite link's class and teacher, for the sign-in screens ("You're invited to Physics 101"); no sign-in needed. */
+export const useInvitePreview = (code: string | null) =>
+  useQuery({
+    queryKey: ['invites', code],
+    queryFn: () =>
+      request<{ courseName: string; teacherName: string | null }>('GET', `/invites/${encodeURIComponent(code ?? '')}`),
+    enabled: code !== null && code !== '',
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+export const joinByInviteCode = (inviteCode: string) =>
+  request<EnrollmentJson>('POST', '/enrollments/join', { body: { inviteCode } });
+
+/** Saves notes as the page goes away (keepalive), when they fit in a keepalive body. */
+export const saveNotesOnLeave = (courseId: string, notes: string) =>
+  new Blob([notes]).size < 60_000
+    ? request<NotesJson>('PATCH', `/enrollments/${courseId}/notes`, { body: { notes }, keepalive: true }).catch(
+        () => {},
+      )
+    : Promise.resolve();
+
+export function useSaveNotes(courseId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (notes: string) => request<NotesJson>('PATCH', `/enrollments/${courseId}/notes`, { body: { notes } }),
+    meta: { quiet: true },
+    onSuccess: (saved) => client.setQueryData(courseKeys.notes(courseId), saved),
+  });
+}

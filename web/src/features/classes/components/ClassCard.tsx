@@ -1,0 +1,202 @@
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { BookIcon, MoreIcon, PlayIcon, ShareIcon } from '../../../ui/icons';
+import { Modal } from '../../../ui/Modal';
+import type { Course } from '../api/courses';
+import { teacherName } from '../api/courses';
+
+/** The spec's 13 pastel card colours, used in turn by position. */
+export const CARD_COLOURS = [
+  '#fde2e4',
+  '#fad2e1',
+  '#e2ece9',
+  '#bee1e6',
+  '#f0efeb',
+  '#dfe7fd',
+  '#cddafd',
+  '#fff1e6',
+  '#e9f5db',
+  '#fef9c3',
+  '#e0f2fe',
+  '#ede9fe',
+  '#fce7f3',
+];
+
+export function ClassCard({
+  course,
+  index,
+  isTeacher,
+  onRename,
+  onDelete,
+}: {
+  course: Course;
+  index: number;
+  isTeacher: boolean;
+  onRename: (course: Course, name: string) => Promise<void>;
+  onDelete: (course: Course) => Promise<void>;
+}) {
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(course.courseName);
+  const [busy, setBusy] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const closeMenu = () => {
+    setMenuOpen(false);
+    setEditing(false);
+    setConfirmDelete(false);
+    setName(course.courseName);
+  };
+
+  async function onSave(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim()) return;
+    setBusy(true);
+    try {
+      await onRename(course, name.trim());
+      closeMenu();
+    } catch {
+      // Not renamed: the menu stays open with the new name, and the toast says why.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function onConfirmDelete() {
+    setBusy(true);
+    try {
+      await onDelete(course);
+      setMenuOpen(false);
+    } catch {
+      // Not deleted: the confirmation stays, and the toast says why.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <article
+      className="group relative flex min-h-44 flex-col rounded-2xl border border-black/5 p-5 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md"
+      style={{ backgroundColor: CARD_COLOURS[index % CARD_COLOURS.length] }}
+    >
+      <Link
+        to={`/classroom/${course._id}`}
+        className="min-w-0 flex-1 rounded-lg after:absolute after:inset-0 after:content-['']"
+      >
+        {/* Names wrap between words (up to 3 lines); room for the options button only when there is one. */}
+        <h2
+          title={course.courseName}
+          className={`line-clamp-3 text-lg font-semibold [overflow-wrap:break-word] text-slate-900 ${isTeacher ? 'pr-10' : ''}`}
+        >
+          {course.hasNew && (
+            // Something new since the last visit (a lecture for students, a comment for the teacher).
+            <span
+              role="img"
+              aria-label="new"
+              title="New since your last visit"
+              className="mr-2 inline-block h-2.5 w-2.5 rounded-full bg-indigo-600 align-middle ring-2 ring-white"
+            />
+          )}
+          {course.courseName}
+        </h2>
+        <p className="mt-1 truncate text-sm text-slate-700">
+          {teacherName(course)}
+          {course.semester ? ` · Semester ${course.semester}` : ''}
+        </p>
+      </Link>
+      {isTeacher && (
+        <button
+          type="button"
+          className="icon-btn absolute top-3 right-3 z-10 bg-white/60 hover:bg-white"
+          aria-label={`Options for ${course.courseName}`}
+          onClick={() => setMenuOpen(true)}
+        >
+          <MoreIcon size={18} />
+        </button>
+      )}
+      <div className="relative z-10 mt-4 flex gap-2">
+        <button
+          type="button"
+          className="icon-btn bg-white/70 hover:bg-white"
+          aria-label={`Watch lectures of ${course.courseName}`}
+          title="Watch lectures"
+          onClick={() => navigate(`/classroom/${course._id}`)}
+        >
+          <PlayIcon size={16} />
+        </button>
+        {isTeacher ? (
+          <button
+            type="button"
+            className="icon-btn bg-white/70 hover:bg-white"
+            aria-label={`Share ${course.courseName}`}
+            title="Share classroom"
+            onClick={() => navigate(`/share/${course._id}`)}
+          >
+            <ShareIcon size={16} />
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="icon-btn bg-white/70 hover:bg-white"
+            aria-label={`Notes for ${course.courseName}`}
+            title="Course notes"
+            onClick={() => navigate(`/classroom/${course._id}#notes`)}
+          >
+            <BookIcon size={16} />
+          </button>
+        )}
+      </div>
+
+      <Modal open={menuOpen} title={course.courseName} onClose={closeMenu}>
+        {editing ? (
+          <form onSubmit={onSave} className="flex flex-col gap-3">
+            <div className="field">
+              <label htmlFor={`rename-${course._id}`}>Class title</label>
+              <input
+                id={`rename-${course._id}`}
+                className="input"
+                value={name}
+                maxLength={120}
+                onChange={(event) => setName(event.target.value)}
+                // biome-ignore lint/a11y/noAutofocus: the dialog opened for this input
+                autoFocus
+              />
+            </div>
+            <button type="submit" className="btn btn-primary" disabled={busy || !name.trim()}>
+              {busy ? 'Saving...' : 'Save'}
+            </button>
+          </form>
+        ) : confirmDelete ? (
+          <div className="flex flex-col gap-3">
+            <p className="text-slate-700">
+              Delete <strong>{course.courseName}</strong>? Its students, notes and lectures are removed too.
+            </p>
+            <button type="button" className="btn btn-danger" onClick={onConfirmDelete} disabled={busy}>
+              {busy ? 'Deleting...' : 'Delete class'}
+            </button>
+            <button type="button" className="btn btn-secondary" onClick={() => setConfirmDelete(false)}>
+              Cancel
+            </button>
+          </div>
+        ) : (
+          <div className="flex flex-col gap-2">
+            <button type="button" className="btn btn-secondary" onClick={() => setEditing(true)}>
+              Edit
+            </button>
+            <button
+              type="button"
+              className="btn btn-secondary text-red-600 hover:bg-red-50"
+              onClick={() => setConfirmDelete(true)}
+            >
+              Delete
+            </button>
+            <button type="button" className="btn btn-secondary" onClick={closeMenu}>
+              Cancel
+            </button>
+          </div>
+        )}
+      </Modal>
+    </article>
+  );
+}

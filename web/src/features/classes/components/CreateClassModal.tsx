@@ -1,0 +1,69 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError } from '../../../api/client';
+import { toast } from '../../../lib/toast';
+import { Modal, ModalActions } from '../../../ui/Modal';
+import { useSession } from '../../auth/state/session';
+import { useCreateCourse } from '../api/courses';
+
+export function CreateClassModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { user } = useSession();
+  const createCourse = useCreateCourse();
+  const [courseName, setCourseName] = useState('');
+  const [semester, setSemester] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!user) return;
+    setBusy(true);
+    try {
+      const course = await createCourse.mutateAsync({
+        courseName,
+        teacherId: user._id,
+        semester: semester ? Number(semester) : null,
+      });
+      setCourseName('');
+      setSemester('');
+      onClose();
+      toast.success(`${course.courseName} is ready. Share it with your students.`);
+    } catch (error) {
+      toast.error(error instanceof ApiError ? error.message : 'Could not create the class.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal open={open} title="Create New Class" onClose={onClose}>
+      <form onSubmit={onSubmit} className="flex flex-col gap-4">
+        <div className="field">
+          <label htmlFor="new-class-name">Class name</label>
+          <input
+            id="new-class-name"
+            className="input"
+            value={courseName}
+            onChange={(event) => setCourseName(event.target.value)}
+            placeholder="e.g. Physics 101"
+            maxLength={120}
+            required
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="new-class-semester">Semester</label>
+          <input
+            id="new-class-semester"
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={12}
+            value={semester}
+            onChange={(event) => setSemester(event.target.value)}
+            placeholder="Optional, 1 to 12"
+          />
+        </div>
+        <ModalActions onCancel={onClose} busy={busy} label="Create Class" busyLabel="Creating..." />
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,156 @@
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { toast } from '../../../lib/toast';
+import { CopyIcon, RefreshIcon } from '../../../ui/icons';
+import { Modal } from '../../../ui/Modal';
+import { shareOrigin, useAppInfo } from '../api/app';
+import { type Course, useRegenerateInviteCode } from '../api/courses';
+
+const QR_SIZE = 200;
+/** The QR library loads only when a teacher opens the share panel, not with every student's course page. */
+const QRCodeCanvas = lazy(() => import('qrcode.react').then((module) => ({ default: module.QRCodeCanvas })));
+const COPIED_MS = 2000;
+
+/** Link, copy button, QR code and the code in large type; the teacher can replace a leaked code. */
+export function SharePanel({ course }: { course: Course }) {
+  const regenerateCode = useRegenerateInviteCode();
+  const [copied, setCopied] = useState(false);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const appInfo = useAppInfo();
+  const { origin, warning } = shareOrigin(appInfo.data, window.location);
+  // No link until the server has said which address to share (PUBLIC_URL): never one that would change a moment later.
+  const link = appInfo.isPending ? '' : `${origin}/join/${course.inviteCode}`;
+
+  // The link's box is as tall as the link: one line when it fits, two on a phone, never an empty second line.
+  const linkBox = useRef<HTMLTextAreaElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the box's height follows the link's text
+  useLayoutEffect(() => {
+    const box = linkBox.current;
+    if (!box) return;
+    const fit = () => {
+      box.style.height = 'auto';
+      box.style.height = `${box.scrollHeight + box.offsetHeight - box.clientHeight}px`;
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(box.parentElement ?? box);
+    return () => observer.disconnect();
+  }, [link]);
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch {
+      // Clipboard API is refused on plain http off localhost: fall back to a selection copy.
+      const input = document.createElement('textarea');
+      input.value = link;
+      document.body.append(input);
+      input.select();
+      document.execCommand('copy');
+      input.remove();
+    }
+    setCopied(true);
+  }
+
+  const regenerate = () =>
+    regenerateCode.mutate(course._id, {
+      onSuccess: () => {
+        toast.success('New code ready. The old link and code no longer work.');
+        setConfirmOpen(false);
+      },
+    });
+  const busy = regenerateCode.isPending;
+
+  // The layout follows the panel's own width (a container query), not the window's: beside an open navigation at
+  // 768 px the panel is narrow, and the QR code beside the code left the code three lines and the link "http:".
+  return (
+    <section aria-label="Share classroom" className="card @container p-5 sm:p-6">
+      <div className="grid gap-6 @2xl:grid-cols-[auto_1fr] @2xl:items-center">
+        <figure className="mx-auto flex flex-col items-center gap-2">
+          <div className="rounded-xl border border-slate-200 bg-white p-2">
+            <Suspense fallback={<div style={{ width: QR_SIZE, height: QR_SIZE }} aria-hidden="true" />}>
+              {link ? (
+                <QRCodeCanvas
+                  value={link}
+                  size={QR_SIZE}
+                  marginSize={2}
+                  aria-label="QR code of the invite link"
+                  role="img"
+                />
+              ) : (
+                <div style={{ width: QR_SIZE, height: QR_SIZE }} aria-hidden="true" />
+              )}
+            </Suspense>
+          </div>
+          <figcaption className="text-sm text-slate-600">Scan to join the classroom</figcaption>
+        </figure>
+        <div className="flex min-w-0 flex-col gap-4">
+          <div>
+            <p className="text-sm font-medium text-slate-600">Class code</p>
+            <p
+              className="font-mono text-[clamp(1.75rem,11cqi,3.75rem)] leading-tight font-bold tracking-[0.15em] whitespace-nowrap text-slate-900 @2xl:text-[clamp(1.75rem,8cqi,3.75rem)]"
+              data-testid="invite-code"
+            >
+              {course.inviteCode}
+            </p>
+          </div>
+          <div className="field">
+            <label htmlFor="invite-link">Invite link</label>
+            <div className="flex gap-2">
+              {/* A box that wraps, so the whole link shows at any width, sized to it (an input hid the link's end). */}
+              <textarea
+                ref={linkBox}
+                id="invite-link"
+                className="input min-h-10 min-w-0 flex-1 resize-none overflow-hidden py-2 font-mono text-sm leading-snug [overflow-wrap:anywhere]"
+                rows={1}
+                value={link}
+                readOnly
+                onFocus={(event) => event.currentTarget.select()}
+              />
+              <button
+                type="button"
+                className="btn btn-secondary shrink-0 self-start"
+                onClick={copy}
+                disabled={!link}
+                aria-label="Copy invite link"
+              >
+                <CopyIcon size={18} />
+                <span className="hidden sm:inline">Copy</span>
+              </button>
+            </div>
+            <p role="status" className="h-5 text-sm font-medium text-emerald-700">
+              {copied ? 'Link copied to clipboard!' : ''}
+            </p>
+            {warning && (
+              <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="share-warning">
+                {warning}
+              </p>
+            )}
+          </div>
+          <button type="button" className="btn btn-secondary self-start" onClick={() => setConfirmOpen(true)}>
+            <RefreshIcon size={18} /> New code
+          </button>
+        </div>
+      </div>
+      <Modal open={confirmOpen} title="Make a new class code?" onClose={() => setConfirmOpen(false)}>
+        <p className="text-slate-700">
+          The current code <strong className="font-mono">{course.inviteCode}</strong>, its link and its QR code stop
+          working at once. Students already in the class stay in it.
+        </p>
+        <div className="mt-5 flex justify-end gap-2">
+          <button type="button" className="btn btn-secondary" onClick={() => setConfirmOpen(false)}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary" onClick={regenerate} disabled={busy}>
+            {busy ? 'Making...' : 'Make new code'}
+          </button>
+        </div>
+      </Modal>
+    </section>
+  );
+}

@@ -1,0 +1,265 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { type FormEvent, Fragment, useRef, useState } from 'react';
+import { LIMITS } from '../../../../../src/contract/limits';
+import { errorMessage } from '../../../api/query-client';
+import { formatClock, formatLongDate, formatRelative, secondsOf, TIME_IN_TEXT } from '../../../lib/format';
+import { toast } from '../../../lib/toast';
+import { Avatar } from '../../../ui/Avatar';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog';
+import { FormError } from '../../../ui/FormError';
+import { ChevronIcon, TrashIcon } from '../../../ui/icons';
+import { LoadError } from '../../../ui/QueryState';
+import { useSession } from '../../auth/state/session';
+import { type Comment, useAddComment, useComments, useDeleteComment } from '../../lectures/api/lectures';
+import { playerClockAtom, seekRequestAtom } from '../../player/state/player';
+
+/** Collapsible Comments with the add form; the author and the class's teacher can delete. */
+export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeacher: boolean }) {
+  const { user } = useSession();
+  const [open, setOpen] = useState(true);
+  const query = useComments(lectureId);
+  const comments = query.data ?? [];
+  const add = useAddComment(lectureId);
+  const remove = useDeleteComment(lectureId);
+  const [text, setText] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState('');
+  /** The comment being answered: its author is told by email. */
+  const [replyTo, setReplyTo] = useState<Comment | null>(null);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    setSubmitting(true);
+    setError('');
+    try {
+      await add.mutateAsync(replyTo ? { text: trimmed, parentId: replyTo._id } : trimmed);
+      setText('');
+      setReplyTo(null);
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  const [deleting, setDeleting] = useState<Comment | null>(null);
+  const clock = useAtomValue(playerClockAtom);
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  // "Add current time": the player's position where the cursor is, so classmates can jump there.
+  const addCurrentTime = () => {
+    const stamp = formatClock(clock);
+    const field = textRef.current;
+    const at = field?.selectionStart ?? text.length;
+    const before = text.slice(0, at);
+    const spaced = `${before && !before.endsWith(' ') ? ' ' : ''}${stamp} `;
+    setText(`${before}${spaced}${text.slice(at)}`.slice(0, LIMITS.commentMax));
+    field?.focus();
+  };
+
+  const byId = new Map(comments.map((comment) => [comment._id, comment]));
+  /** One comment; a top-level one lists its replies (oldest first) in a list of its own, indented under it. */
+  const renderComment = (comment: Comment, replies: Comment[] = []) => {
+    const parent = comment.parentId ? byId.get(comment.parentId) : undefined;
+    return (
+      <li key={comment._id} className="flex gap-3" data-testid="comment">
+        <Avatar src={comment.userId.profilePictureImageLink} name={comment.userId.username} size={parent ? 28 : 36} />
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-start gap-x-2">
+            <div className="min-w-0 flex-1">
+              <div className="flex flex-wrap items-baseline gap-x-2">
+                <span className="text-sm font-semibold text-slate-900">{comment.userId.username}</span>
+                <time
+                  className="text-xs text-slate-500"
+                  dateTime={comment.createdAt}
+                  title={formatLongDate(comment.createdAt)}
+                >
+                  {formatRelative(comment.createdAt)}
+                </time>
+              </div>
+              {parent && <p className="text-xs text-slate-500">Reply to {parent.userId.username}</p>}
+              <p className="mt-0.5 text-sm whitespace-pre-wrap break-words text-slate-700">
+                <TextWithTimes text={comment.text} />
+              </p>
+              {comment.userId._id !== user?._id && (
+                <button
+                  type="button"
+                  className="mt-1 text-xs font-medium text-indigo-700 hover:text-indigo-900"
+                  aria-label={`Reply to ${comment.userId.username}`}
+                  onClick={() => {
+                    setReplyTo(comment);
+                    textRef.current?.focus();
+                  }}
+                >
+                  Reply
+                </button>
+              )}
+            </div>
+            {(isTeacher || comment.userId._id === user?._id) && (
+              <button
+                type="button"
+                className="icon-btn size-8 shrink-0"
+                aria-label="Delete comment"
+                onClick={() => setDeleting(comment)}
+              >
+                <TrashIcon size={16} />
+              </button>
+            )}
+          </div>
+          {replies.length > 0 && (
+            <ul
+              aria-label={`Replies to ${comment.userId.username}`}
+              className="mt-3 flex flex-col gap-3 border-l-2 border-slate-100 pl-3"
+            >
+              {replies.map((reply) => renderComment(reply))}
+            </ul>
+          )}
+        </div>
+      </li>
+    );
+  };
+
+  return (
+    <section aria-labelledby="comments-title" className="card">
+      <h2 id="comments-title">
+        <button
+          type="button"
+          className="flex w-full items-center justify-between px-4 py-3 text-left font-semibold text-slate-900"
+          aria-expanded={open}
+          onClick={() => setOpen((value) => !value)}
+        >
+          <span>
+            Comments <span className="font-normal text-slate-500">({comments.length})</span>
+          </span>
+          <ChevronIcon size={18} className={`transition-transform ${open ? 'rotate-180' : ''}`} />
+        </button>
+      </h2>
+      {open && (
+        <div className="flex flex-col gap-4 border-t border-slate-100 p-4">
+          <form onSubmit={onSubmit} className="flex flex-col gap-2">
+            {replyTo && (
+              <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
+                Replying to <strong className="font-semibold">{replyTo.userId.username}</strong>
+                <button
+                  type="button"
+                  className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
+                  onClick={() => setReplyTo(null)}
+                >
+                  Cancel reply
+                </button>
+              </p>
+            )}
+            <label htmlFor="comment-text" className="sr-only">
+              {replyTo ? `Reply to ${replyTo.userId.username}` : 'Add a comment'}
+            </label>
+            <textarea
+              ref={textRef}
+              id="comment-text"
+              className="textarea min-h-20"
+              placeholder="Share your thoughts..."
+              value={text}
+              maxLength={LIMITS.commentMax}
+              onChange={(event) => setText(event.target.value)}
+            />
+            <FormError message={error} />
+            <div className="flex flex-wrap items-center justify-end gap-2">
+              <button type="button" className="btn btn-secondary" onClick={addCurrentTime}>
+                Add current time ({formatClock(clock)})
+              </button>
+              <button type="submit" className="btn btn-primary" disabled={!text.trim() || submitting}>
+                {submitting ? 'Submitting...' : replyTo ? 'Reply' : 'Add Comment'}
+              </button>
+            </div>
+          </form>
+          {query.isError && !query.data ? (
+            <LoadError label="comments" query={query} />
+          ) : query.isPending ? (
+            <p className="text-center text-sm text-slate-500">Loading comments…</p>
+          ) : comments.length === 0 ? (
+            <p className="text-center text-sm text-slate-500">No comments yet. Start the conversation.</p>
+          ) : (
+            <ul className="flex flex-col gap-4">
+              {threads(comments).map(({ comment, replies }) => renderComment(comment, replies))}
+            </ul>
+          )}
+        </div>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this comment?"
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={remove.isPending}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting._id, {
+            onSuccess: () => {
+              setDeleting(null);
+              toast.success('Comment deleted');
+            },
+            onError: () => setDeleting(null),
+          })
+        }
+        onClose={() => setDeleting(null)}
+      >
+        <p>
+          {deleting?.userId._id === user?._id ? 'Your comment' : `${deleting?.userId.username}'s comment`} will be
+          removed for everyone in the class.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+/**
+ * The comments as threads: top-level ones newest first (as the server sends them), each with its replies oldest
+ * first. A reply to a reply joins its thread's top comment; one whose parent is gone (deleted) stands alone.
+ */
+function threads(comments: Comment[]) {
+  const byId = new Map(comments.map((comment) => [comment._id, comment]));
+  const rootOf = (comment: Comment) => {
+    let root = comment;
+    const seen = new Set<string>();
+    while (root.parentId && byId.has(root.parentId) && !seen.has(root._id)) {
+      seen.add(root._id);
+      root = byId.get(root.parentId) as Comment;
+    }
+    return root;
+  };
+  const replies = new Map<string, Comment[]>();
+  const tops: Comment[] = [];
+  for (const comment of comments) {
+    const root = rootOf(comment);
+    if (root === comment) tops.push(comment);
+    else replies.set(root._id, [...(replies.get(root._id) ?? []), comment]);
+  }
+  const oldestFirst = (a: Comment, b: Comment) => a.createdAt.localeCompare(b.createdAt) || a._id.localeCompare(b._id);
+  return tops.map((comment) => ({ comment, replies: (replies.get(comment._id) ?? []).sort(oldestFirst) }));
+}
+
+/** A comment's text, its times (12:34) turned into buttons that take the player there. */
+function TextWithTimes({ text }: { text: string }) {
+  const seek = useSetAtom(seekRequestAtom);
+  const parts: React.ReactNode[] = [];
+  let last = 0;
+  for (const match of text.matchAll(TIME_IN_TEXT)) {
+    const index = match.index ?? 0;
+    parts.push(<Fragment key={`t${last}`}>{text.slice(last, index)}</Fragment>);
+    const seconds = secondsOf(match);
+    parts.push(
+      <button
+        key={`s${index}`}
+        type="button"
+        className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
+        aria-label={`Play from ${match[0]}`}
+        onClick={() => seek({ seconds, at: Date.now() })}
+      >
+        {match[0]}
+      </button>,
+    );
+    last = index + match[0].length;
+  }
+  parts.push(<Fragment key={`t${last}`}>{text.slice(last)}</Fragment>);
+  return <>{parts}</>;
+}

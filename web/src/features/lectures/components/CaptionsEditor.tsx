@@ -1,0 +1,153 @@
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { errorMessage } from '../../../api/query-client';
+import { toast } from '../../../lib/toast';
+import { FormError } from '../../../ui/FormError';
+import { type Caption, type Lecture, useAddCaption, useDeleteCaption, useLectures } from '../api/lectures';
+
+/** Languages offered first; any BCP 47 tag can be typed. */
+const COMMON_LANGUAGES = ['en', 'es', 'fr', 'de', 'it', 'pt', 'nl', 'pl', 'tr', 'ar', 'uk', 'ru', 'zh', 'ja', 'hi'];
+
+const languageName = (tag: string) => {
+  try {
+    return new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? '';
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * A topic's captions, in the Edit Topic modal: each language with its label and a Delete, and a form that adds a
+ * WebVTT or SRT file (the same language again replaces it). Changes apply at once, apart from the topic's Save.
+ */
+export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
+  // The class's list is the source of truth: it refreshes after each change.
+  const lecture = useLectures(initial.courseId).data?.find((item) => item._id === initial._id) ?? initial;
+  const addCaption = useAddCaption();
+  const deleteCaption = useDeleteCaption();
+  const [file, setFile] = useState<File | null>(null);
+  const [language, setLanguage] = useState('');
+  const [label, setLabel] = useState('');
+  const [labelTouched, setLabelTouched] = useState(false);
+  const [error, setError] = useState('');
+  const fileInput = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  async function onAdd(event: FormEvent) {
+    event.preventDefault();
+    if (!file) {
+      setError('Please choose a caption file (.vtt or .srt).');
+      return;
+    }
+    if (!language.trim() || !label.trim()) {
+      setError('Please give the language and a label, such as en and English.');
+      return;
+    }
+    setError('');
+    try {
+      const replacing = lecture.captions.some((caption) => caption.language === language.trim());
+      await addCaption.mutateAsync({ lecture, file, language: language.trim(), label: label.trim() });
+      toast.success(replacing ? `Captions replaced: ${label.trim()}` : `Captions added: ${label.trim()}`);
+      setFile(null);
+      setLanguage('');
+      setLabel('');
+      setLabelTouched(false);
+      if (fileInput.current) fileInput.current.value = '';
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  }
+
+  async function onDelete(caption: Caption) {
+    try {
+      await deleteCaption.mutateAsync({ lecture, caption });
+      toast.success(`Captions deleted: ${caption.label}`);
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  }
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="mt-6 flex flex-col gap-3 border-t border-slate-200 pt-4">
+      <h3 id={`${id}-heading`} className="text-sm font-semibold text-slate-900">
+        Captions
+      </h3>
+      {lecture.captions.length === 0 ? (
+        <p className="text-sm text-slate-600">No captions yet. Students choose them with the CC button.</p>
+      ) : (
+        <ul className="flex flex-col gap-1">
+          {lecture.captions.map((caption) => (
+            <li key={caption.id} className="flex items-center justify-between gap-2 text-sm">
+              <span>
+                {caption.label} <span className="text-slate-500">({caption.language})</span>
+              </span>
+              <button
+                type="button"
+                className="rounded px-2 py-1 font-medium text-red-700 hover:bg-red-50 disabled:opacity-50"
+                disabled={deleteCaption.isPending}
+                onClick={() => onDelete(caption)}
+                aria-label={`Delete captions ${caption.label}`}
+              >
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={onAdd} className="flex flex-col gap-3" noValidate>
+        <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
+          Caption file (.vtt or .srt)
+          <input
+            ref={fileInput}
+            type="file"
+            accept=".vtt,.srt,text/vtt"
+            className="file-input font-normal"
+            disabled={addCaption.isPending}
+            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+          />
+        </label>
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+          <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
+            Language code
+            <input
+              className="input"
+              list={`${id}-languages`}
+              placeholder="en"
+              maxLength={20}
+              value={language}
+              disabled={addCaption.isPending}
+              onChange={(event) => {
+                setLanguage(event.target.value);
+                if (!labelTouched) setLabel(languageName(event.target.value.trim()));
+              }}
+            />
+            <datalist id={`${id}-languages`}>
+              {COMMON_LANGUAGES.map((tag) => (
+                <option key={tag} value={tag}>
+                  {languageName(tag)}
+                </option>
+              ))}
+            </datalist>
+          </label>
+          <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
+            Label students see
+            <input
+              className="input"
+              placeholder="English"
+              maxLength={40}
+              value={label}
+              disabled={addCaption.isPending}
+              onChange={(event) => {
+                setLabel(event.target.value);
+                setLabelTouched(true);
+              }}
+            />
+          </label>
+        </div>
+        <FormError message={error} />
+        <button type="submit" className="btn btn-secondary self-start" disabled={addCaption.isPending}>
+          {addCaption.isPending ? 'Adding…' : 'Add captions'}
+        </button>
+      </form>
+    </section>
+  );
+}

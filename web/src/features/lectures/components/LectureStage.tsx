@@ -1,0 +1,170 @@
+import { useEffect, useState } from 'react';
+import { asSentence, plural, processingForStudents } from '../../../lib/format';
+import { EyeIcon, HeartIcon, PlayIcon } from '../../../ui/icons';
+import { VideoPlayer } from '../../player/components/VideoPlayer';
+import { type Lecture, useCountView, useSaveProgress, useToggleLike } from '../api/lectures';
+
+/** Seconds the "Up next" card counts down before the next lecture plays. */
+const UP_NEXT_SECONDS = 5;
+
+/**
+ * The player (or the lecture's processing state) with its name, view count and likes button. When a lecture ends
+ * and another follows, "Up next" counts down and plays it, unless the student cancels.
+ */
+export function LectureStage({
+  lecture,
+  next = null,
+  onNext,
+  autoPlay = false,
+  onAddFirst,
+  canRetry = false,
+}: {
+  lecture: Lecture | null;
+  next?: Lecture | null;
+  onNext?: (lecture: Lecture) => void;
+  autoPlay?: boolean;
+  /** The teacher's call to action in an empty class. */
+  onAddFirst?: () => void;
+  /** The class's teacher: reads why a video did not process and what to do about it. */
+  canRetry?: boolean;
+}) {
+  const toggleLike = useToggleLike();
+  const countView = useCountView();
+  const saveProgress = useSaveProgress();
+  const [upNextIn, setUpNextIn] = useState<number | null>(null);
+  useEffect(() => {
+    if (upNextIn === null || !next) return;
+    if (upNextIn <= 0) {
+      setUpNextIn(null);
+      onNext?.(next);
+      return;
+    }
+    const timer = setTimeout(() => setUpNextIn((left) => (left === null ? null : left - 1)), 1000);
+    return () => clearTimeout(timer);
+  }, [upNextIn, next, onNext]);
+  if (!lecture) {
+    return (
+      <div className="card flex aspect-video flex-col items-center justify-center gap-3 bg-slate-900 p-6 text-center text-slate-200">
+        <PlayIcon size={36} className="text-slate-400" />
+        <p className="font-medium">No lectures yet</p>
+        {onAddFirst ? (
+          <>
+            <p className="max-w-sm text-sm text-slate-300">Upload a video and your students can watch it here.</p>
+            <button type="button" className="btn btn-primary" onClick={onAddFirst}>
+              Add the first lecture
+            </button>
+          </>
+        ) : (
+          <p className="max-w-sm text-sm text-slate-300">Your teacher has not added a lecture yet.</p>
+        )}
+      </div>
+    );
+  }
+  const video = lecture.video;
+  const resumeAt =
+    lecture.myProgress && !lecture.myProgress.completed && lecture.myProgress.position > 5
+      ? lecture.myProgress.position
+      : 0;
+
+  return (
+    <div className="flex flex-col gap-3">
+      {video?.playable ? (
+        <div className="relative">
+          <VideoPlayer
+            // Our own fields, not the spec's videoLink (null until processing completes): the player starts while the
+            // video transcodes and is not remounted when it finishes.
+            key={`${lecture._id} ${video.masterPlaylist}`}
+            // The master of this lecture lists its captions for native HLS players (iPhone's full screen).
+            src={`${video.masterPlaylist}?lecture=${lecture._id}`}
+            captions={lecture.captions}
+            poster={video.posterUrl}
+            durationHint={video.durationSeconds}
+            width={video.width}
+            height={video.height}
+            startAt={resumeAt}
+            autoPlay={autoPlay}
+            onEnded={() => {
+              countView.mutate(lecture._id);
+              if (next?.video?.playable && onNext) setUpNextIn(UP_NEXT_SECONDS);
+            }}
+            onPosition={(position, duration) => saveProgress.mutate({ id: lecture._id, position, duration })}
+          />
+          {upNextIn !== null && next && (
+            <div
+              role="status"
+              className="absolute top-3 right-3 z-20 flex max-w-[calc(100%-1.5rem)] flex-col gap-2 rounded-xl bg-black/85 p-3 text-sm text-white shadow-lg"
+            >
+              <p>
+                Up next: <strong className="break-words">{next.nameOfTopic}</strong>, in {upNextIn} s
+              </p>
+              <div className="flex gap-2">
+                <button type="button" className="btn btn-secondary px-3 py-1 text-xs" onClick={() => setUpNextIn(null)}>
+                  Cancel
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-primary px-3 py-1 text-xs"
+                  onClick={() => {
+                    setUpNextIn(null);
+                    onNext?.(next);
+                  }}
+                >
+                  Play now
+                </button>
+              </div>
+            </div>
+          )}
+        </div>
+      ) : (
+        <div className="flex aspect-video flex-col items-center justify-center gap-3 rounded-2xl bg-slate-900 p-6 text-center text-slate-200">
+          {!video ? (
+            <p className="font-medium">This topic has no video.</p>
+          ) : video.status === 'failed' || video.status === 'cancelled' ? (
+            <>
+              <p className="font-medium">This video is not available yet.</p>
+              {/* The reason and what to do (Retry, delete) are the teacher's; a student only learns it is not there. */}
+              {canRetry && <p className="max-w-sm text-sm text-slate-300">{video.error}</p>}
+            </>
+          ) : (
+            <>
+              <p className="font-medium">Preparing this lecture…</p>
+              <div className="h-2 w-56 max-w-full overflow-hidden rounded-full bg-slate-700">
+                <div className="h-full bg-indigo-500 transition-[width]" style={{ width: `${video.progress}%` }} />
+              </div>
+              <p className="text-sm text-slate-300">
+                {asSentence(processingForStudents(video.etaSeconds))} It will play here as soon as the first part is
+                ready.
+              </p>
+            </>
+          )}
+        </div>
+      )}
+      {resumeAt > 0 && video?.playable && <p className="text-xs text-slate-500">Resuming where you stopped.</p>}
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 className="text-lg font-semibold break-words text-slate-900">{lecture.nameOfTopic}</h2>
+          <p className="mt-0.5 flex items-center gap-1 text-sm text-slate-600">
+            <EyeIcon size={16} /> {lecture.noOfViews} {lecture.noOfViews === 1 ? 'view' : 'views'}
+            {video?.status === 'processing' && video.playable && (
+              <span className="ml-2 text-indigo-700">· {processingForStudents(video.etaSeconds)}</span>
+            )}
+          </p>
+        </div>
+        <button
+          type="button"
+          className={`btn ${lecture.likedByMe ? 'bg-rose-50 text-rose-700 ring-1 ring-rose-200 hover:bg-rose-100' : 'btn-secondary'}`}
+          aria-pressed={lecture.likedByMe}
+          onClick={() => toggleLike.mutate(lecture)}
+          disabled={toggleLike.isPending}
+        >
+          <HeartIcon size={18} fill={lecture.likedByMe ? 'currentColor' : 'none'} />
+          {/* Screen readers hear the action with the count ("Like (3 likes)"); the eye sees the count. */}
+          <span aria-hidden="true">{lecture.noOfLikes}</span>
+          <span className="sr-only">
+            {lecture.likedByMe ? 'Unlike' : 'Like'} ({plural(lecture.noOfLikes, 'like')})
+          </span>
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { formatClock, formatEta, processingForStudents } from '../../../lib/format';
+import { type Lecture, useRetryVideo } from '../api/lectures';
+
+/**
+ * One line under a topic: processing with percent and time left, failed or cancelled with the reason (and Retry
+ * for the teacher, who can also delete the topic), or its length. Students
+ * (who cannot retry) read only "Processing…, ready in about 2 min", or that the video is not available.
+ */
+export function LectureStatus({ lecture, canRetry }: { lecture: Lecture; canRetry: boolean }) {
+  const retry = useRetryVideo(lecture.courseId);
+  const video = lecture.video;
+  if (!video) return <span className="text-xs text-slate-600">No video</span>;
+  if (!canRetry && (video.status === 'queued' || (video.status === 'processing' && !video.playable)))
+    return <span className="text-xs font-medium text-indigo-700">{processingForStudents(video.etaSeconds)}</span>;
+  if (!canRetry && (video.status === 'failed' || video.status === 'cancelled'))
+    return <span className="text-xs text-slate-600">Video not available yet</span>;
+  if (!canRetry && video.status === 'processing')
+    return <span className="text-xs text-slate-600">{formatClock(video.durationSeconds)}</span>;
+  if (video.status === 'queued') return <span className="text-xs font-medium text-amber-700">Waiting to process…</span>;
+  if (video.status === 'processing') {
+    const eta = formatEta(video.etaSeconds);
+    return (
+      <span className="flex flex-col gap-1">
+        <span className="text-xs font-medium text-indigo-700">
+          Processing {Math.floor(video.progress)}%{eta ? ` · ${eta}` : ''}
+          {video.playable ? ' · watchable' : ''}
+        </span>
+        <span
+          className="h-1 overflow-hidden rounded-full bg-indigo-100"
+          role="progressbar"
+          aria-label={`Processing ${lecture.nameOfTopic}`}
+          aria-valuenow={Math.floor(video.progress)}
+          aria-valuemin={0}
+          aria-valuemax={100}
+        >
+          <span className="block h-full bg-indigo-500 transition-[width]" style={{ width: `${video.progress}%` }} />
+        </span>
+      </span>
+    );
+  }
+  if (video.status === 'failed' || video.status === 'cancelled') {
+    return (
+      <span className="flex flex-col items-start gap-1">
+        <span className="text-xs font-medium text-red-700">
+          {video.status === 'cancelled'
+            ? (video.error ?? 'Processing was cancelled.')
+            : `Processing failed: ${video.error ?? 'unknown reason'}`}
+        </span>
+        {canRetry && (
+          <button
+            type="button"
+            className="relative z-10 text-xs font-semibold text-indigo-700 hover:underline"
+            onClick={() => retry.mutate(video._id)}
+            disabled={retry.isPending}
+          >
+            Retry
+          </button>
+        )}
+      </span>
+    );
+  }
+  return <span className="text-xs text-slate-600">{formatClock(video.durationSeconds)}</span>;
+}

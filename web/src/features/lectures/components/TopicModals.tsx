@@ -1,0 +1,237 @@
+import { useAtomValue } from 'jotai';
+import { type FormEvent, useEffect, useState } from 'react';
+import { errorMessage } from '../../../api/query-client';
+import { toast } from '../../../lib/toast';
+import { FormError } from '../../../ui/FormError';
+import { Modal, ModalActions } from '../../../ui/Modal';
+import { looksLikeVideo, startUpload, uploadsAtom } from '../../uploads/state/uploads';
+import { type Lecture, useUpdateLecture } from '../api/lectures';
+import { CaptionsEditor } from './CaptionsEditor';
+import { TopicNameField, UploadProgress, VideoFileField } from './TopicFields';
+
+/** A topic name from a file name: "week-3_optics.mp4" → "week 3 optics". */
+const topicNameOf = (file: File) =>
+  file.name
+    .replace(/\.[^.]+$/, '')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .slice(0, 120) || 'Untitled topic';
+
+/**
+ * Add New Topic: the upload runs in the tray (resumable), so closing the modal, Escape or a click outside never
+ * loses it; the topic appears when the last byte lands. Several files at once make several topics, each named
+ * after its file (editable here).
+ */
+export function AddTopicModal({
+  courseId,
+  open,
+  onClose,
+  onAdded,
+}: {
+  courseId: string;
+  open: boolean;
+  onClose: () => void;
+  onAdded: (lectureId: string) => void;
+}) {
+  const [name, setName] = useState('');
+  const [files, setFiles] = useState<{ file: File; name: string }[]>([]);
+  const [error, setError] = useState('');
+  const [uploadKey, setUploadKey] = useState<string | null>(null);
+  const upload = useAtomValue(uploadsAtom).find((item) => item.key === uploadKey);
+  const busy = upload !== undefined && upload.status !== 'failed' && upload.status !== 'refused';
+
+  const reset = () => {
+    setName('');
+    setFiles([]);
+    setError('');
+    setUploadKey(null);
+  };
+  // Closing keeps the upload going (in the tray); the form is fresh the next time.
+  const close = () => {
+    reset();
+    onClose();
+  };
+  const finished = upload?.status === 'done';
+  useEffect(() => {
+    if (!finished) return;
+    setName('');
+    setFiles([]);
+    setUploadKey(null);
+    onClose();
+  }, [finished, onClose]);
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (files.length > 1) {
+      if (files.some((entry) => !entry.name.trim())) {
+        setError('Please give every topic a name.');
+        return;
+      }
+      // Said at once, before anything starts: the batch goes only when every file is a video.
+      const notVideos = files.filter((entry) => !looksLikeVideo(entry.file)).map((entry) => `"${entry.file.name}"`);
+      if (notVideos.length > 0) {
+        setError(
+          `${notVideos.join(', ')} ${notVideos.length === 1 ? 'is not a video' : 'are not videos'}. Please choose video files only.`,
+        );
+        return;
+      }
+      for (const entry of files) startUpload(entry.file, { courseId, nameOfTopic: entry.name.trim() });
+      toast.info(`Uploading ${files.length} videos. Follow them in the uploads tray.`);
+      close();
+      return;
+    }
+    const file = files[0]?.file;
+    if (!name.trim() || !file) {
+      setError('Please provide both a topic name and a video file.');
+      return;
+    }
+    setError('');
+    setUploadKey(
+      startUpload(file, { courseId, nameOfTopic: name.trim() }, (result) => {
+        if (result.lectureId) onAdded(result.lectureId);
+      }),
+    );
+  }
+
+  return (
+    <Modal open={open} title="Add New Topic" onClose={close}>
+      <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
+        {files.length <= 1 && <TopicNameField value={name} onChange={setName} disabled={busy} />}
+        <VideoFileField
+          label="Video File"
+          multiple
+          disabled={busy}
+          onChange={(picked) => {
+            setFiles(picked.map((file) => ({ file, name: topicNameOf(file) })));
+            if (picked.length === 1 && !name.trim() && picked[0]) setName(topicNameOf(picked[0]));
+          }}
+        />
+        {files.length > 1 && (
+          <fieldset className="flex flex-col gap-2">
+            <legend className="text-sm font-medium text-slate-700">One topic per file</legend>
+            {files.map((entry, index) => (
+              <label
+                key={`${entry.file.name}-${entry.file.size}-${entry.file.lastModified}`}
+                className="flex flex-col gap-1 text-xs text-slate-500"
+              >
+                <span className="truncate">{entry.file.name}</span>
+                <input
+                  className="input"
+                  aria-label={`Topic name for ${entry.file.name}`}
+                  value={entry.name}
+                  maxLength={120}
+                  onChange={(event) =>
+                    setFiles((list) =>
+                      list.map((item, i) => (i === index ? { ...item, name: event.target.value } : item)),
+                    )
+                  }
+                />
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <UploadProgress uploadKey={uploadKey} />
+        <FormError message={error} />
+        <ModalActions onCancel={close} busy={busy} label="Save" busyLabel="Uploading..." />
+      </form>
+    </Modal>
+  );
+}
+
+type VideoAction = 'keep' | 'delete' | 'update';
+
+export function EditTopicModal({ lecture, onClose }: { lecture: Lecture | null; onClose: () => void }) {
+  return (
+    <Modal open={lecture !== null} title="Edit Topic" onClose={onClose}>
+      {lecture && <EditTopicForm key={lecture._id} lecture={lecture} onClose={onClose} />}
+      {lecture && <CaptionsEditor key={`captions-${lecture._id}`} lecture={lecture} />}
+    </Modal>
+  );
+}
+
+function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => void }) {
+  const updateLecture = useUpdateLecture();
+  const [name, setName] = useState(lecture.nameOfTopic);
+  const [action, setAction] = useState<VideoAction>('keep');
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim()) {
+      setError('Please provide a topic name.');
+      return;
+    }
+    if (action === 'update' && !file) {
+      setError('Please choose the new video file.');
+      return;
+    }
+    if (action === 'update' && file && !looksLikeVideo(file)) {
+      setError(`"${file.name}" is not a video. Please choose a video file (such as MP4, MOV or WebM).`);
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      // An empty link removes the video (null would mean "unchanged" while the video still processes).
+      const videoLink = action === 'delete' ? '' : undefined;
+      await updateLecture.mutateAsync({
+        id: lecture._id,
+        nameOfTopic: name.trim(),
+        ...(videoLink !== undefined ? { videoLink } : {}),
+      });
+      // A new video goes through the tray (resumable); the topic shows it when the last byte lands.
+      if (action === 'update' && file) {
+        startUpload(file, { courseId: lecture.courseId, lectureId: lecture._id });
+        toast.info('Saved. Uploading the new video: follow it in the uploads tray.');
+      } else toast.success(action === 'delete' ? 'Saved. The video was removed.' : 'Topic saved');
+      onClose();
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const options: { value: VideoAction; label: string }[] = [
+    { value: 'keep', label: 'Keep current video' },
+    { value: 'delete', label: 'Delete video' },
+    { value: 'update', label: 'Update video' },
+  ];
+
+  return (
+    <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
+      <TopicNameField value={name} onChange={setName} disabled={busy} />
+      <p className="text-sm text-slate-600">
+        Current video:{' '}
+        <span className="font-medium break-all text-slate-900">
+          {lecture.video ? lecture.video.fileName || 'HLS Stream' : 'none'}
+        </span>
+      </p>
+      <fieldset className="flex flex-col gap-2" disabled={busy}>
+        <legend className="sr-only">Video</legend>
+        {options
+          .filter((option) => lecture.video || option.value !== 'delete')
+          .map((option) => (
+            <label key={option.value} className="flex items-center gap-2 text-sm text-slate-700">
+              <input
+                type="radio"
+                name="video-action"
+                value={option.value}
+                checked={action === option.value}
+                onChange={() => setAction(option.value)}
+                className="size-4 accent-indigo-600"
+              />
+              {option.label}
+            </label>
+          ))}
+      </fieldset>
+      {action === 'update' && (
+        <VideoFileField label="New video file" onChange={(picked) => setFile(picked[0] ?? null)} disabled={busy} />
+      )}
+      <FormError message={error} />
+      <ModalActions onCancel={onClose} busy={busy} label="Save" busyLabel="Saving..." />
+    </form>
+  );
+}

@@ -1,0 +1,41 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { request } from '../../../api/client';
+import { courseKeys } from '../../classes/api/courses';
+
+/** Which notification emails a person gets: every event, a daily digest, or none. */
+export type EmailChoice = 'every' | 'daily' | 'none';
+export type NotificationPrefs = { email: EmailChoice };
+
+export const notificationPrefsQuery = () =>
+  queryOptions({
+    queryKey: ['users', 'notifications'] as const,
+    queryFn: () => request<NotificationPrefs>('GET', '/users/notifications'),
+  });
+
+export const useNotificationPrefs = () => useQuery(notificationPrefsQuery());
+
+export function useSaveNotificationPrefs() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (prefs: NotificationPrefs) =>
+      request<NotificationPrefs>('PUT', '/users/notifications', { body: prefs }),
+    meta: { quiet: true },
+    onSuccess: (saved) => client.setQueryData(notificationPrefsQuery().queryKey, saved),
+  });
+}
+
+/**
+ * Records that the class was opened (what came before is no longer new) and refreshes the class list, so its
+ * unread dot is gone on the way back. A failure is quiet: the dot just stays.
+ */
+export function useRecordVisit(courseId: string | undefined) {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!courseId) return;
+    request<{ message: string }>('POST', `/notifications/visits/${encodeURIComponent(courseId)}`).then(
+      () => client.invalidateQueries({ queryKey: courseKeys.list() }),
+      () => {},
+    );
+  }, [courseId, client]);
+}

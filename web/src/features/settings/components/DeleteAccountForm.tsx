@@ -1,0 +1,131 @@
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorMessage } from '../../../api/query-client';
+import { toast } from '../../../lib/toast';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog';
+import { FormError } from '../../../ui/FormError';
+import { PasswordInput } from '../../../ui/PasswordInput';
+import { deleteAccount, type User } from '../../auth/api/users';
+import { useSession } from '../../auth/state/session';
+import { useSignInMethods } from '../api/sign-in-methods';
+import { ConfirmWithSchool, useSchoolConfirmed } from './SchoolConfirm';
+
+/** What goes with the account, said in the section and again in the "are you sure?" dialog. */
+function WhatGoes({ user }: { user: User }) {
+  return (
+    <ul className="list-disc pl-5 text-sm text-slate-700">
+      {user.role === 'teacher' ? (
+        <li>the classes you teach, with their lectures and videos, and the notes and comments in them</li>
+      ) : (
+        <li>your place in the classes you joined (the classes themselves stay)</li>
+      )}
+      <li>your notes, comments, likes and watch history</li>
+    </ul>
+  );
+}
+
+/**
+ * Deleting one's own account, confirmed with the password; says what goes with it. An account made by school
+ * sign-in has no password: it confirms with the school account, and comes back to a dialog ready to delete.
+ * Either way the last step is a "Delete your account?" dialog that says again what is lost.
+ */
+export function DeleteAccountForm({ user }: { user: User }) {
+  const [password, setPassword] = useState('');
+  const { signOut } = useSession();
+  const navigate = useNavigate();
+  const methods = useSignInMethods();
+  const schoolOnly = methods.data?.password === false;
+  const [confirmed, setConfirmed] = useSchoolConfirmed('delete');
+  const [asking, setAsking] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => deleteAccount(user._id, schoolOnly ? undefined : password),
+    meta: { quiet: true },
+    onSuccess: () => {
+      navigate('/login');
+      signOut();
+      toast.success('Your account was deleted.');
+    },
+    // A wrong password goes back to the field; the school confirmation keeps its dialog (it cannot be retyped).
+    onError: () => setAsking(false),
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    remove.reset();
+    setAsking(true);
+  };
+  const open = schoolOnly ? confirmed : asking;
+  const failed = remove.isError ? errorMessage(remove.error) : '';
+  const dialog = (
+    <ConfirmDialog
+      open={open}
+      title="Delete your account?"
+      confirmLabel="Delete my account"
+      busyLabel="Deleting..."
+      busy={remove.isPending}
+      onConfirm={() => remove.mutate()}
+      onClose={() => (schoolOnly ? setConfirmed(false) : setAsking(false))}
+    >
+      {schoolOnly && <p className="mb-2">You confirmed with your school account. This confirmation lasts 5 minutes.</p>}
+      <p className="mb-1">
+        <strong className="break-all">{user.email}</strong> is deleted for good, and with it:
+      </p>
+      <WhatGoes user={user} />
+      {schoolOnly && <p className="mt-2">Signing in with your school account later makes a new, empty account.</p>}
+      {user.isAdmin && (
+        <p className="mt-2">
+          You are an administrator: if you are the only one, make someone else administrator first.
+        </p>
+      )}
+      <p className="mt-2 font-medium">This cannot be undone.</p>
+      {schoolOnly && (
+        <div className="mt-2">
+          <FormError message={failed} />
+        </div>
+      )}
+    </ConfirmDialog>
+  );
+  if (schoolOnly) {
+    return (
+      <section aria-labelledby="delete-account" className="mt-8 flex flex-col gap-3 border-t border-slate-200 pt-6">
+        <h3 id="delete-account" className="font-semibold text-red-700">
+          Delete my account
+        </h3>
+        <WhatGoes user={user} />
+        <p className="text-sm text-slate-700">
+          Your account has no password, so first confirm it is you by signing in with your school account again.
+        </p>
+        <FormError message={confirmed ? '' : failed} />
+        <ConfirmWithSchool purpose="delete" danger />
+        {dialog}
+      </section>
+    );
+  }
+  return (
+    <>
+      <form
+        onSubmit={onSubmit}
+        aria-labelledby="delete-account"
+        className="mt-8 flex flex-col gap-3 border-t border-slate-200 pt-6"
+      >
+        <h3 id="delete-account" className="font-semibold text-red-700">
+          Delete my account
+        </h3>
+        <p className="text-sm text-slate-700">Deleting your account also deletes, for good:</p>
+        <WhatGoes user={user} />
+        <PasswordInput
+          label="Your password, to confirm"
+          name="deletePassword"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+        />
+        <FormError message={failed} />
+        <button type="submit" className="btn btn-danger self-start" disabled={remove.isPending || !password}>
+          Delete my account...
+        </button>
+      </form>
+      {dialog}
+    </>
+  );
+}

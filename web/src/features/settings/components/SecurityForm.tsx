@@ -1,0 +1,92 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { LIMITS } from '../../../../../src/contract/limits';
+import { ApiError } from '../../../api/client';
+import { toast } from '../../../lib/toast';
+import { PasswordInput } from '../../../ui/PasswordInput';
+import { useProviders } from '../../auth/api/providers';
+import { type User, useChangePassword } from '../../auth/api/users';
+import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
+import { signInMethodsQuery, useSignInMethods } from '../api/sign-in-methods';
+import { ConfirmWithSchool, useSchoolConfirmed } from './SchoolConfirm';
+
+export function SecurityForm({ user }: { user: User }) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const change = useChangePassword();
+  const busy = change.isPending;
+  const methods = useSignInMethods();
+  const providers = useProviders();
+  const queryClient = useQueryClient();
+  // An account made by a school sign-in has no password; it may choose one after confirming with the school.
+  const noPassword = methods.data?.password === false;
+  const [confirmed, setConfirmed] = useSchoolConfirmed('password');
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (next !== confirm) {
+      toast.error("New passwords don't match");
+      return;
+    }
+    change.mutate(
+      { id: user._id, current: noPassword ? undefined : current, next },
+      {
+        onSuccess: () => {
+          toast.success(noPassword ? 'Your password is set' : 'Password updated successfully');
+          if (noPassword) {
+            setConfirmed(false);
+            void queryClient.invalidateQueries({ queryKey: signInMethodsQuery().queryKey });
+          }
+          setCurrent('');
+          setNext('');
+          setConfirm('');
+        },
+        onError: (error) =>
+          toast.error('Failed to update password. Please try again.', {
+            description: error instanceof ApiError && error.status ? error.message : undefined,
+          }),
+      },
+    );
+  }
+  if (noPassword && (!confirmed || providers.data?.password === false)) {
+    return (
+      <div className="flex flex-col gap-3">
+        <p className="text-sm text-slate-700">
+          Your account has no password: you sign in with your school account (see Linked sign-in).
+        </p>
+        {providers.data?.password && (
+          <>
+            <p className="text-sm text-slate-700">
+              To sign in with a password as well, confirm it is you with your school account, then choose one.
+            </p>
+            <ConfirmWithSchool purpose="password" />
+          </>
+        )}
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={onSubmit} className="flex flex-col gap-4">
+      {noPassword ? (
+        <p className="text-sm text-slate-700">
+          You confirmed with your school account. Choose your password within 5 minutes.
+        </p>
+      ) : (
+        <PasswordInput
+          label="Current password"
+          name="currentPassword"
+          value={current}
+          onChange={setCurrent}
+          autoComplete="current-password"
+        />
+      )}
+      <NewPasswordFields password={next} confirm={confirm} onPassword={setNext} onConfirm={setConfirm} />
+      <p className="text-xs text-slate-600">
+        At least {LIMITS.passwordMin} characters. Other devices will be signed out; this one stays signed in.
+      </p>
+      <button type="submit" className="btn btn-primary self-start" disabled={busy}>
+        {busy ? 'Updating...' : noPassword ? 'Set Password' : 'Update Password'}
+      </button>
+    </form>
+  );
+}
