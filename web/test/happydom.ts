@@ -1,0 +1,14 @@
+/**
+ * Preload for the component tests only (`bun run test:web`): a happy-dom window as the globals, React's act()
+ * environment, and testing-library's cleanup after every test. The server and end-to-end tests never load it.
+ */
+import { GlobalRegistrator } from '@happy-dom/global-registrator';
+
+GlobalRegistrator.register({ url: 'http://localhost/' });
+// Tells React 19 that updates are wrapped in act() by testing-library, so it does not warn about them.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// Imported after the window exists: testing-library reads `document` when it loads.
+const { afterEach } = await import('bun:test');
+const { cleanup } = await import('@testing-library/react');
+afterEach(() => cleanup());
