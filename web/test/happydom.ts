@@ -5,6 +5,18 @@
 import { GlobalRegistrator } from '@happy-dom/global-registrator';
 
 GlobalRegistrator.register({ url: 'http://localhost/' });
+
+// The browser build of tus-js-client (XHR, localStorage), as the web build picks it through the `browser` field.
+const tusBrowser = require.resolve('tus-js-client/lib.esm/browser/index.js');
+Bun.plugin({
+  name: 'tus-js-client for browsers',
+  setup(build) {
+    build.onLoad({ filter: /tus-js-client\/lib\.es5\/node\/index\.js$/ }, () => ({
+      contents: `export * from ${JSON.stringify(tusBrowser)};`,
+      loader: 'js',
+    }));
+  },
+});
 // Tells React 19 that updates are wrapped in act() by testing-library, so it does not warn about them.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
