@@ -3,7 +3,7 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client';
 import { preparedStatement } from '../db/prepared';
 import { type Course, courses, enrollments, type Lecture, lectures, type User, type Video, videos } from '../db/schema';
-import { forbidden, notFound } from '../errors';
+import { ApiError, forbidden, notFound } from '../errors';
 
 /**
  * Who may do what, defined once. A user's place in a class is a membership: `teacher` (today the class's
@@ -109,6 +109,19 @@ export async function taughtLecture(db: Db, user: User, lectureId: string): Prom
   const access = await readableLecture(db, user, lectureId);
   if (access.membership !== 'teacher') throw onlyTheTeacher();
   return access.lecture;
+}
+
+/**
+ * The lecture if the user may save it for offline viewing: anyone who may watch it, while its class allows
+ * downloads; its teacher always. A student of a class with downloads off gets 403 `downloads_off`, anyone else the
+ * lecture's 404 (a student removed from the class too).
+ */
+export async function downloadableLecture(db: Db, user: User, lectureId: string) {
+  const access = await readableLecture(db, user, lectureId);
+  if (access.membership !== 'teacher' && !access.course.downloadsAllowed) {
+    throw new ApiError(403, 'downloads_off', 'The teacher of this class does not allow downloads.');
+  }
+  return access;
 }
 
 /**

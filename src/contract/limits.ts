@@ -20,6 +20,13 @@ export const LIMITS = {
   captionMaxBytes: 1024 * 1024,
   captionLabelMax: 40,
   captionsPerLecture: 20,
+  /** A lecture's description (its timed lines are chapters: src/contract/chapters.ts). */
+  descriptionMax: 5000,
+  chaptersMax: 100,
+  /** Fewer timed lines in a description are plain text, not chapters. */
+  chaptersMin: 2,
+  chapterTitleMax: 100,
+  chapterMinSeconds: 10,
 } as const;
 
 /** Ids are opaque url-safe strings; anything else cannot name a row. */

@@ -1,8 +1,9 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { WebVTTParser } from 'webvtt-parser';
+import { chaptersOfLecture } from '../contract/chapters';
 import type { Db } from '../db/client';
 import { engineOf } from '../db/dialect';
-import { captions, lectures, type SEARCH_KINDS, searchEntries } from '../db/schema';
+import { captions, lectures, type SEARCH_KINDS, searchEntries, videos } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { runSql } from './sql';
 
@@ -73,6 +74,49 @@ export async function indexCaption(db: Db, caption: { id: string; lectureId: str
   );
 }
 
+/**
+ * (Re)indexes a lecture's description (one row) and its chapters (one row each, at its second), as they read now:
+ * run inside the transaction that changes the description or the chapter list. Slides (issue 25) pass their titled
+ * slides, which become chapters through the same merge (`chaptersOfLecture`).
+ */
+export async function indexChapters(db: Db, lectureId: string, slides: { seconds: number; title: string }[] = []) {
+  await db
+    .delete(searchEntries)
+    .where(and(eq(searchEntries.lectureId, lectureId), inArray(searchEntries.kind, ['chapter', 'description'])));
+  const [lecture] = await db
+    .select({
+      courseId: lectures.courseId,
+      description: lectures.description,
+      chapters: lectures.chapters,
+      durationMs: videos.durationMs,
+    })
+    .from(lectures)
+    .leftJoin(videos, eq(videos.id, lectures.videoId))
+    .where(eq(lectures.id, lectureId))
+    .limit(1);
+  if (!lecture) return;
+  const duration = lecture.durationMs === null ? undefined : lecture.durationMs / 1000;
+  const rows: (typeof searchEntries.$inferInsert)[] = chaptersOfLecture(lecture, duration, slides).chapters.map(
+    (chapter) => ({
+      courseId: lecture.courseId,
+      lectureId,
+      kind: 'chapter' as const,
+      seconds: chapter.seconds,
+      text: chapter.title,
+    }),
+  );
+  const description = lecture.description.trim();
+  if (description) {
+    rows.push({
+      courseId: lecture.courseId,
+      lectureId,
+      kind: 'description',
+      text: description.slice(0, MAX_ENTRY_CHARS),
+    });
+  }
+  await insertEntries(db, rows);
+}
+
 /** Indexes the captions that have no entries yet (those saved before search existed); answers how many. */
 export async function indexMissingCaptions(db: Db): Promise<number> {
   const missing = await db
@@ -109,6 +153,11 @@ export async function rebuildSearchIndex(db: Db): Promise<number> {
     );
   });
   await indexMissingCaptions(db);
+  const described = await db
+    .select({ id: lectures.id })
+    .from(lectures)
+    .where(or(sql`${lectures.description} <> ''`, sql`${lectures.chapters} is not null`));
+  for (const lecture of described) await transaction(db, (tx) => indexChapters(tx, lecture.id));
   // SQLite: the FTS5 index rebuilt from its content table (the triggers kept it in step; this makes sure).
   if (engineOf(db) === 'sqlite') await runSql(db, sql`insert into search_fts (search_fts) values ('rebuild')`);
   const [row] = await db.select({ n: sql<number>`count(*)` }).from(searchEntries);

@@ -22,12 +22,29 @@ export const VIDEOS_PREFIX = 'videos';
 /** Where a finished video's HLS files live. */
 export const videoPrefix = (videoId: string) => `${VIDEOS_PREFIX}/${assertId(videoId)}`;
 
+/**
+ * A video's rung remuxed into one MP4 for offline viewing (media/download.ts): inside the video's folder, so it goes
+ * with the video's files, and named after its download row, so a new one never overwrites a file being read.
+ */
+export const downloadKey = (videoId: string, downloadId: string) =>
+  `${videoPrefix(videoId)}/downloads/${assertId(downloadId)}.mp4`;
+
+/** A slide's thumbnail (src/media/slides-job.ts), in its video's folder: it goes with the video. */
+export const slideThumbnailKey = (videoId: string, slideId: string) =>
+  `${videoPrefix(videoId)}/slides/${assertId(slideId)}.webp`;
+/** The folder of a video's slide thumbnails. */
+export const slideThumbnailPrefix = (videoId: string) => `${videoPrefix(videoId)}/slides`;
+
 /** Half-received uploads and other short-lived files, under SCRATCH_DIR; emptied at start. */
 export const tempDir = (scratch: string) => join(scratch, 'tmp');
 /** Transcodes in progress, one folder per video, under SCRATCH_DIR. */
 export const scratchRoot = (scratch: string) => join(scratch, 'transcodes');
 /** Where ffmpeg writes while transcoding; each finished file is published to storage as it comes. */
 export const scratchDir = (scratch: string, videoId: string) => join(scratchRoot(scratch), assertId(videoId));
+
+/** Where a download job joins and remuxes a rung (under the temp folder, so a killed job's leftovers are swept). */
+export const downloadScratchDir = (scratch: string, attempt: string) =>
+  join(tempDir(scratch), `download-${assertId(attempt)}`);
 
 export type MediaFile =
   | { kind: 'poster' }

@@ -212,8 +212,12 @@ export function createS3Storage(settings: S3Settings): Storage {
       return { path, release: () => rmSync(path, { force: true }) };
     },
     resumable: () => storageResumableStore(storage, settings.scratchDir),
-    presign(key, seconds) {
-      return client.presign(objectOf(key), { expiresIn: seconds, method: 'GET' });
+    presign(key, seconds, options) {
+      return client.presign(objectOf(key), {
+        expiresIn: seconds,
+        method: 'GET',
+        ...(options?.contentDisposition ? { contentDisposition: options.contentDisposition } : {}),
+      });
     },
   };
   return storage;

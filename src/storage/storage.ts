@@ -41,8 +41,11 @@ export interface Storage {
    * download too; release removes it). Undefined when there is no such key.
    */
   localCopy(key: string, into?: string): Promise<LocalCopy | undefined>;
-  /** A URL that reads the key without the app for `seconds` (remote drivers only: the local disk has none). */
-  presign?(key: string, seconds: number): string;
+  /**
+   * A URL that reads the key without the app for `seconds` (remote drivers only: the local disk has none);
+   * `contentDisposition` is what the answer's Content-Disposition says (an offline download's file name).
+   */
+  presign?(key: string, seconds: number, options?: { contentDisposition?: string }): string;
   /** Where resumable (tus) uploads keep their bytes until they are complete. */
   resumable(): ResumableStore;
   /** `local` or `s3`, for logs and the admin console. */

@@ -35,7 +35,11 @@ export const replaceInviteCode = (db: Db, courseId: string) =>
       (await db.update(courses).set({ inviteCode }).where(eq(courses.id, courseId)).returning())[0] as Course,
   );
 
-export async function updateCourse(db: Db, courseId: string, values: { courseName: string; semester?: number | null }) {
+export async function updateCourse(
+  db: Db,
+  courseId: string,
+  values: { courseName?: string; semester?: number | null; downloadsAllowed?: boolean },
+) {
   const [course] = await db.update(courses).set(values).where(eq(courses.id, courseId)).returning();
   return course as Course;
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { type PersonalState, toLectureJson } from '../../contract/lectures';
 import { newId } from '../../lib/ids';
-import { indexCaption } from '../../search/index';
+import { indexCaption, indexChapters } from '../../search/index';
 import type { Db } from '../client';
 import { forUpdate, greatest, inJsonList } from '../dialect';
 import { preparedStatement } from '../prepared';
@@ -184,17 +184,34 @@ export async function videoOwner(db: Db, videoId: string) {
   return video;
 }
 
-export async function createLecture(db: Db, values: { courseId: string; nameOfTopic: string; videoId: string | null }) {
-  const [lecture] = await db
-    .insert(lectures)
-    .values({ id: newId(), ...values })
-    .returning();
-  return lecture as Lecture;
+/** A new lecture; with a description, its chapters are indexed for search in the same transaction. */
+export async function createLecture(
+  db: Db,
+  values: { courseId: string; nameOfTopic: string; videoId: string | null; description?: string },
+) {
+  return transaction(db, async (tx) => {
+    const [lecture] = await tx
+      .insert(lectures)
+      .values({ id: newId(), ...values })
+      .returning();
+    if (values.description) await indexChapters(tx, (lecture as Lecture).id);
+    return lecture as Lecture;
+  });
 }
 
-export async function updateLecture(db: Db, id: string, values: { nameOfTopic: string; videoId: string | null }) {
-  const [lecture] = await db.update(lectures).set(values).where(eq(lectures.id, id)).returning();
-  return lecture as Lecture;
+/** Changes a lecture; a new description, chapter list or video reindexes its chapters in the same transaction. */
+export async function updateLecture(
+  db: Db,
+  id: string,
+  values: { nameOfTopic?: string; videoId?: string | null; description?: string; chapters?: string | null },
+) {
+  return transaction(db, async (tx) => {
+    const [lecture] = await tx.update(lectures).set(values).where(eq(lectures.id, id)).returning();
+    if (values.description !== undefined || values.chapters !== undefined || values.videoId !== undefined) {
+      await indexChapters(tx, id);
+    }
+    return lecture as Lecture;
+  });
 }
 
 export async function deleteLecture(db: Db, id: string) {
