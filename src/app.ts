@@ -89,25 +89,27 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
   // JSON answers of 1 KB or more gzipped when the client takes it.
   app.use('/api/*', compressJson);
 
-  app.route('/api/health', healthRoutes(deps));
-  app.route('/api/app', appInfoRoutes(deps));
-  app.route('/api/auth', schoolSignInRoutes(deps));
-  app.route('/api/users/sign-in-methods', signInMethodsRoutes(deps));
-  app.route('/api/users/notifications', notificationPrefsRoutes(deps));
-  app.route('/api/notifications', notificationsRoutes(deps));
-  app.route('/api/users', accountsRoutes(deps));
-  app.route('/api/users', profileRoutes(deps));
-  app.route('/api/courses', coursesRoutes(deps));
-  app.route('/api/enrollments', enrollmentsRoutes(deps));
-  app.route('/api/invites', invitesRoutes(deps));
-  app.route('/api/lectures', lecturesRoutes(deps));
-  app.route('/api/upload', uploadRoutes(deps));
-  app.route('/api/uploads', resumableUploadRoutes(deps));
-  app.route('/api/videos', videosRoutes(deps));
-  app.route('/api/history', historyRoutes(deps));
-  app.route('/api/search', searchRoutes(deps));
-  app.route('/api/admin', adminRoutes(deps));
-  app.route('/media', mediaRoutes(deps));
+  // One chained expression, so its type (AppType) carries every route: the web's typed client (hc) is made from it.
+  const routes = app
+    .route('/api/health', healthRoutes(deps))
+    .route('/api/app', appInfoRoutes(deps))
+    .route('/api/auth', schoolSignInRoutes(deps))
+    .route('/api/users/sign-in-methods', signInMethodsRoutes(deps))
+    .route('/api/users/notifications', notificationPrefsRoutes(deps))
+    .route('/api/notifications', notificationsRoutes(deps))
+    .route('/api/users', accountsRoutes(deps))
+    .route('/api/users', profileRoutes(deps))
+    .route('/api/courses', coursesRoutes(deps))
+    .route('/api/enrollments', enrollmentsRoutes(deps))
+    .route('/api/invites', invitesRoutes(deps))
+    .route('/api/lectures', lecturesRoutes(deps))
+    .route('/api/upload', uploadRoutes(deps))
+    .route('/api/uploads', resumableUploadRoutes(deps))
+    .route('/api/videos', videosRoutes(deps))
+    .route('/api/history', historyRoutes(deps))
+    .route('/api/search', searchRoutes(deps))
+    .route('/api/admin', adminRoutes(deps))
+    .route('/media', mediaRoutes(deps));
   app.get('/api/openapi.json', openApiDocument(app));
   app.get('/api/docs', (c) => web(c, '/api-docs/index.html'));
 
@@ -116,5 +118,8 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
   app.get('*', (c) => web(c));
   app.notFound((c) => c.json(errorBody('not_found', 'Not found.'), 404));
   app.onError(handleError);
-  return app;
+  return routes;
 }
+
+/** Every route of the API, paths, inputs and answers: what the web's `hc<AppType>` client is typed by. */
+export type AppType = ReturnType<typeof createApp>;

@@ -1,8 +1,11 @@
+import { z } from 'zod';
+
 /** `GET /api/app`: what the web app needs to know about the server it runs on. */
-export type AppInfoJson = {
-  version: string;
+export const appInfoJson = z.object({
+  version: z.string(),
   /** `PUBLIC_URL`: the address share links, QR codes and emails use; null when unset. */
-  publicUrl: string | null;
+  publicUrl: z.string().nullable(),
   /** The server's address on the local network (http://192.168.1.20:3000), when it can tell; null in a container. */
-  lanUrl: string | null;
-};
+  lanUrl: z.string().nullable(),
+});
+export type AppInfoJson = z.infer<typeof appInfoJson>;

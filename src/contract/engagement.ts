@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { WatchProgress } from '../db/schema';
-import { toPublicUser } from './users';
+import { isoTime, publicUserJson, toPublicUser } from './users';
 
 export type CommentRow = {
   id: string;
@@ -12,18 +13,35 @@ export type CommentRow = {
   parentId: string | null;
 };
 
-export function toCommentJson(row: CommentRow) {
+export const commentJson = z.object({
+  _id: z.string(),
+  text: z.string(),
+  createdAt: isoTime,
+  userId: publicUserJson,
+  /** The comment this one answers (a reply), null for a top-level comment. */
+  parentId: z.string().nullable(),
+});
+export type CommentJson = z.infer<typeof commentJson>;
+
+export function toCommentJson(row: CommentRow): CommentJson {
   return {
     _id: row.id,
     text: row.text,
     createdAt: new Date(row.createdAt).toISOString(),
     userId: toPublicUser({ id: row.userId, username: row.username, avatarVersion: row.avatarVersion }),
-    /** The comment this one answers (a reply), null for a top-level comment. */
     parentId: row.parentId ?? null,
   };
 }
 
-export function toProgressJson(row: WatchProgress) {
+export const progressJson = z.object({
+  position: z.number(),
+  duration: z.number(),
+  furthest: z.number(),
+  completed: z.boolean(),
+});
+export type ProgressJson = z.infer<typeof progressJson>;
+
+export function toProgressJson(row: WatchProgress): ProgressJson {
   return {
     position: row.positionSeconds,
     duration: row.durationSeconds,
@@ -36,11 +54,33 @@ const watchedPercent = (row: Pick<WatchProgress, 'furthestSeconds' | 'durationSe
   row.durationSeconds ? Math.min(100, Math.round((row.furthestSeconds / row.durationSeconds) * 100)) : 0;
 
 /** The teacher's table: per lecture, who of the enrolled students started and finished it. */
+export const courseProgressJson = z.object({
+  students: z.array(publicUserJson),
+  lectures: z.array(
+    z.object({
+      _id: z.string(),
+      nameOfTopic: z.string(),
+      started: z.number().int(),
+      finished: z.number().int(),
+      enrolled: z.number().int(),
+      watchers: z.array(
+        z.object({
+          studentId: z.string(),
+          watchedPercent: z.number(),
+          completed: z.boolean(),
+          updatedAt: isoTime,
+        }),
+      ),
+    }),
+  ),
+});
+export type CourseProgressJson = z.infer<typeof courseProgressJson>;
+
 export function toCourseProgressJson(
   students: { id: string; username: string; avatarVersion: number }[],
   lectures: { id: string; nameOfTopic: string }[],
   progress: WatchProgress[],
-) {
+): CourseProgressJson {
   return {
     students: students.map((student) => toPublicUser(student)),
     lectures: lectures.map((lecture) => {
@@ -71,7 +111,21 @@ export type HistoryRow = {
   posterUrl: string | null;
 };
 
-export function toHistoryJson(row: HistoryRow) {
+export const historyEntryJson = z.object({
+  lectureId: z.string(),
+  nameOfTopic: z.string(),
+  courseId: z.string(),
+  courseName: z.string(),
+  posterUrl: z.string().nullable(),
+  position: z.number(),
+  duration: z.number(),
+  watchedPercent: z.number(),
+  completed: z.boolean(),
+  watchedAt: isoTime,
+});
+export type HistoryEntryJson = z.infer<typeof historyEntryJson>;
+
+export function toHistoryJson(row: HistoryRow): HistoryEntryJson {
   return {
     lectureId: row.lectureId,
     nameOfTopic: row.nameOfTopic,
@@ -86,11 +140,8 @@ export function toHistoryJson(row: HistoryRow) {
   };
 }
 
-export type CommentJson = ReturnType<typeof toCommentJson>;
-export type ProgressJson = ReturnType<typeof toProgressJson>;
-export type CourseProgressJson = ReturnType<typeof toCourseProgressJson>;
-export type HistoryEntryJson = ReturnType<typeof toHistoryJson>;
 /** Likes and views answers. */
-export type LikesJson = { noOfLikes: number; liked: boolean };
-export type ViewsJson = { noOfViews: number; counted: boolean };
-export type MessageJson = { message: string };
+export const likesJson = z.object({ noOfLikes: z.number().int(), liked: z.boolean() });
+export const viewsJson = z.object({ noOfViews: z.number().int(), counted: z.boolean() });
+export type LikesJson = z.infer<typeof likesJson>;
+export type ViewsJson = z.infer<typeof viewsJson>;

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { Caption, Lecture, Video } from '../db/schema';
-import { masterPlaylistPath, toVideoJson } from './videos';
+import { isoTime } from './users';
+import { masterPlaylistPath, processingStatusJson, toVideoJson, videoJson } from './videos';
 
 /** Whether one user liked a lecture and where they got to in it. */
 export type PersonalState = {
@@ -18,6 +20,28 @@ const processingStatuses = {
 } as const satisfies Record<Video['status'], string>;
 export type ProcessingStatus = (typeof processingStatuses)[Video['status']];
 
+/** One caption track as the API answers it (`POST /api/lectures/{id}/captions`, a lecture's `captions`). */
+export const captionJson = z.object({ id: z.string(), language: z.string(), label: z.string(), url: z.string() });
+export type CaptionJson = z.infer<typeof captionJson>;
+
+export const lectureJson = z.object({
+  _id: z.string(),
+  courseId: z.string(),
+  nameOfTopic: z.string(),
+  /** The master playlist's path once processing is complete; null before (never beside another status). */
+  videoLink: z.string().nullable(),
+  processingStatus: processingStatusJson.nullable(),
+  processingError: z.string().nullable(),
+  noOfViews: z.number().int(),
+  noOfLikes: z.number().int(),
+  createdAt: isoTime,
+  video: videoJson.nullable(),
+  likedByMe: z.boolean(),
+  myProgress: z.object({ position: z.number(), duration: z.number(), completed: z.boolean() }).nullable(),
+  captions: z.array(captionJson),
+});
+export type LectureJson = z.infer<typeof lectureJson>;
+
 /**
  * One lecture as every client sees it. `videoLink` is the path of the master playlist (path-only, so the app works
  * at any name and scheme the school uses) once processing is complete, and null before: `videoLink` and
@@ -29,7 +53,7 @@ export function toLectureJson(
   video: Video | undefined,
   mine?: PersonalState,
   captions: Pick<Caption, 'id' | 'language' | 'label'>[] = [],
-) {
+): LectureJson {
   return {
     _id: lecture.id,
     courseId: lecture.courseId,
@@ -50,17 +74,13 @@ export function toLectureJson(
   };
 }
 
-export type LectureJson = ReturnType<typeof toLectureJson>;
-
 /** The WebVTT file of a lecture's captions: served to the class's members only. */
 export const captionUrl = (lectureId: string, captionId: string) =>
   `/api/lectures/${lectureId}/captions/${captionId}.vtt`;
 
-/** One caption track as the API answers it (`POST /api/lectures/{id}/captions`, a lecture's `captions`). */
-export const toCaptionJson = (lectureId: string, caption: Pick<Caption, 'id' | 'language' | 'label'>) => ({
+export const toCaptionJson = (lectureId: string, caption: Pick<Caption, 'id' | 'language' | 'label'>): CaptionJson => ({
   id: caption.id,
   language: caption.language,
   label: caption.label,
   url: captionUrl(lectureId, caption.id),
 });
-export type CaptionJson = ReturnType<typeof toCaptionJson>;

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { User } from '../db/schema';
 
 export const PLACEHOLDER_AVATAR = '/placeholder-avatar.svg';
@@ -6,8 +7,31 @@ export function avatarUrl(user: Pick<User, 'id' | 'avatarVersion'>): string {
   return user.avatarVersion > 0 ? `/api/users/${user.id}/avatar?v=${user.avatarVersion}` : PLACEHOLDER_AVATAR;
 }
 
+/** When the server wrote something: an ISO 8601 time in UTC. */
+export const isoTime = z.iso.datetime();
+
 /** The current user as the client sees it: never the hash or the token version. */
-export function toPrivateUser(user: User) {
+export const privateUserJson = z.object({
+  _id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  role: z.enum(['teacher', 'student']),
+  profilePictureImageLink: z.string(),
+  isVerified: z.boolean(),
+  /** Beyond the spec: the administrator of this server. */
+  isAdmin: z.boolean().describe('Beyond the spec: the administrator of this server.'),
+  /** Beyond the spec: for teachers, whether the administrator approved them (`pending` can't create classes). */
+  teacherStatus: z
+    .enum(['approved', 'pending', 'declined'])
+    .nullable()
+    .describe(
+      "Beyond the spec: for teachers, whether the administrator approved them (`pending` can't create classes).",
+    ),
+  createdAt: isoTime,
+});
+export type PrivateUserJson = z.infer<typeof privateUserJson>;
+
+export function toPrivateUser(user: User): PrivateUserJson {
   return {
     _id: user.id,
     username: user.username,
@@ -15,21 +39,53 @@ export function toPrivateUser(user: User) {
     role: user.role,
     profilePictureImageLink: avatarUrl(user),
     isVerified: user.emailVerifiedAt !== null,
-    /** Beyond the spec: the administrator of this server. */
     isAdmin: user.isAdmin,
-    /** Beyond the spec: for teachers, whether the administrator approved them (`pending` can't create classes). */
     teacherStatus: user.teacherStatus,
     createdAt: new Date(user.createdAt).toISOString(),
   };
 }
 
 /** Another user, as shown beside a comment or in the teacher's progress table. */
-export function toPublicUser(user: Pick<User, 'id' | 'username' | 'avatarVersion'>) {
+export const publicUserJson = z.object({ _id: z.string(), username: z.string(), profilePictureImageLink: z.string() });
+export type PublicUserJson = z.infer<typeof publicUserJson>;
+
+export function toPublicUser(user: Pick<User, 'id' | 'username' | 'avatarVersion'>): PublicUserJson {
   return { _id: user.id, username: user.username, profilePictureImageLink: avatarUrl(user) };
 }
 
-export type PrivateUserJson = ReturnType<typeof toPrivateUser>;
-export type PublicUserJson = ReturnType<typeof toPublicUser>;
 export type Role = User['role'];
-/** What login and verify-otp answer. */
-export type SignInJson = { token: string; user: PrivateUserJson; message: string };
+
+/** The answer that only says what happened (`{ message }`), and the one that also names what was removed. */
+export const messageJson = z.object({ message: z.string() });
+export const removedJson = z.object({ message: z.string(), _id: z.string() });
+export type MessageJson = z.infer<typeof messageJson>;
+
+/** What login, verify-otp and reset-password answer. */
+export const signInJson = z.object({ token: z.string(), user: privateUserJson, message: z.string() });
+export type SignInJson = z.infer<typeof signInJson>;
+
+/** What sign-up answers: the account waits for the code sent to `email`. */
+export const registeredJson = z.object({
+  requiresVerification: z.literal(true),
+  email: z.string(),
+  message: z.string(),
+});
+
+/** Logging out; `endSessionUrl` (OIDC_END_SESSION) is where the web may go on to sign out at the school too. */
+export const loggedOutJson = z.object({ message: z.string(), endSessionUrl: z.string().optional() });
+
+/** A changed password: the fresh token of this session (other sessions ended). */
+export const passwordChangedJson = z.object({ message: z.string(), token: z.string() });
+
+/** `GET /api/auth/providers`: the ways to sign in this server offers. */
+export const providersJson = z.object({ password: z.boolean(), oidc: z.object({ label: z.string() }).nullable() });
+
+/** `GET /api/users/sign-in-methods`: the signed-in user's ways in. */
+export const signInMethodsJson = z.object({
+  password: z.boolean(),
+  school: z.array(z.object({ id: z.string(), email: z.string().nullable(), linkedAt: z.number() })),
+  schoolLabel: z.string().nullable(),
+});
+
+/** `GET`/`PUT /api/users/notifications`: the person's choice of notification email. */
+export const emailChoiceJson = z.object({ email: z.enum(['every', 'daily', 'none']) });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Video } from '../db/schema';
 
 /** Where a video's master playlist is served: what the client stores as the lecture's videoLink. */
@@ -16,7 +17,25 @@ export function videoIdFromLink(link: string): string | undefined {
 }
 
 /** A video's processing state as lectures and the status endpoint show it. */
-export function toVideoJson(video: Video) {
+export const videoJson = z.object({
+  _id: z.string(),
+  status: z.enum(['queued', 'processing', 'ready', 'failed', 'cancelled']),
+  progress: z.number(),
+  etaSeconds: z.number().nullable(),
+  attempts: z.number().int(),
+  error: z.string().nullable(),
+  /** Ready, or processing with its first rendition written: the player can start. */
+  playable: z.boolean(),
+  durationSeconds: z.number(),
+  width: z.number().int(),
+  height: z.number().int(),
+  fileName: z.string(),
+  masterPlaylist: z.string(),
+  posterUrl: z.string().nullable(),
+});
+export type VideoJson = z.infer<typeof videoJson>;
+
+export function toVideoJson(video: Video): VideoJson {
   const playable = video.status === 'ready' || (video.status === 'processing' && video.firstPlayableAt !== null);
   return {
     _id: video.id,
@@ -35,7 +54,16 @@ export function toVideoJson(video: Video) {
   };
 }
 
-export type VideoJson = ReturnType<typeof toVideoJson>;
 export type VideoStatus = Video['status'];
-/** What an upload answers. */
-export type UploadJson = { masterPlaylist: string; videoId: string; video: VideoJson };
+/** The processing states the spec's client reads on a lecture (`processingStatus`). */
+export const processingStatusJson = z.enum(['pending', 'processing', 'completed', 'failed']);
+
+/** What an upload answers; `lectureId` and `processingStatus` when it named a topic. */
+export const uploadJson = z.object({
+  masterPlaylist: z.string(),
+  videoId: z.string(),
+  video: videoJson,
+  lectureId: z.string().optional(),
+  processingStatus: processingStatusJson.optional(),
+});
+export type UploadJson = z.infer<typeof uploadJson>;

@@ -1,6 +1,8 @@
 import type { Context, Hono } from 'hono';
-import { generateSpecs } from 'hono-openapi';
+import { type DescribeRouteOptions, describeRoute, generateSpecs, resolver } from 'hono-openapi';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import type { ZodType } from 'zod';
+import { TOKEN_LIFETIME_SECONDS } from '../auth/tokens';
 import type { AppEnv } from '../deps';
 import { VERSION } from '../lib/version';
 
@@ -24,6 +26,14 @@ const errorResponse: OpenAPIV3_1.ResponseObject = {
 
 type Operation = { tags?: string[]; responses?: Record<string, unknown> };
 
+/** How src/auth/sessions.ts sets the `token` cookie (setTokenCookie, reachedOverHttps), said as it is. */
+export const TOKEN_COOKIE =
+  'Signing in (login, verify-otp, reset-password, school sign-in) and changing the password also set the token as ' +
+  `the cookie \`token\`: \`Path=/\`, \`Max-Age=${TOKEN_LIFETIME_SECONDS}\` (7 days, the token's lifetime), ` +
+  '`SameSite=Lax`, `Secure` when the request reached the server over https (directly, or through a proxy that ' +
+  'says so in `X-Forwarded-Proto`), and not `HttpOnly`: the web app reads it to send it as the bearer token. ' +
+  'Logging out clears it (`Max-Age=0`).';
+
 /**
  * `/api/openapi.json`: the OpenAPI 3.1 description of every mounted route, made by hono-openapi from the routes
  * themselves and the zod schemas that `validate()` enforces on them, so it cannot drift from the code. Made once,
@@ -35,6 +45,8 @@ export function openApiDocument(app: Hono<AppEnv>) {
     const specs = await generateSpecs(app, {
       includeEmptyPaths: true,
       exclude: ['/api/openapi.json', '/api/docs'],
+      // tus's OPTIONS (discovery) is part of the API: described like the rest.
+      excludeMethods: [],
       defaultValidationErrorResponse: { ...errorResponse, description: 'The input failed validation.' },
       documentation: {
         openapi: '3.1.0',
@@ -43,14 +55,13 @@ export function openApiDocument(app: Hono<AppEnv>) {
           version: VERSION,
           description:
             'Self-hosted online classroom with video lectures. Sign in with `POST /api/users/login` and send the ' +
-            'token as a bearer token (the web app uses the HttpOnly `token` cookie). Every refusal answers the ' +
-            'same error shape.',
+            `token as a bearer token. ${TOKEN_COOKIE} Every refusal answers the same error shape.`,
           license: { name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' },
         },
         components: {
           securitySchemes: {
             bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-            cookie: { type: 'apiKey', in: 'cookie', name: 'token' },
+            cookie: { type: 'apiKey', in: 'cookie', name: 'token', description: TOKEN_COOKIE },
           },
         },
         security: [{ bearer: [] }, { cookie: [] }],
@@ -95,4 +106,42 @@ export function multipartBody(fileField: string, fields: Record<string, string> 
       },
     },
   };
+}
+
+/** An answer that is not JSON: its media type and what it is (a file, a page, a playlist). */
+type OtherAnswer = { media: string; description: string };
+const statusWords: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No content',
+  206: 'Partial content',
+  302: 'Redirect',
+};
+
+/**
+ * The route's description with what it answers: per status, the zod schema of its JSON (the contract's, the same
+ * that types the handler's `c.json` and so the web's client), another media type, or a string for an empty answer.
+ */
+export function answers(
+  responses: Record<number, ZodType | OtherAnswer | string>,
+  spec: Omit<DescribeRouteOptions, 'responses'> = {},
+) {
+  const described: NonNullable<DescribeRouteOptions['responses']> = {};
+  for (const [status, answer] of Object.entries(responses)) {
+    const words = statusWords[Number(status)] ?? 'Answer';
+    if (typeof answer === 'string') described[status] = { description: answer };
+    else if ('media' in answer && typeof answer.media === 'string') {
+      described[status] = {
+        description: answer.description,
+        content: { [answer.media]: { schema: { type: 'string', format: 'binary' } } },
+      };
+    } else {
+      described[status] = {
+        description: words,
+        content: { 'application/json': { schema: resolver(answer as ZodType) } },
+      };
+    }
+  }
+  return describeRoute({ ...spec, responses: described });
 }

@@ -1,8 +1,8 @@
 import { existsSync, statfsSync } from 'node:fs';
 import { z } from 'zod';
 import { taughtCourse, taughtLecture } from '../auth/access';
-import { type ProcessingStatus, toLectureJson } from '../contract/lectures';
-import { toVideoJson, type VideoJson } from '../contract/videos';
+import { toLectureJson } from '../contract/lectures';
+import { toVideoJson, type UploadJson } from '../contract/videos';
 import { createLecture, updateLecture } from '../db/queries/lectures';
 import type { User } from '../db/schema';
 import type { AppDeps } from '../deps';
@@ -32,13 +32,7 @@ export const uploadTarget = z
   });
 export type UploadTarget = z.infer<typeof uploadTarget>;
 
-export type UploadAnswer = {
-  masterPlaylist: string;
-  videoId: string;
-  video: VideoJson;
-  lectureId?: string;
-  processingStatus?: ProcessingStatus;
-};
+export type UploadAnswer = UploadJson;
 
 export const tooLarge = (maxBytes: number) =>
   new ApiError(413, 'too_large', `This video is larger than the upload limit of ${formatBytes(maxBytes)}.`);

@@ -27,12 +27,20 @@ import {
 } from '../auth/signups';
 import { accountDisabled, newAccountStanding } from '../auth/standing';
 import { LIMITS, OTP_PATTERN } from '../contract/limits';
-import { toPrivateUser } from '../contract/users';
+import {
+  loggedOutJson,
+  messageJson,
+  privateUserJson,
+  registeredJson,
+  signInJson,
+  toPrivateUser,
+} from '../contract/users';
 import { administrators, findUserByEmail, recordLogin, updateUser } from '../db/queries/users';
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, forbidden, tooMany, unauthorized } from '../errors';
 import { clientAddress } from '../http/client-address';
+import { answers } from '../http/openapi';
 import { plainText } from '../http/text-fields';
 import { validate } from '../http/validation';
 import type { Mail } from '../mail/mailer';
@@ -144,7 +152,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
   });
 
   return new Hono<AppEnv>()
-    .post('/register', passwordRoute, validate('json', registerBody), async (c) => {
+    .post('/register', answers({ 201: registeredJson }), passwordRoute, validate('json', registerBody), async (c) => {
       const body = c.req.valid('json');
       await countOrRefuse(limits.perClient.signups, client(c), 'sign-ups from this network');
       if (body.role === 'teacher' && config.teacherSignup === 'closed') {
@@ -181,7 +189,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       );
     })
 
-    .post('/login', validate('json', loginBody), async (c) => {
+    .post('/login', answers({ 200: signInJson }), validate('json', loginBody), async (c) => {
       const body = c.req.valid('json');
       if (!config.passwordSignin && body.email !== config.adminEmail) throw passwordSigninOff();
       const address = client(c);
@@ -222,7 +230,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       return c.json({ token: await signIn(c, account), user: toPrivateUser(account), message: 'Login successful!' });
     })
 
-    .post('/verify-otp', passwordRoute, validate('json', verifyBody), async (c) => {
+    .post('/verify-otp', answers({ 200: signInJson }), passwordRoute, validate('json', verifyBody), async (c) => {
       const body = c.req.valid('json');
       await countOrRefuse(limits.perClient.codeChecks, client(c), 'code checks from this network');
       await refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrong codes for this address');
@@ -268,7 +276,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       });
     })
 
-    .post('/resend-otp', passwordRoute, validate('json', emailBody), async (c) => {
+    .post('/resend-otp', answers({ 200: messageJson }), passwordRoute, validate('json', emailBody), async (c) => {
       const { email } = c.req.valid('json');
       await countCodeMail(limits, 'signup', email);
       const waiting = await pendingSignups(db, email);
@@ -282,7 +290,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       return c.json({ message: 'A new OTP has been sent to your email' });
     })
 
-    .post('/forgot-password', passwordRoute, validate('json', emailBody), async (c) => {
+    .post('/forgot-password', answers({ 200: messageJson }), passwordRoute, validate('json', emailBody), async (c) => {
       const { email } = c.req.valid('json');
       await countOrRefuse(limits.perClient.recovery, client(c), 'password resets from this network');
       await countCodeMail(limits, 'reset', email);
@@ -298,7 +306,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       return c.json({ message: 'If an account uses this address, we sent it a code to reset the password.' });
     })
 
-    .post('/reset-password', passwordRoute, validate('json', resetBody), async (c) => {
+    .post('/reset-password', answers({ 200: signInJson }), passwordRoute, validate('json', resetBody), async (c) => {
       const body = c.req.valid('json');
       await countOrRefuse(limits.perClient.codeChecks, client(c), 'code checks from this network');
       await refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrong codes for this address');
@@ -315,9 +323,9 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       return c.json({ token: await signIn(c, updated), user: toPrivateUser(updated), message: 'Password reset.' });
     })
 
-    .get('/', requireUser(deps), (c) => c.json(toPrivateUser(c.get('user'))))
+    .get('/', answers({ 200: privateUserJson }), requireUser(deps), (c) => c.json(toPrivateUser(c.get('user'))))
 
-    .post('/logout', requireUser(deps), async (c) => {
+    .post('/logout', answers({ 200: loggedOutJson }), requireUser(deps), async (c) => {
       await endSession(db, c.get('sessionId'));
       clearTokenCookie(c);
       // OIDC_END_SESSION: the web may go on to sign out at the school's provider too.
@@ -325,7 +333,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       return c.json({ message: 'Logged out', ...(endSessionUrl ? { endSessionUrl } : {}) });
     })
 
-    .post('/logout-all', requireUser(deps), async (c) => {
+    .post('/logout-all', answers({ 200: messageJson }), requireUser(deps), async (c) => {
       await endSessions(db, c.get('user').id);
       clearTokenCookie(c);
       return c.json({ message: 'Logged out of all devices' });

@@ -6,16 +6,21 @@ import { requireAdmin, requireUser } from '../auth/middleware';
 import { endSessions } from '../auth/sessions';
 import { listSnapshots } from '../backup/snapshots';
 import {
+  adminCourseJson,
+  adminUserJson,
   type OverviewJson,
+  overviewJson,
   toAdminCourseJson,
   toAdminUserJson,
   toQueueEntryJson,
   toSnapshotJson,
 } from '../contract/admin';
+import { messageJson, removedJson } from '../contract/users';
 import { allCourses, deleteAccount, jobQueue, searchUsers, setStanding, userById } from '../db/queries/admin';
 import { deleteCourse } from '../db/queries/courses';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, notFound } from '../errors';
+import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
 import { VERSION } from '../lib/version';
 import { passwordResetMail, testMail } from '../mail/templates';
@@ -49,36 +54,42 @@ export function adminRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .use(requireUser(deps), requireAdmin)
 
-    .get('/users', validate('query', listQuery), async (c) => {
+    .get('/users', answers({ 200: z.array(adminUserJson) }), validate('query', listQuery), async (c) => {
       return c.json(
         (await searchUsers(db, c.req.valid('query').q)).map((row) => toAdminUserJson(row.user, row.classes)),
       );
     })
 
-    .patch('/users/:id', validate('param', idParam), validate('json', patchBody), async (c) => {
-      const caller = c.get('user');
-      const user = await target(c.req.valid('param').id);
-      const body = c.req.valid('json');
-      if (body.disabled !== undefined || body.isAdmin === false) notYourself(caller.id, user.id, 'disable or demote');
-      if (body.teacherApproved !== undefined && user.role !== 'teacher') {
-        throw badRequest('not_a_teacher', 'Only a teacher account can be approved or declined.');
-      }
-      const updated = await setStanding(db, user.id, {
-        ...(body.teacherApproved !== undefined
-          ? { teacherStatus: body.teacherApproved ? 'approved' : 'declined' }
-          : {}),
-        ...(body.disabled !== undefined ? { disabledAt: body.disabled ? Date.now() : null } : {}),
-        ...(body.isAdmin !== undefined ? { isAdmin: body.isAdmin } : {}),
-      });
-      if (body.disabled) await endSessions(db, user.id);
-      c.get('log').info(
-        { event: 'admin_changed_user', by: caller.id, userId: user.id, change: body },
-        'account changed',
-      );
-      return c.json(toAdminUserJson(updated, 0));
-    })
+    .patch(
+      '/users/:id',
+      answers({ 200: adminUserJson }),
+      validate('param', idParam),
+      validate('json', patchBody),
+      async (c) => {
+        const caller = c.get('user');
+        const user = await target(c.req.valid('param').id);
+        const body = c.req.valid('json');
+        if (body.disabled !== undefined || body.isAdmin === false) notYourself(caller.id, user.id, 'disable or demote');
+        if (body.teacherApproved !== undefined && user.role !== 'teacher') {
+          throw badRequest('not_a_teacher', 'Only a teacher account can be approved or declined.');
+        }
+        const updated = await setStanding(db, user.id, {
+          ...(body.teacherApproved !== undefined
+            ? { teacherStatus: body.teacherApproved ? 'approved' : 'declined' }
+            : {}),
+          ...(body.disabled !== undefined ? { disabledAt: body.disabled ? Date.now() : null } : {}),
+          ...(body.isAdmin !== undefined ? { isAdmin: body.isAdmin } : {}),
+        });
+        if (body.disabled) await endSessions(db, user.id);
+        c.get('log').info(
+          { event: 'admin_changed_user', by: caller.id, userId: user.id, change: body },
+          'account changed',
+        );
+        return c.json(toAdminUserJson(updated, 0));
+      },
+    )
 
-    .delete('/users/:id', validate('param', idParam), async (c) => {
+    .delete('/users/:id', answers({ 200: removedJson }), validate('param', idParam), async (c) => {
       const caller = c.get('user');
       const user = await target(c.req.valid('param').id);
       notYourself(caller.id, user.id, 'delete');
@@ -89,7 +100,7 @@ export function adminRoutes(deps: AppDeps) {
       return c.json({ message: 'Account deleted', _id: user.id });
     })
 
-    .post('/users/:id/password-reset', validate('param', idParam), async (c) => {
+    .post('/users/:id/password-reset', answers({ 200: messageJson }), validate('param', idParam), async (c) => {
       const user = await target(c.req.valid('param').id);
       const code = await issueCode(db, user.id);
       await mailer.send(passwordResetMail(user.email, user.username, code)).catch(() => {
@@ -99,7 +110,7 @@ export function adminRoutes(deps: AppDeps) {
       return c.json({ message: `A password reset code was sent to ${user.email}.` });
     })
 
-    .get('/courses', async (c) => {
+    .get('/courses', answers({ 200: z.array(adminCourseJson) }), async (c) => {
       const { rows, videoRows } = await allCourses(db);
       // Sizes from storage (the local disk or S3), in one listing of every video's files.
       const bytesOfVideo = new Map<string, number>();
@@ -123,7 +134,7 @@ export function adminRoutes(deps: AppDeps) {
       );
     })
 
-    .delete('/courses/:id', validate('param', idParam), async (c) => {
+    .delete('/courses/:id', answers({ 200: removedJson }), validate('param', idParam), async (c) => {
       const id = c.req.valid('param').id;
       const videoIds = await deleteCourse(db, id);
       await deleteUnreferencedVideos(deps, videoIds);
@@ -131,7 +142,7 @@ export function adminRoutes(deps: AppDeps) {
       return c.json({ message: 'Class deleted', _id: id });
     })
 
-    .get('/overview', async (c) => {
+    .get('/overview', answers({ 200: overviewJson }), async (c) => {
       const disk = statfsSync(config.dataDir);
       const queue = await jobQueue(db);
       const overview: OverviewJson = {
@@ -159,7 +170,7 @@ export function adminRoutes(deps: AppDeps) {
       return c.json(overview);
     })
 
-    .post('/videos/:id/retry', validate('param', idParam), async (c) => {
+    .post('/videos/:id/retry', answers({ 200: messageJson }), validate('param', idParam), async (c) => {
       if (!(await retryFailed(db, c.req.valid('param').id))) {
         throw new ApiError(409, 'not_failed', 'Only a video that failed or was cancelled can be retried.');
       }
@@ -167,7 +178,7 @@ export function adminRoutes(deps: AppDeps) {
       return c.json({ message: 'Queued again' });
     })
 
-    .post('/videos/:id/cancel', validate('param', idParam), async (c) => {
+    .post('/videos/:id/cancel', answers({ 200: messageJson }), validate('param', idParam), async (c) => {
       // The job and the video change together: the teacher sees it cancelled, with Retry and Delete.
       if ((await jobs.cancel(c.req.valid('param').id)) === 0) {
         throw new ApiError(409, 'not_running', 'Only a video that waits or is processing can be cancelled.');
@@ -175,7 +186,7 @@ export function adminRoutes(deps: AppDeps) {
       return c.json({ message: 'Cancelled' });
     })
 
-    .post('/test-mail', async (c) => {
+    .post('/test-mail', answers({ 200: messageJson }), async (c) => {
       const admin = c.get('user');
       await mailer.send(testMail(admin.email, admin.username, mailer.kind)).catch((error: Error) => {
         throw new ApiError(503, 'mail_failed', `The test mail could not be sent: ${error.message}`);
@@ -183,7 +194,7 @@ export function adminRoutes(deps: AppDeps) {
       return c.json({ message: mailer.kind === 'smtp' ? `Sent to ${admin.email}.` : 'Written to the server log.' });
     })
 
-    .post('/backups', async (c) => {
+    .post('/backups', answers({ 202: messageJson }), async (c) => {
       if (!config.backupDir) {
         throw badRequest('no_backup_dir', 'Set BACKUP_DIR on the server to take backups from here.');
       }

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/middleware';
-import type { AppInfoJson } from '../contract/app';
+import { type AppInfoJson, appInfoJson } from '../contract/app';
 import type { AppDeps, AppEnv } from '../deps';
+import { answers } from '../http/openapi';
 import { VERSION } from '../lib/version';
 
 const PRIVATE_V4 = /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/;
@@ -22,7 +23,7 @@ export function lanAddress(): string | null {
 export function appInfoRoutes(deps: AppDeps) {
   // Only a server listening on every interface can be reached at its LAN address.
   const lan = ['0.0.0.0', '::'].includes(deps.config.host) ? lanAddress() : null;
-  return new Hono<AppEnv>().get('/', requireUser(deps), (c) => {
+  return new Hono<AppEnv>().get('/', answers({ 200: appInfoJson }), requireUser(deps), (c) => {
     const url = new URL(c.req.url);
     const port = url.port ? `:${url.port}` : '';
     const answer: AppInfoJson = {

@@ -1,15 +1,15 @@
 import { Hono } from 'hono';
-import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
 import { readableLecture, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
-import { toCaptionJson } from '../contract/lectures';
+import { captionJson, toCaptionJson } from '../contract/lectures';
 import { LIMITS } from '../contract/limits';
+import { messageJson } from '../contract/users';
 import { captionOfLecture, deleteCaption, putCaption, videoById } from '../db/queries/lectures';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, notFound } from '../errors';
 import { smallFileForm } from '../http/form-file';
-import { multipartBody } from '../http/openapi';
+import { answers, multipartBody } from '../http/openapi';
 import { plainText } from '../http/text-fields';
 import { idSchema, invalidInput, validate } from '../http/validation';
 import { subtitlePlaylist, toWebVtt } from '../media/captions';
@@ -54,13 +54,16 @@ export function captionsRoutes(deps: AppDeps) {
     new Hono<AppEnv>()
       .post(
         '/:id/captions',
-        describeRoute({
-          summary: "Add or replace a lecture's captions in one language (WebVTT or SRT)",
-          requestBody: multipartBody('file', {
-            language: 'BCP 47 language tag, such as en or pt-BR',
-            label: 'What students see in the captions menu, such as English',
-          }),
-        }),
+        answers(
+          { 200: captionJson, 201: captionJson },
+          {
+            summary: "Add or replace a lecture's captions in one language (WebVTT or SRT)",
+            requestBody: multipartBody('file', {
+              language: 'BCP 47 language tag, such as en or pt-BR',
+              label: 'What students see in the captions menu, such as English',
+            }),
+          },
+        ),
         signedIn,
         validate('param', z.object({ id: idSchema })),
         captionFile.limit,
@@ -101,32 +104,50 @@ export function captionsRoutes(deps: AppDeps) {
         },
       )
 
-      .delete('/:id/captions/:captionId', signedIn, validate('param', captionParam), async (c) => {
-        const { id, captionId } = c.req.valid('param');
-        const lecture = await taughtLecture(db, c.get('user'), id);
-        const caption = await captionOfLecture(db, lecture.id, captionId);
-        if (!caption) throw notFound('caption_not_found', 'These captions do not exist.');
-        await deleteCaption(db, caption.id);
-        return c.json({ message: 'Captions deleted' });
-      })
+      .delete(
+        '/:id/captions/:captionId',
+        answers({ 200: messageJson }),
+        signedIn,
+        validate('param', captionParam),
+        async (c) => {
+          const { id, captionId } = c.req.valid('param');
+          const lecture = await taughtLecture(db, c.get('user'), id);
+          const caption = await captionOfLecture(db, lecture.id, captionId);
+          if (!caption) throw notFound('caption_not_found', 'These captions do not exist.');
+          await deleteCaption(db, caption.id);
+          return c.json({ message: 'Captions deleted' });
+        },
+      )
 
       // The WebVTT file (the player's <track>), and the one-segment playlist the master lists for native HLS players.
-      .get('/:id/captions/:file', signedIn, validate('param', captionFileParam), async (c) => {
-        const { id, file } = c.req.valid('param');
-        const { lecture } = await readableLecture(db, c.get('user'), id);
-        const [captionId, kind] = file.split('.') as [string, 'vtt' | 'm3u8'];
-        const caption = await captionOfLecture(db, lecture.id, captionId);
-        if (!caption) throw notFound('caption_not_found', 'These captions do not exist.');
-        const headers = {
-          'Cache-Control': 'private, no-cache',
-          'Last-Modified': new Date(caption.updatedAt).toUTCString(),
-        };
-        if (kind === 'vtt') return c.body(caption.vtt, 200, { ...headers, 'Content-Type': 'text/vtt; charset=utf-8' });
-        const video = lecture.videoId ? await videoById(db, lecture.videoId) : undefined;
-        return c.body(subtitlePlaylist(`${caption.id}.vtt`, (video?.durationMs ?? 0) / 1000), 200, {
-          ...headers,
-          'Content-Type': 'application/vnd.apple.mpegurl',
-        });
-      })
+      .get(
+        '/:id/captions/:file',
+        answers({
+          200: {
+            media: 'text/vtt',
+            description: 'The WebVTT file (`.vtt`), or its one-segment HLS playlist (`.m3u8`).',
+          },
+        }),
+        signedIn,
+        validate('param', captionFileParam),
+        async (c) => {
+          const { id, file } = c.req.valid('param');
+          const { lecture } = await readableLecture(db, c.get('user'), id);
+          const [captionId, kind] = file.split('.') as [string, 'vtt' | 'm3u8'];
+          const caption = await captionOfLecture(db, lecture.id, captionId);
+          if (!caption) throw notFound('caption_not_found', 'These captions do not exist.');
+          const headers = {
+            'Cache-Control': 'private, no-cache',
+            'Last-Modified': new Date(caption.updatedAt).toUTCString(),
+          };
+          if (kind === 'vtt')
+            return c.body(caption.vtt, 200, { ...headers, 'Content-Type': 'text/vtt; charset=utf-8' });
+          const video = lecture.videoId ? await videoById(db, lecture.videoId) : undefined;
+          return c.body(subtitlePlaylist(`${caption.id}.vtt`, (video?.durationMs ?? 0) / 1000), 200, {
+            ...headers,
+            'Content-Type': 'application/vnd.apple.mpegurl',
+          });
+        },
+      )
   );
 }

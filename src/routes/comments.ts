@@ -2,12 +2,14 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
-import { toCommentJson } from '../contract/engagement';
+import { commentJson, toCommentJson } from '../contract/engagement';
 import { LIMITS } from '../contract/limits';
+import { messageJson } from '../contract/users';
 import { addComment, commentOfLecture, commentsOf, deleteComment } from '../db/queries/engagement';
 import { transaction } from '../db/transaction';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden, notFound } from '../errors';
+import { answers } from '../http/openapi';
 import { plainText } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { commentPosted } from '../notifications/notifications';
@@ -32,36 +34,49 @@ export function commentsRoutes(deps: AppDeps) {
   const { db } = deps;
   const signedIn = requireUser(deps);
   return new Hono<AppEnv>()
-    .get('/:id/comments', signedIn, validate('param', idParam), async (c) => {
+    .get('/:id/comments', answers({ 200: z.array(commentJson) }), signedIn, validate('param', idParam), async (c) => {
       const { lecture } = await readableLecture(db, c.get('user'), c.req.valid('param').id);
       return c.json((await commentsOf(db, lecture.id)).map(toCommentJson));
     })
 
-    .post('/:id/comments', signedIn, validate('param', idParam), validate('json', commentBody), async (c) => {
-      const user = c.get('user');
-      const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
-      const { text, parentId } = c.req.valid('json');
-      if (parentId && !(await commentOfLecture(db, lecture.id, parentId)))
-        throw notFound('comment_not_found', 'The comment you reply to was not found. It may have been deleted.');
-      // The comment and its notification job in one transaction: a comment is never left untold.
-      const row = await transaction(db, async (tx) => {
-        const comment = await addComment(tx, { lectureId: lecture.id, userId: user.id, text, parentId });
-        await commentPosted(tx, comment.id);
-        return comment;
-      });
-      deps.jobs.wake();
-      return c.json(toCommentJson({ ...row, username: user.username, avatarVersion: user.avatarVersion }), 201);
-    })
+    .post(
+      '/:id/comments',
+      answers({ 201: commentJson }),
+      signedIn,
+      validate('param', idParam),
+      validate('json', commentBody),
+      async (c) => {
+        const user = c.get('user');
+        const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
+        const { text, parentId } = c.req.valid('json');
+        if (parentId && !(await commentOfLecture(db, lecture.id, parentId)))
+          throw notFound('comment_not_found', 'The comment you reply to was not found. It may have been deleted.');
+        // The comment and its notification job in one transaction: a comment is never left untold.
+        const row = await transaction(db, async (tx) => {
+          const comment = await addComment(tx, { lectureId: lecture.id, userId: user.id, text, parentId });
+          await commentPosted(tx, comment.id);
+          return comment;
+        });
+        deps.jobs.wake();
+        return c.json(toCommentJson({ ...row, username: user.username, avatarVersion: user.avatarVersion }), 201);
+      },
+    )
 
-    .delete('/:id/comments/:commentId', signedIn, validate('param', commentParam), async (c) => {
-      const user = c.get('user');
-      const { id, commentId } = c.req.valid('param');
-      const { lecture, membership } = await readableLecture(db, user, id);
-      const comment = await commentOfLecture(db, lecture.id, commentId);
-      if (!comment) throw notFound('comment_not_found', 'Comment not found.');
-      if (comment.userId !== user.id && membership !== 'teacher')
-        throw forbidden('Only the author or the teacher can delete a comment.');
-      await deleteComment(db, comment.id);
-      return c.json({ message: 'Comment deleted' });
-    });
+    .delete(
+      '/:id/comments/:commentId',
+      answers({ 200: messageJson }),
+      signedIn,
+      validate('param', commentParam),
+      async (c) => {
+        const user = c.get('user');
+        const { id, commentId } = c.req.valid('param');
+        const { lecture, membership } = await readableLecture(db, user, id);
+        const comment = await commentOfLecture(db, lecture.id, commentId);
+        if (!comment) throw notFound('comment_not_found', 'Comment not found.');
+        if (comment.userId !== user.id && membership !== 'teacher')
+          throw forbidden('Only the author or the teacher can delete a comment.');
+        await deleteComment(db, comment.id);
+        return c.json({ message: 'Comment deleted' });
+      },
+    );
 }

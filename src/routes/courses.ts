@@ -2,8 +2,9 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableCourse, taughtCourse } from '../auth/access';
 import { requireApprovedTeacher, requireUser } from '../auth/middleware';
-import { toCourseJson, toRosterEntryJson } from '../contract/courses';
+import { courseJson, rosterEntryJson, toCourseJson, toRosterEntryJson } from '../contract/courses';
 import { LIMITS } from '../contract/limits';
+import { removedJson } from '../contract/users';
 import {
   coursesOf,
   createCourse,
@@ -16,6 +17,7 @@ import {
 } from '../db/queries/courses';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden, notFound } from '../errors';
+import { answers } from '../http/openapi';
 import { plainText } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
@@ -61,7 +63,7 @@ export function coursesRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .use(requireUser(deps))
 
-    .get('/', async (c) => {
+    .get('/', answers({ 200: z.array(courseJson) }), async (c) => {
       const rows = await coursesOf(db, c.get('user'));
       // `hasNew`: something happened in the class since the user last opened it (the unread dot).
       const news = await classesWithNews(db, c.get('user').id);
@@ -73,7 +75,7 @@ export function coursesRoutes(deps: AppDeps) {
       );
     })
 
-    .post('/', requireApprovedTeacher, validate('json', createBody), async (c) => {
+    .post('/', answers({ 201: courseJson }), requireApprovedTeacher, validate('json', createBody), async (c) => {
       const user = c.get('user');
       const body = c.req.valid('json');
       if (body.teacherId && body.teacherId !== user.id) throw forbidden('You can only create classes for yourself.');
@@ -85,22 +87,28 @@ export function coursesRoutes(deps: AppDeps) {
       return c.json(toCourseJson(course, user.id), 201);
     })
 
-    .get('/:id', validate('param', idParam), async (c) => {
+    .get('/:id', answers({ 200: courseJson }), validate('param', idParam), async (c) => {
       const { course } = await readableCourse(db, c.get('user'), c.req.valid('param').id);
       return c.json(toCourseJson(course, await teacherRef(db, course.teacherId)));
     })
 
-    .patch('/:id', validate('param', idParam), validate('json', updateBody), async (c) => {
-      const course = await taughtCourse(db, c.get('user'), c.req.valid('param').id);
-      const body = c.req.valid('json');
-      const updated = await updateCourse(db, course.id, {
-        courseName: body.courseName,
-        ...(body.semester !== undefined ? { semester: body.semester } : {}),
-      });
-      return c.json(toCourseJson(updated, await teacherRef(db, updated.teacherId)));
-    })
+    .patch(
+      '/:id',
+      answers({ 200: courseJson }),
+      validate('param', idParam),
+      validate('json', updateBody),
+      async (c) => {
+        const course = await taughtCourse(db, c.get('user'), c.req.valid('param').id);
+        const body = c.req.valid('json');
+        const updated = await updateCourse(db, course.id, {
+          courseName: body.courseName,
+          ...(body.semester !== undefined ? { semester: body.semester } : {}),
+        });
+        return c.json(toCourseJson(updated, await teacherRef(db, updated.teacherId)));
+      },
+    )
 
-    .delete('/:id', validate('param', idParam), async (c) => {
+    .delete('/:id', answers({ 200: removedJson }), validate('param', idParam), async (c) => {
       const course = await taughtCourse(db, c.get('user'), c.req.valid('param').id);
       const videoIds = await deleteCourse(db, course.id);
       // Then, with the delete committed, the videos and their files.
@@ -108,12 +116,12 @@ export function coursesRoutes(deps: AppDeps) {
       return c.json({ message: 'Class deleted', _id: course.id });
     })
 
-    .get('/:id/students', validate('param', idParam), async (c) => {
+    .get('/:id/students', answers({ 200: z.array(rosterEntryJson) }), validate('param', idParam), async (c) => {
       const course = await taughtCourse(db, c.get('user'), c.req.valid('param').id);
       return c.json((await rosterOf(db, course.id)).map(({ user, joinedAt }) => toRosterEntryJson(user, joinedAt)));
     })
 
-    .delete('/:id/students/:userId', validate('param', studentParam), async (c) => {
+    .delete('/:id/students/:userId', answers({ 200: removedJson }), validate('param', studentParam), async (c) => {
       const { id, userId } = c.req.valid('param');
       const course = await taughtCourse(db, c.get('user'), id);
       if (!(await removeStudent(db, course.id, userId))) {
@@ -122,7 +130,7 @@ export function coursesRoutes(deps: AppDeps) {
       return c.json({ message: 'Student removed', _id: userId });
     })
 
-    .post('/:id/invite-code', validate('param', idParam), async (c) => {
+    .post('/:id/invite-code', answers({ 200: courseJson }), validate('param', idParam), async (c) => {
       const course = await taughtCourse(db, c.get('user'), c.req.valid('param').id);
       const updated = await replaceInviteCode(db, course.id);
       return c.json(toCourseJson(updated, await teacherRef(db, updated.teacherId)));

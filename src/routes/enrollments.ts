@@ -3,13 +3,22 @@ import { z } from 'zod';
 import { readableCourse } from '../auth/access';
 import { type AccountLimits, refuseWhileLimited } from '../auth/limits';
 import { requireUser } from '../auth/middleware';
-import { toCourseJson, toEnrollmentJson, toNotesJson } from '../contract/courses';
+import {
+  enrollmentJson,
+  invitePreviewJson,
+  notesJson,
+  notesSavedJson,
+  toCourseJson,
+  toEnrollmentJson,
+  toNotesJson,
+} from '../contract/courses';
 import { LIMITS, normalizeInviteCode } from '../contract/limits';
 import { courseByInviteCode, enroll, notesOf, saveNotes, teacherRef } from '../db/queries/courses';
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden, notFound } from '../errors';
 import { clientAddress } from '../http/client-address';
+import { answers } from '../http/openapi';
 import { idSchema, validate } from '../http/validation';
 
 const codeText = (what: string) =>
@@ -36,17 +45,25 @@ const notesBody = z.object({
  */
 export function invitesRoutes(deps: AppDeps & { limits: AccountLimits }) {
   const { db, config, limits } = deps;
-  return new Hono<AppEnv>().get('/:code', validate('param', z.object({ code: codeText('Invite code') })), async (c) => {
-    const address = clientAddress(c, config.trustProxy);
-    await refuseWhileLimited(limits.perClient.failedJoins, address, 'wrong class codes from this network');
-    const course = await courseByInviteCode(db, c.req.valid('param').code);
-    if (!course) {
-      await limits.perClient.failedJoins.hit(address);
-      throw notFound('class_code_not_found', 'This invite link no longer works. Ask your teacher for the class code.');
-    }
-    const teacher = await teacherRef(db, course.teacherId);
-    return c.json({ courseName: course.courseName, teacherName: teacher.username || null });
-  });
+  return new Hono<AppEnv>().get(
+    '/:code',
+    answers({ 200: invitePreviewJson }),
+    validate('param', z.object({ code: codeText('Invite code') })),
+    async (c) => {
+      const address = clientAddress(c, config.trustProxy);
+      await refuseWhileLimited(limits.perClient.failedJoins, address, 'wrong class codes from this network');
+      const course = await courseByInviteCode(db, c.req.valid('param').code);
+      if (!course) {
+        await limits.perClient.failedJoins.hit(address);
+        throw notFound(
+          'class_code_not_found',
+          'This invite link no longer works. Ask your teacher for the class code.',
+        );
+      }
+      const teacher = await teacherRef(db, course.teacherId);
+      return c.json({ courseName: course.courseName, teacherName: teacher.username || null });
+    },
+  );
 }
 
 export function enrollmentsRoutes(deps: AppDeps & { limits: AccountLimits }) {
@@ -75,7 +92,7 @@ export function enrollmentsRoutes(deps: AppDeps & { limits: AccountLimits }) {
   return new Hono<AppEnv>()
     .use(requireUser(deps))
 
-    .post('/', validate('json', enrollBody), async (c) => {
+    .post('/', answers({ 200: enrollmentJson, 201: enrollmentJson }), validate('json', enrollBody), async (c) => {
       const user = c.get('user');
       const body = c.req.valid('json');
       if (body.studentId !== user.id) throw forbidden('You can only enroll yourself.');
@@ -83,21 +100,27 @@ export function enrollmentsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       return c.json(result.body, result.created ? 201 : 200);
     })
 
-    .post('/join', validate('json', joinBody), async (c) => {
+    .post('/join', answers({ 200: enrollmentJson, 201: enrollmentJson }), validate('json', joinBody), async (c) => {
       const result = await join(c, c.get('user'), c.req.valid('json').inviteCode);
       return c.json(result.body, result.created ? 201 : 200);
     })
 
-    .get('/:courseId/notes', validate('param', courseParam), async (c) => {
+    .get('/:courseId/notes', answers({ 200: notesJson }), validate('param', courseParam), async (c) => {
       const user = c.get('user');
       const { course } = await readableCourse(db, user, c.req.valid('param').courseId);
       return c.json(toNotesJson(await notesOf(db, course.id, user.id)));
     })
 
-    .patch('/:courseId/notes', validate('param', courseParam), validate('json', notesBody), async (c) => {
-      const user = c.get('user');
-      const { course } = await readableCourse(db, user, c.req.valid('param').courseId);
-      const row = await saveNotes(db, course.id, user.id, c.req.valid('json').notes);
-      return c.json({ ...toNotesJson(row), message: 'Note saved successfully' });
-    });
+    .patch(
+      '/:courseId/notes',
+      answers({ 200: notesSavedJson }),
+      validate('param', courseParam),
+      validate('json', notesBody),
+      async (c) => {
+        const user = c.get('user');
+        const { course } = await readableCourse(db, user, c.req.valid('param').courseId);
+        const row = await saveNotes(db, course.id, user.id, c.req.valid('json').notes);
+        return c.json({ ...toNotesJson(row), message: 'Note saved successfully' });
+      },
+    );
 }

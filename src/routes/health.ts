@@ -2,13 +2,15 @@ import { readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { pendingMigrations, ROLES, type Role } from '../bootstrap';
 import { type Config, loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { nowMs } from '../db/dialect';
 import { workers } from '../db/schema';
 import { transaction } from '../db/transaction';
-import type { AppDeps } from '../deps';
+import type { AppDeps, AppEnv } from '../deps';
+import { answers } from '../http/openapi';
 import { sinceLastWorkerBeat } from '../jobs/jobs';
 import { HOST, heartbeatMs } from '../jobs/runner';
 import { newId } from '../lib/ids';
@@ -135,6 +137,11 @@ function readinessChecks(role: Role, deps: HealthDeps) {
   };
 }
 
+const liveJson = z.object({ ok: z.boolean(), version: z.string(), role: z.string() });
+const readyJson = liveJson.extend({
+  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })),
+});
+
 const describeFailing = (results: Check[]) =>
   `Not ready: ${results
     .filter((check) => !check.ok)
@@ -149,20 +156,24 @@ export function healthRoutes(deps: HealthDeps) {
   const { db } = deps;
   const checks = readinessChecks(deps.role ?? 'all', deps);
 
-  return new Hono()
-    .get('/', async (c) => {
+  return new Hono<AppEnv>()
+    .get('/', answers({ 200: z.object({ ok: z.literal(true) }) }), async (c) => {
       await db.select({ n: sql<number>`count(*)` }).from(workers);
       return c.json({ ok: true });
     })
-    .get('/live', (c) => c.json({ ok: true, version: VERSION, role: deps.role ?? 'all' }))
-    .get('/ready', async (c) => {
-      const results = await checks();
-      const failing = results.filter((check) => !check.ok);
-      const body = { ok: failing.length === 0, version: VERSION, role: deps.role ?? 'all', checks: results };
-      if (failing.length === 0) return c.json(body);
-      const message = describeFailing(results);
-      return c.json({ ...body, error: message, message, code: 'not_ready' }, 503);
-    });
+    .get('/live', answers({ 200: liveJson }), (c) => c.json({ ok: true, version: VERSION, role: deps.role ?? 'all' }))
+    .get(
+      '/ready',
+      answers({ 200: readyJson }, { description: '503 with the same body, and the error shape, when a check fails.' }),
+      async (c) => {
+        const results = await checks();
+        const failing = results.filter((check) => !check.ok);
+        const body = { ok: failing.length === 0, version: VERSION, role: deps.role ?? 'all', checks: results };
+        if (failing.length === 0) return c.json(body);
+        const message = describeFailing(results);
+        return c.json({ ...body, error: message, message, code: 'not_ready' }, 503);
+      },
+    );
 }
 
 /** The role of the container's main process (PID 1), read from its command line; `all` when none is named. */

@@ -2,7 +2,9 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableCourse, readableLecture, taughtCourse, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
+import { lectureJson } from '../contract/lectures';
 import { LIMITS } from '../contract/limits';
+import { messageJson } from '../contract/users';
 import { videoIdFromLink } from '../contract/videos';
 import type { Db } from '../db/client';
 import {
@@ -18,6 +20,7 @@ import type { Lecture, User } from '../db/schema';
 import { transaction } from '../db/transaction';
 import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
+import { answers } from '../http/openapi';
 import { topicName } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
@@ -79,13 +82,13 @@ export function lecturesRoutes(deps: AppDeps) {
       .route('/', progressRoutes(deps))
       .use(requireUser(deps))
 
-      .get('/course/:courseId', validate('param', courseParam), async (c) => {
+      .get('/course/:courseId', answers({ 200: z.array(lectureJson) }), validate('param', courseParam), async (c) => {
         const { course } = await readableCourse(db, c.get('user'), c.req.valid('param').courseId);
         const rows = await lecturesOfCourse(db, course.id);
         return c.json(await lecturesAsSeenBy(db, c.get('user'), rows));
       })
 
-      .post('/', validate('json', createBody), async (c) => {
+      .post('/', answers({ 201: lectureJson }), validate('json', createBody), async (c) => {
         const user = c.get('user');
         const body = c.req.valid('json');
         const course = await taughtCourse(db, user, body.courseId);
@@ -100,30 +103,36 @@ export function lecturesRoutes(deps: AppDeps) {
         return c.json(await one(user, lecture), 201);
       })
 
-      .get('/:id', validate('param', idParam), async (c) => {
+      .get('/:id', answers({ 200: lectureJson }), validate('param', idParam), async (c) => {
         const { lecture } = await readableLecture(db, c.get('user'), c.req.valid('param').id);
         return c.json(await one(c.get('user'), lecture));
       })
 
-      .patch('/:id/update', validate('param', idParam), validate('json', updateBody), async (c) => {
-        const user = c.get('user');
-        const lecture = await taughtLecture(db, user, c.req.valid('param').id);
-        const body = c.req.valid('json');
-        // A client that sends back the `videoLink: null` it was shown while the video processes (or failed) means
-        // "unchanged" (a rename must not drop an upload); an empty string removes the video.
-        const unchanged =
-          body.videoLink === undefined || (body.videoLink === null && !(await videoIsReady(db, lecture.videoId)));
-        const videoId = unchanged ? lecture.videoId : await videoForLink(db, user, body.videoLink ?? null);
-        const updated = await updateLecture(db, lecture.id, {
-          nameOfTopic: body.nameOfTopic ?? lecture.nameOfTopic,
-          videoId,
-        });
-        if (lecture.videoId !== videoId) await deleteUnreferencedVideos(deps, [lecture.videoId]);
-        if (videoId && lecture.videoId !== videoId) await tellStudentsIfReady(deps, lecture.id);
-        return c.json(await one(user, updated));
-      })
+      .patch(
+        '/:id/update',
+        answers({ 200: lectureJson }),
+        validate('param', idParam),
+        validate('json', updateBody),
+        async (c) => {
+          const user = c.get('user');
+          const lecture = await taughtLecture(db, user, c.req.valid('param').id);
+          const body = c.req.valid('json');
+          // A client that sends back the `videoLink: null` it was shown while the video processes (or failed) means
+          // "unchanged" (a rename must not drop an upload); an empty string removes the video.
+          const unchanged =
+            body.videoLink === undefined || (body.videoLink === null && !(await videoIsReady(db, lecture.videoId)));
+          const videoId = unchanged ? lecture.videoId : await videoForLink(db, user, body.videoLink ?? null);
+          const updated = await updateLecture(db, lecture.id, {
+            nameOfTopic: body.nameOfTopic ?? lecture.nameOfTopic,
+            videoId,
+          });
+          if (lecture.videoId !== videoId) await deleteUnreferencedVideos(deps, [lecture.videoId]);
+          if (videoId && lecture.videoId !== videoId) await tellStudentsIfReady(deps, lecture.id);
+          return c.json(await one(user, updated));
+        },
+      )
 
-      .delete('/:id', validate('param', idParam), async (c) => {
+      .delete('/:id', answers({ 200: messageJson }), validate('param', idParam), async (c) => {
         const lecture = await taughtLecture(db, c.get('user'), c.req.valid('param').id);
         await deleteLecture(db, lecture.id);
         await deleteUnreferencedVideos(deps, [lecture.videoId]);

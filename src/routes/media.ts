@@ -7,6 +7,7 @@ import { captionsOf } from '../db/queries/lectures';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, notFound } from '../errors';
 import { fileResponse } from '../http/file-response';
+import { answers } from '../http/openapi';
 import { idSchema, validate } from '../http/validation';
 import { masterPlaylist } from '../media/master-playlist';
 import { segmentTokens } from '../media/segment-token';
@@ -44,6 +45,11 @@ export function mediaRoutes(deps: AppDeps) {
   return new Hono<AppEnv>().on(
     ['GET', 'HEAD'],
     '/videos/:videoId/:rest{.+}',
+    answers({
+      200: { media: 'application/octet-stream', description: 'A playlist, init file, segment or poster.' },
+      206: { media: 'application/octet-stream', description: 'The range asked for.' },
+      302: 'To the storage (MEDIA_DELIVERY=redirect).',
+    }),
     validate('param', params),
     // The master of a lecture's video lists that lecture's captions: `?lecture=` names it.
     validate('query', z.object({ lecture: idSchema.optional() })),

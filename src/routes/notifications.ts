@@ -3,9 +3,11 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableCourse } from '../auth/access';
 import { requireUser } from '../auth/middleware';
+import { emailChoiceJson, messageJson } from '../contract/users';
 import { users } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
+import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
 import { PRODUCT_NAME } from '../mail/templates';
 import { EMAIL_CHOICES, emailChoiceOf, recordVisit, setEmailChoice } from '../notifications/notifications';
@@ -20,8 +22,10 @@ export function notificationPrefsRoutes(deps: AppDeps) {
   const { db } = deps;
   return new Hono<AppEnv>()
     .use(requireUser(deps))
-    .get('/', async (c) => c.json({ email: await emailChoiceOf(db, c.get('user').id) }))
-    .put('/', validate('json', choiceBody), async (c) => {
+    .get('/', answers({ 200: emailChoiceJson }), async (c) =>
+      c.json({ email: await emailChoiceOf(db, c.get('user').id) }),
+    )
+    .put('/', answers({ 200: emailChoiceJson }), validate('json', choiceBody), async (c) => {
       const { email } = c.req.valid('json');
       await setEmailChoice(db, c.get('user').id, email);
       return c.json({ email });
@@ -57,50 +61,61 @@ export function notificationsRoutes(deps: AppDeps) {
   return (
     new Hono<AppEnv>()
       // Opening the link shows a button; only its POST (or the mail client's one-click POST) changes anything.
-      .get('/unsubscribe', async (c) => {
-        const parsed = tokenQuery.safeParse(c.req.query());
-        const userId = parsed.success ? readUnsubscribeToken(config.jwtSecret, parsed.data.token) : undefined;
-        if (!userId || !parsed.success) {
-          return c.html(
-            page('Link not valid', `<h1>Link not valid</h1><p>${escapeHtml(INVALID_LINK)}</p>`),
-            400,
-            htmlHeaders,
-          );
-        }
-        const action = `/api/notifications/unsubscribe?token=${encodeURIComponent(parsed.data.token)}`;
-        return c.html(
-          page(
-            'Unsubscribe',
-            `<h1>Stop notification emails?</h1><p>You will no longer get emails about new lectures and comments. You can turn them on again in Settings.</p>
-<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
-          ),
-          200,
-          htmlHeaders,
-        );
-      })
-      .post('/unsubscribe', async (c) => {
-        const parsed = tokenQuery.safeParse(c.req.query());
-        const userId = parsed.success ? readUnsubscribeToken(config.jwtSecret, parsed.data.token) : undefined;
-        const wantsHtml = (c.req.header('accept') ?? '').includes('text/html');
-        if (!userId) {
-          if (wantsHtml)
+      .get(
+        '/unsubscribe',
+        answers({ 200: { media: 'text/html', description: 'A page with the Unsubscribe button.' } }),
+        async (c) => {
+          const parsed = tokenQuery.safeParse(c.req.query());
+          const userId = parsed.success ? readUnsubscribeToken(config.jwtSecret, parsed.data.token) : undefined;
+          if (!userId || !parsed.success) {
             return c.html(
               page('Link not valid', `<h1>Link not valid</h1><p>${escapeHtml(INVALID_LINK)}</p>`),
               400,
               htmlHeaders,
             );
-          throw badRequest('invalid_unsubscribe_link', INVALID_LINK);
-        }
-        // A deleted account's link sets nothing (the foreign key refuses a row for no one).
-        const [exists] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
-        if (exists) await setEmailChoice(db, userId, 'none');
-        const message = 'You are unsubscribed: no more notification emails. You can turn them on again in Settings.';
-        if (wantsHtml)
-          return c.html(page('Unsubscribed', `<h1>Unsubscribed</h1><p>${escapeHtml(message)}</p>`), 200, htmlHeaders);
-        return c.json({ message });
-      })
+          }
+          const action = `/api/notifications/unsubscribe?token=${encodeURIComponent(parsed.data.token)}`;
+          return c.html(
+            page(
+              'Unsubscribe',
+              `<h1>Stop notification emails?</h1><p>You will no longer get emails about new lectures and comments. You can turn them on again in Settings.</p>
+<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
+            ),
+            200,
+            htmlHeaders,
+          );
+        },
+      )
+      .post(
+        '/unsubscribe',
+        answers(
+          { 200: messageJson },
+          { description: 'One-click unsubscribe (RFC 8058); a page instead when the client accepts text/html.' },
+        ),
+        async (c) => {
+          const parsed = tokenQuery.safeParse(c.req.query());
+          const userId = parsed.success ? readUnsubscribeToken(config.jwtSecret, parsed.data.token) : undefined;
+          const wantsHtml = (c.req.header('accept') ?? '').includes('text/html');
+          if (!userId) {
+            if (wantsHtml)
+              return c.html(
+                page('Link not valid', `<h1>Link not valid</h1><p>${escapeHtml(INVALID_LINK)}</p>`),
+                400,
+                htmlHeaders,
+              );
+            throw badRequest('invalid_unsubscribe_link', INVALID_LINK);
+          }
+          // A deleted account's link sets nothing (the foreign key refuses a row for no one).
+          const [exists] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+          if (exists) await setEmailChoice(db, userId, 'none');
+          const message = 'You are unsubscribed: no more notification emails. You can turn them on again in Settings.';
+          if (wantsHtml)
+            return c.html(page('Unsubscribed', `<h1>Unsubscribed</h1><p>${escapeHtml(message)}</p>`), 200, htmlHeaders);
+          return c.json({ message });
+        },
+      )
       // The class page calls this when opened: what came before is no longer new.
-      .post('/visits/:id', requireUser(deps), validate('param', idParam), async (c) => {
+      .post('/visits/:id', answers({ 200: messageJson }), requireUser(deps), validate('param', idParam), async (c) => {
         const { course } = await readableCourse(db, c.get('user'), c.req.valid('param').id);
         await recordVisit(db, c.get('user').id, course.id);
         return c.json({ message: 'Visit recorded' });

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
 import { hasPassword } from '../auth/federated';
 import { requireUser } from '../auth/middleware';
@@ -8,14 +7,14 @@ import { clearReauthCookie, requireReauth } from '../auth/reauth';
 import { clearTokenCookie, endSessions, setTokenCookie } from '../auth/sessions';
 import { signToken } from '../auth/tokens';
 import { LIMITS } from '../contract/limits';
-import { toPrivateUser } from '../contract/users';
+import { messageJson, passwordChangedJson, privateUserJson, toPrivateUser } from '../contract/users';
 import { deleteAccount } from '../db/queries/admin';
 import { administrators, avatarVersionOf, bumpAvatarVersion, updateUser } from '../db/queries/users';
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
 import { smallFileForm } from '../http/form-file';
-import { multipartBody } from '../http/openapi';
+import { answers, multipartBody } from '../http/openapi';
 import { idParam, invalidInput, validate } from '../http/validation';
 import { toAvatar } from '../images/avatar';
 import { removeVideoFiles } from '../media/videos';
@@ -66,10 +65,10 @@ export function profileRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .post(
       '/profile-picture',
-      describeRoute({
-        summary: 'Replace your profile picture',
-        requestBody: multipartBody('profilePicture'),
-      }),
+      answers(
+        { 200: privateUserJson },
+        { summary: 'Replace your profile picture', requestBody: multipartBody('profilePicture') },
+      ),
       auth,
       picture.limit,
       async (c) => {
@@ -81,80 +80,107 @@ export function profileRoutes(deps: AppDeps) {
       },
     )
 
-    .get('/:id/avatar', auth, validate('param', idParam), async (c) => {
-      const { id } = c.req.valid('param');
-      const version = await avatarVersionOf(db, id);
-      const file = version ? await storage.get(avatarKey(id)) : undefined;
-      if (!file) throw notFound('avatar_not_found', 'This picture does not exist.');
-      return new Response(file, {
-        headers: {
-          'Content-Type': 'image/webp',
-          'Cache-Control': 'private, max-age=31536000, immutable',
-        },
-      });
-    })
+    .get(
+      '/:id/avatar',
+      answers({ 200: { media: 'image/webp', description: 'The picture.' } }),
+      auth,
+      validate('param', idParam),
+      async (c) => {
+        const { id } = c.req.valid('param');
+        const version = await avatarVersionOf(db, id);
+        const file = version ? await storage.get(avatarKey(id)) : undefined;
+        if (!file) throw notFound('avatar_not_found', 'This picture does not exist.');
+        return new Response(file, {
+          headers: {
+            'Content-Type': 'image/webp',
+            'Cache-Control': 'private, max-age=31536000, immutable',
+          },
+        });
+      },
+    )
 
-    .patch('/:id/password', auth, validate('param', idParam), validate('json', passwordBody), async (c) => {
-      const caller = c.get('user');
-      ensureSelf(caller, c.req.valid('param').id);
-      const body = c.req.valid('json');
-      const first = !hasPassword(caller);
-      if (first) {
-        // A school-only account chooses its first password: only where passwords are a way in.
-        if (!config.passwordSignin) {
-          throw forbidden('This server uses school sign-in only, so your account cannot have a password.');
+    .patch(
+      '/:id/password',
+      answers({ 200: passwordChangedJson }),
+      auth,
+      validate('param', idParam),
+      validate('json', passwordBody),
+      async (c) => {
+        const caller = c.get('user');
+        ensureSelf(caller, c.req.valid('param').id);
+        const body = c.req.valid('json');
+        const first = !hasPassword(caller);
+        if (first) {
+          // A school-only account chooses its first password: only where passwords are a way in.
+          if (!config.passwordSignin) {
+            throw forbidden('This server uses school sign-in only, so your account cannot have a password.');
+          }
+          await requireReauth(c, config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
+        } else {
+          if (!body.currentPassword) throw passwordMissing('currentPassword', 'Current password is required.');
+          if (!(await verifyPassword(body.currentPassword, caller.passwordHash))) {
+            throw badRequest('wrong_password', 'Your current password is not correct.', {
+              fields: { currentPassword: 'Your current password is not correct.' },
+            });
+          }
         }
-        await requireReauth(c, config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
-      } else {
-        if (!body.currentPassword) throw passwordMissing('currentPassword', 'Current password is required.');
-        if (!(await verifyPassword(body.currentPassword, caller.passwordHash))) {
-          throw badRequest('wrong_password', 'Your current password is not correct.', {
-            fields: { currentPassword: 'Your current password is not correct.' },
+        await updateUser(db, caller.id, { passwordHash: await hashPassword(body.newPassword) });
+        if (first) clearReauthCookie(c);
+        // Every other device is signed out; this one goes on, with a fresh token in the answer and the cookie.
+        await endSessions(db, caller.id, c.get('sessionId'));
+        const token = await signToken(config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
+        setTokenCookie(c, token);
+        c.get('log').info(
+          { event: first ? 'password_chosen' : 'password_changed', userId: caller.id },
+          first ? 'first password chosen; other sessions ended' : 'password changed; other sessions ended',
+        );
+        return c.json({ message: 'Password updated successfully', token });
+      },
+    )
+
+    .delete(
+      '/:id',
+      answers({ 200: messageJson }),
+      auth,
+      validate('param', idParam),
+      validate('json', deleteBody),
+      async (c) => {
+        const caller = c.get('user');
+        ensureSelf(caller, c.req.valid('param').id);
+        const { password } = c.req.valid('json');
+        if (!hasPassword(caller)) {
+          await requireReauth(c, config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
+        } else if (!password) {
+          throw passwordMissing('password', 'Password is required.');
+        } else if (!(await verifyPassword(password, caller.passwordHash))) {
+          throw badRequest('wrong_password', 'Your password is not correct.', {
+            fields: { password: 'Your password is not correct.' },
           });
         }
-      }
-      await updateUser(db, caller.id, { passwordHash: await hashPassword(body.newPassword) });
-      if (first) clearReauthCookie(c);
-      // Every other device is signed out; this one goes on, with a fresh token in the answer and the cookie.
-      await endSessions(db, caller.id, c.get('sessionId'));
-      const token = await signToken(config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
-      setTokenCookie(c, token);
-      c.get('log').info(
-        { event: first ? 'password_chosen' : 'password_changed', userId: caller.id },
-        first ? 'first password chosen; other sessions ended' : 'password changed; other sessions ended',
-      );
-      return c.json({ message: 'Password updated successfully', token });
-    })
+        if (caller.isAdmin) {
+          const others = (await administrators(db)).filter((admin) => admin.id !== caller.id && !admin.disabledAt);
+          if (others.length === 0) throw lastAdmin();
+        }
+        const videoIds = await deleteAccount(db, caller.id);
+        for (const id of videoIds) await removeVideoFiles(deps, id);
+        await storage.delete(avatarKey(caller.id));
+        clearTokenCookie(c);
+        clearReauthCookie(c);
+        c.get('log').info({ event: 'account_deleted', userId: caller.id }, 'account deleted by its owner');
+        return c.json({ message: 'Account deleted' });
+      },
+    )
 
-    .delete('/:id', auth, validate('param', idParam), validate('json', deleteBody), async (c) => {
-      const caller = c.get('user');
-      ensureSelf(caller, c.req.valid('param').id);
-      const { password } = c.req.valid('json');
-      if (!hasPassword(caller)) {
-        await requireReauth(c, config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
-      } else if (!password) {
-        throw passwordMissing('password', 'Password is required.');
-      } else if (!(await verifyPassword(password, caller.passwordHash))) {
-        throw badRequest('wrong_password', 'Your password is not correct.', {
-          fields: { password: 'Your password is not correct.' },
-        });
-      }
-      if (caller.isAdmin) {
-        const others = (await administrators(db)).filter((admin) => admin.id !== caller.id && !admin.disabledAt);
-        if (others.length === 0) throw lastAdmin();
-      }
-      const videoIds = await deleteAccount(db, caller.id);
-      for (const id of videoIds) await removeVideoFiles(deps, id);
-      await storage.delete(avatarKey(caller.id));
-      clearTokenCookie(c);
-      clearReauthCookie(c);
-      c.get('log').info({ event: 'account_deleted', userId: caller.id }, 'account deleted by its owner');
-      return c.json({ message: 'Account deleted' });
-    })
-
-    .patch('/:id', auth, validate('param', idParam), validate('json', profileBody), async (c) => {
-      const caller = c.get('user');
-      ensureSelf(caller, c.req.valid('param').id);
-      return c.json(toPrivateUser(await updateUser(db, caller.id, { username: c.req.valid('json').username })));
-    });
+    .patch(
+      '/:id',
+      answers({ 200: privateUserJson }),
+      auth,
+      validate('param', idParam),
+      validate('json', profileBody),
+      async (c) => {
+        const caller = c.get('user');
+        ensureSelf(caller, c.req.valid('param').id);
+        return c.json(toPrivateUser(await updateUser(db, caller.id, { username: c.req.valid('json').username })));
+      },
+    );
 }

@@ -2,10 +2,11 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableCourse, readableLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
-import { toProgressJson } from '../contract/engagement';
+import { courseProgressJson, progressJson, toProgressJson } from '../contract/engagement';
 import { courseProgress, saveProgress } from '../db/queries/engagement';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden } from '../errors';
+import { answers } from '../http/openapi';
 import { idParam, idSchema, validate } from '../http/validation';
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -23,17 +24,30 @@ export function progressRoutes(deps: AppDeps) {
   const { db } = deps;
   const signedIn = requireUser(deps);
   return new Hono<AppEnv>()
-    .put('/:id/progress', signedIn, validate('param', idParam), validate('json', progressBody), async (c) => {
-      const user = c.get('user');
-      const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
-      const { duration } = c.req.valid('json');
-      const position = Math.min(c.req.valid('json').position, duration);
-      return c.json(toProgressJson(await saveProgress(db, user.id, lecture.id, position, duration)));
-    })
+    .put(
+      '/:id/progress',
+      answers({ 200: progressJson }),
+      signedIn,
+      validate('param', idParam),
+      validate('json', progressBody),
+      async (c) => {
+        const user = c.get('user');
+        const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
+        const { duration } = c.req.valid('json');
+        const position = Math.min(c.req.valid('json').position, duration);
+        return c.json(toProgressJson(await saveProgress(db, user.id, lecture.id, position, duration)));
+      },
+    )
 
-    .get('/course/:courseId/progress', signedIn, validate('param', courseParam), async (c) => {
-      const { course, membership } = await readableCourse(db, c.get('user'), c.req.valid('param').courseId);
-      if (membership !== 'teacher') throw forbidden('Only the teacher of this class can see who watched what.');
-      return c.json(await courseProgress(db, course.id));
-    });
+    .get(
+      '/course/:courseId/progress',
+      answers({ 200: courseProgressJson }),
+      signedIn,
+      validate('param', courseParam),
+      async (c) => {
+        const { course, membership } = await readableCourse(db, c.get('user'), c.req.valid('param').courseId);
+        if (membership !== 'teacher') throw forbidden('Only the teacher of this class can see who watched what.');
+        return c.json(await courseProgress(db, course.id));
+      },
+    );
 }

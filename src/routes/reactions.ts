@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
 import { readableLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
+import { likesJson, viewsJson } from '../contract/engagement';
 import { addLike, countView, removeLike } from '../db/queries/lectures';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError } from '../errors';
+import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
 
 /** Views and likes of a lecture (mounted inside the lectures routes); every route asks for a signed-in user itself. */
@@ -11,13 +13,13 @@ export function reactionsRoutes(deps: AppDeps) {
   const { db } = deps;
   const signedIn = requireUser(deps);
   return new Hono<AppEnv>()
-    .patch('/:id/view', signedIn, validate('param', idParam), async (c) => {
+    .patch('/:id/view', answers({ 200: viewsJson }), signedIn, validate('param', idParam), async (c) => {
       const user = c.get('user');
       const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
       return c.json(await countView(db, lecture.id, user.id));
     })
 
-    .patch('/:id/like', signedIn, validate('param', idParam), async (c) => {
+    .patch('/:id/like', answers({ 200: likesJson }), signedIn, validate('param', idParam), async (c) => {
       const user = c.get('user');
       const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
       const { added, noOfLikes } = await addLike(db, lecture.id, user.id);
@@ -26,7 +28,7 @@ export function reactionsRoutes(deps: AppDeps) {
       return c.json({ noOfLikes, liked: true });
     })
 
-    .delete('/:id/like', signedIn, validate('param', idParam), async (c) => {
+    .delete('/:id/like', answers({ 200: likesJson }), signedIn, validate('param', idParam), async (c) => {
       const user = c.get('user');
       const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
       const { noOfLikes } = await removeLike(db, lecture.id, user.id);

@@ -1,12 +1,12 @@
 import { Server, type Upload } from '@tus/server';
 import { type Context, Hono } from 'hono';
-import { describeRoute } from 'hono-openapi';
 import { requireApprovedTeacher, requireUser } from '../auth/middleware';
-import { toVideoJson } from '../contract/videos';
+import { toVideoJson, uploadJson } from '../contract/videos';
 import { lectureOfVideo, videoById } from '../db/queries/lectures';
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, errorBody, notFound } from '../errors';
+import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
 import { newId } from '../lib/ids';
 import { acceptUpload, checkDiskRoom, checkUploadTarget, tooLarge } from '../media/accept-upload';
@@ -121,13 +121,20 @@ export function resumableUploadRoutes(deps: AppDeps) {
   // Tus-Extension and Tus-Max-Size (it reveals nothing about anyone's uploads). Registered before the sign-in check.
   const discover = async (c: Context<AppEnv>) => tus.handleWeb(c.req.raw);
 
+  const tusDiscovery = answers(
+    { 204: 'tus: `Tus-Version`, `Tus-Extension` and `Tus-Max-Size`.' },
+    { summary: 'tus: what this server supports (no sign-in)' },
+  );
   return new Hono<AppEnv>()
-    .options('/', describeRoute({ summary: 'tus: what this server supports (no sign-in)' }), discover)
-    .options('/:id', describeRoute({ summary: 'tus: what this server supports (no sign-in)' }), discover)
+    .options('/', tusDiscovery, discover)
+    .options('/:id', tusDiscovery, discover)
     .use(requireUser(deps), requireApprovedTeacher)
     .get(
       '/:id',
-      describeRoute({ summary: 'What a finished resumable upload became (as POST /api/upload answers)' }),
+      answers(
+        { 200: uploadJson },
+        { summary: 'What a finished resumable upload became (as POST /api/upload answers)' },
+      ),
       validate('param', idParam),
       async (c) => {
         const id = c.req.valid('param').id;
@@ -162,6 +169,22 @@ export function resumableUploadRoutes(deps: AppDeps) {
         return c.json({ masterPlaylist: json.masterPlaylist, videoId: id, video: json, lectureId: lecture?.id });
       },
     )
-    .on(['POST', 'HEAD', 'PATCH', 'DELETE'], '/', describeRoute({ summary: 'tus: create an upload' }), handle)
-    .on(['PATCH', 'DELETE'], '/:id', describeRoute({ summary: 'tus: resume, send or end an upload' }), handle);
+    .on(
+      ['POST', 'HEAD', 'PATCH', 'DELETE'],
+      '/',
+      answers(
+        { 201: 'Created: `Location` names the upload.', 204: 'tus: done (HEAD, PATCH, DELETE).' },
+        { summary: 'tus: create an upload' },
+      ),
+      handle,
+    )
+    .on(
+      ['PATCH', 'DELETE'],
+      '/:id',
+      answers(
+        { 204: 'tus: `Upload-Offset` says how much the server has.' },
+        { summary: 'tus: resume, send or end an upload' },
+      ),
+      handle,
+    );
 }

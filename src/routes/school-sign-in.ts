@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { describeRoute } from 'hono-openapi';
 import * as client from 'openid-client';
 import { z } from 'zod';
 import {
@@ -20,12 +19,14 @@ import { setReauthCookie } from '../auth/reauth';
 import { hashKey, newKey, sessionUser, startSession } from '../auth/sessions';
 import { readToken } from '../auth/tokens';
 import type { Config } from '../config';
+import { providersJson, signInMethodsJson } from '../contract/users';
 import { deleteEndedOidcAttempts, OIDC_ATTEMPT_LIFETIME_MS } from '../db/queries/oidc-attempts';
 import { recordLogin } from '../db/queries/users';
 import { type OidcAttempt, oidcAttempts } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, notFound, unauthorized } from '../errors';
 import { clientAddress } from '../http/client-address';
+import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
 import type { Logger } from '../lib/log';
 
@@ -116,25 +117,31 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
   const perClient = (c: Context<AppEnv>) => clientAddress(c, config.trustProxy);
 
   return new Hono<AppEnv>()
-    .get('/providers', describeRoute({ summary: 'The ways to sign in this server offers (no session needed).' }), (c) =>
-      c.json({
-        password: config.passwordSignin,
-        oidc: config.oidc ? { label: config.oidc.buttonLabel } : null,
-      }),
+    .get(
+      '/providers',
+      answers({ 200: providersJson }, { summary: 'The ways to sign in this server offers (no session needed).' }),
+      (c) =>
+        c.json({
+          password: config.passwordSignin,
+          oidc: config.oidc ? { label: config.oidc.buttonLabel } : null,
+        }),
     )
 
     .get(
       '/oidc/start',
-      describeRoute({
-        summary: 'Starts a school sign-in: 302 to the provider (code flow with PKCE, state and nonce).',
-        description:
-          '`next` is a path on this site to land on afterwards (default /classroom). `intent=link` (signed in) ' +
-          'links the school account to the signed-in user instead, and lands on /settings?linked=school. ' +
-          '`intent=confirm` (signed in) asks the provider to sign in again and, when that school account is linked ' +
-          'to the signed-in user, sets a 5-minute `reauth` cookie for this session (deleting an account that has ' +
-          'no password, choosing a first password) and lands on `next` (default /settings). `switch=1` lets the ' +
-          'person choose another account at the provider.',
-      }),
+      answers(
+        { 302: 'To the provider, or to /school-sign-in?problem=<code>.' },
+        {
+          summary: 'Starts a school sign-in: 302 to the provider (code flow with PKCE, state and nonce).',
+          description:
+            '`next` is a path on this site to land on afterwards (default /classroom). `intent=link` (signed in) ' +
+            'links the school account to the signed-in user instead, and lands on /settings?linked=school. ' +
+            '`intent=confirm` (signed in) asks the provider to sign in again and, when that school account is linked ' +
+            'to the signed-in user, sets a 5-minute `reauth` cookie for this session (deleting an account that has ' +
+            'no password, choosing a first password) and lands on `next` (default /settings). `switch=1` lets the ' +
+            'person choose another account at the provider.',
+        },
+      ),
       validate('query', startQuery),
       async (c) => {
         const oidc = oidcClientOf(config, deps.log);
@@ -199,10 +206,13 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
 
     .get(
       '/oidc/callback',
-      describeRoute({
-        summary: 'Where the provider sends the browser back: signs in (or links) and 302s on.',
-        description: 'Any failure 302s to /school-sign-in?problem=<code> (docs/accounts.md lists the codes).',
-      }),
+      answers(
+        { 302: 'On to the page to land on, or to /school-sign-in?problem=<code>.' },
+        {
+          summary: 'Where the provider sends the browser back: signs in (or links) and 302s on.',
+          description: 'Any failure 302s to /school-sign-in?problem=<code> (docs/accounts.md lists the codes).',
+        },
+      ),
       async (c) => {
         const oidc = oidcClientOf(config, deps.log);
         if (!oidc || !config.oidc) throw notFound('oidc_off', 'School sign-in is not set up on this server.');
@@ -278,18 +288,26 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
 export function signInMethodsRoutes(deps: AppDeps) {
   const { db, config } = deps;
   return new Hono<AppEnv>()
-    .get('/', describeRoute({ summary: "The signed-in user's ways to sign in." }), requireUser(deps), async (c) => {
-      const user = c.get('user');
-      const identities = await identitiesOf(db, user.id);
-      return c.json({
-        password: hasPassword(user),
-        school: identities.map((row) => ({ id: row.id, email: row.email, linkedAt: row.createdAt })),
-        schoolLabel: config.oidc?.buttonLabel ?? null,
-      });
-    })
+    .get(
+      '/',
+      answers({ 200: signInMethodsJson }, { summary: "The signed-in user's ways to sign in." }),
+      requireUser(deps),
+      async (c) => {
+        const user = c.get('user');
+        const identities = await identitiesOf(db, user.id);
+        return c.json({
+          password: hasPassword(user),
+          school: identities.map((row) => ({ id: row.id, email: row.email, linkedAt: row.createdAt })),
+          schoolLabel: config.oidc?.buttonLabel ?? null,
+        });
+      },
+    )
     .delete(
       '/school/:id',
-      describeRoute({ summary: 'Unlinks a school account (refused when it is the last way to sign in).' }),
+      answers(
+        { 204: 'Unlinked.' },
+        { summary: 'Unlinks a school account (refused when it is the last way to sign in).' },
+      ),
       requireUser(deps),
       validate('param', idParam),
       async (c) => {

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import { describeRoute } from 'hono-openapi';
 import { readableCourse } from '../auth/access';
 import { requireUser } from '../auth/middleware';
-import { type SearchResultJson, searchQuery } from '../contract/search';
+import { type SearchResultJson, searchQuery, searchResult } from '../contract/search';
 import type { AppDeps, AppEnv } from '../deps';
 import { tooMany } from '../errors';
+import { answers } from '../http/openapi';
 import { createRateLimiter } from '../http/rate-limit';
 import { validate } from '../http/validation';
 import { search, tokensOf } from '../search/query';
@@ -18,11 +18,14 @@ export function searchRoutes(deps: AppDeps, options: { perMinute?: number } = {}
   const limiter = createRateLimiter(db, 'search', options.perMinute ?? SEARCHES_PER_MINUTE, 60_000);
   return new Hono<AppEnv>().get(
     '/',
-    describeRoute({
-      summary: 'Search lecture titles, captions and comments in my classes',
-      description:
-        'Hits are grouped by lecture, best first, at most 50 (5 per lecture). Caption hits carry the second they are said at.',
-    }),
+    answers(
+      { 200: searchResult },
+      {
+        summary: 'Search lecture titles, captions and comments in my classes',
+        description:
+          'Hits are grouped by lecture, best first, at most 50 (5 per lecture). Caption hits carry the second they are said at.',
+      },
+    ),
     requireUser(deps),
     validate('query', searchQuery),
     async (c) => {

@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
 import { Hono } from 'hono';
-import { describeRoute } from 'hono-openapi';
 import { requireApprovedTeacher, requireUser } from '../auth/middleware';
+import { uploadJson } from '../contract/videos';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError } from '../errors';
-import { multipartBody } from '../http/openapi';
+import { answers, multipartBody } from '../http/openapi';
 import { acceptUpload, checkDiskRoom, tooLarge } from '../media/accept-upload';
 import { receiveUpload } from '../media/receive-upload';
 import { tempDir } from '../storage/keys';
@@ -14,18 +14,21 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 
 export function uploadRoutes(deps: AppDeps) {
   const { config } = deps;
-  const described = describeRoute({
-    summary: 'Upload a lecture video (approved teachers)',
-    description:
-      'One-shot multipart upload; the answer names the video, which is transcoded by a job (and `lectureId` and ' +
-      '`processingStatus` when a topic was named). Refused with 413 over ' +
-      'the size limit, 507 when the disk is nearly full, 400 when ffprobe finds no video.',
-    requestBody: multipartBody('uploadedFile', {
-      courseId: 'With nameOfTopic: the topic is created in this class.',
-      nameOfTopic: "The new topic's name.",
-      lectureId: 'Instead: the topic whose video this replaces.',
-    }),
-  });
+  const described = answers(
+    { 201: uploadJson },
+    {
+      summary: 'Upload a lecture video (approved teachers)',
+      description:
+        'One-shot multipart upload; the answer names the video, which is transcoded by a job (and `lectureId` and ' +
+        '`processingStatus` when a topic was named). Refused with 413 over ' +
+        'the size limit, 507 when the disk is nearly full, 400 when ffprobe finds no video.',
+      requestBody: multipartBody('uploadedFile', {
+        courseId: 'With nameOfTopic: the topic is created in this class.',
+        nameOfTopic: "The new topic's name.",
+        lectureId: 'Instead: the topic whose video this replaces.',
+      }),
+    },
+  );
   return new Hono<AppEnv>().post('/', described, requireUser(deps), requireApprovedTeacher, async (c) => {
     const declared = Number(c.req.header('content-length'));
     if (Number.isFinite(declared) && declared > config.maxUploadBytes + MULTIPART_OVERHEAD) {

@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
 import { ownVideo, watchableVideo } from '../auth/access';
 import { requireUser } from '../auth/middleware';
-import { toVideoJson } from '../contract/videos';
+import { toVideoJson, videoJson } from '../contract/videos';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError } from '../errors';
+import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
 import { retryFailed } from '../media/state';
 
@@ -12,10 +13,10 @@ export function videosRoutes(deps: AppDeps) {
   const { db, jobs } = deps;
   return new Hono<AppEnv>()
     .use(requireUser(deps))
-    .get('/:id', validate('param', idParam), async (c) => {
+    .get('/:id', answers({ 200: videoJson }), validate('param', idParam), async (c) => {
       return c.json(toVideoJson(await watchableVideo(db, c.get('user'), c.req.valid('param').id)));
     })
-    .post('/:id/retry', validate('param', idParam), async (c) => {
+    .post('/:id/retry', answers({ 200: videoJson }), validate('param', idParam), async (c) => {
       const video = await ownVideo(db, c.get('user'), c.req.valid('param').id, 'retry it');
       if (!(await retryFailed(db, video.id))) {
         throw new ApiError(409, 'not_failed', 'Only a video that failed can be retried.');
