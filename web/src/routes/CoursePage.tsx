@@ -19,6 +19,7 @@ import { CourseNotes } from '../features/notes/components/CourseNotes';
 import { useRecordVisit } from '../features/notifications/api/notifications';
 import { seekRequestAtom } from '../features/player/state/player';
 import { SearchBox } from '../features/search/components/SearchBox';
+import { LectureGuide } from '../features/slides/components/LectureGuide';
 import { toast } from '../lib/toast';
 import { ShareIcon } from '../ui/icons';
 import { LoadError } from '../ui/QueryState';
@@ -148,7 +149,7 @@ export function CoursePage() {
         side column would leave the player 344 px wide.)
       */}
       <div className="grid min-w-0 items-start gap-6 xl:grid-cols-[minmax(0,1fr)_22rem] xl:grid-rows-[auto_1fr]">
-        <div className="min-w-0 xl:col-start-1 xl:row-start-1">
+        <div className="flex min-w-0 flex-col gap-4 xl:col-start-1 xl:row-start-1">
           <LectureStage
             key={selected?._id ?? 'none'}
             lecture={selected}
@@ -158,6 +159,7 @@ export function CoursePage() {
             onAddFirst={isTeacher ? () => setAdding(true) : undefined}
             canRetry={isTeacher}
           />
+          {selected && <LectureGuide key={selected._id} lecture={selected} />}
         </div>
         <div className="flex min-w-0 flex-col gap-6 xl:col-start-2 xl:row-span-2 xl:row-start-1">
           <Playlist

@@ -2,7 +2,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { errorMessage } from '../api/query-client';
 import { useCourses } from '../features/classes/api/courses';
-import { hitLink, type SearchHit, snippetParts, useSearch } from '../features/search/api/search';
+import { hitLink, hitThumbnail, type SearchHit, snippetParts, useSearch } from '../features/search/api/search';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { formatClock } from '../lib/format';
 import { SearchIcon } from '../ui/icons';
@@ -15,6 +15,7 @@ const KIND_LABEL: Record<SearchHit['kind'], string> = {
   caption: 'Said in the lecture',
   comment: 'Comment',
   chapter: 'Chapter',
+  slide: 'On a slide',
 };
 
 /** Hits in the order the server ranked them, grouped under their lecture. */
@@ -92,8 +93,8 @@ export function SearchPage() {
           <SearchIcon size={40} className="text-indigo-400" />
           <p className="mt-3 font-medium text-slate-800">Find a word in your lectures</p>
           <p className="mt-1 text-sm text-slate-600">
-            Search titles, what was said (captions) and comments. A match in the captions opens the lecture at the
-            second it was said.
+            Search titles, chapters, what was said (captions), the words on slides and comments. A match with a time
+            opens the lecture at that second.
           </p>
         </div>
       ) : results.data === undefined && results.isError ? (
@@ -153,6 +154,16 @@ export function SearchPage() {
                           className="flex flex-col gap-1 rounded-xl border border-slate-200 p-3 text-sm transition hover:border-indigo-300 hover:bg-indigo-50/40 focus-visible:outline-2 sm:flex-row sm:items-baseline sm:gap-3"
                           data-testid="search-hit"
                         >
+                          {hitThumbnail(hit) && (
+                            <img
+                              src={hitThumbnail(hit)}
+                              alt=""
+                              loading="lazy"
+                              width={320}
+                              height={180}
+                              className="aspect-video w-32 shrink-0 rounded-md bg-slate-200 object-cover sm:w-24"
+                            />
+                          )}
                           <span className="flex shrink-0 items-center gap-2 text-xs font-medium text-slate-600 sm:w-44">
                             <span>{KIND_LABEL[hit.kind]}</span>
                             {hit.seconds !== undefined && (

@@ -4,6 +4,8 @@ import { errorMessage } from '../../../api/query-client';
 import { toast } from '../../../lib/toast';
 import { FormError } from '../../../ui/FormError';
 import { Modal, ModalActions } from '../../../ui/Modal';
+import { ChaptersEditor } from '../../chapters/components/ChaptersEditor';
+import { SlidesEditor } from '../../slides/components/SlidesEditor';
 import { looksLikeVideo, startUpload, uploadsAtom } from '../../uploads/state/uploads';
 import { type Lecture, useUpdateLecture } from '../api/lectures';
 import { CaptionsEditor } from './CaptionsEditor';
@@ -145,6 +147,8 @@ export function EditTopicModal({ lecture, onClose }: { lecture: Lecture | null; 
     <Modal open={lecture !== null} title="Edit Topic" onClose={onClose}>
       {lecture && <EditTopicForm key={lecture._id} lecture={lecture} onClose={onClose} />}
       {lecture && <CaptionsEditor key={`captions-${lecture._id}`} lecture={lecture} />}
+      {lecture && <ChaptersEditor key={`chapters-${lecture._id}`} lecture={lecture} />}
+      {lecture && <SlidesEditor key={`slides-${lecture._id}`} lecture={lecture} />}
     </Modal>
   );
 }

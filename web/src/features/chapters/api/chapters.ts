@@ -1,0 +1,56 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Chapter, ChapterSource } from '../../../../../src/contract/chapters';
+import { request } from '../../../api/client';
+import { type Lecture, lectureKeys } from '../../lectures/api/lectures';
+
+export type { Chapter, ChapterSource } from '../../../../../src/contract/chapters';
+
+/** `GET/PUT /api/lectures/{id}/chapters`: the chapters the player shows, where they come from, the editor's list. */
+export type ChaptersJson = { chapters: Chapter[]; source: ChapterSource; editor: Chapter[] | null };
+
+export const chapterKeys = {
+  ofLecture: (lectureId: string) => ['lectures', lectureId, 'chapters'] as const,
+};
+
+export const chaptersQuery = (lectureId: string) =>
+  queryOptions({
+    queryKey: chapterKeys.ofLecture(lectureId),
+    queryFn: () => request<ChaptersJson>('GET', `/lectures/${lectureId}/chapters`),
+  });
+
+/** The chapter editor's view of a lecture (students read `lecture.chapters` from the class's list instead). */
+export const useChapters = (lectureId: string) => useQuery(chaptersQuery(lectureId));
+
+/** Saves the editor's list (null goes back to the description's timed lines); the class's list shows it after. */
+export function useSaveChapters(lecture: Pick<Lecture, '_id' | 'courseId'>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (chapters: Chapter[] | null) =>
+      request<ChaptersJson>('PUT', `/lectures/${lecture._id}/chapters`, { body: { chapters } }),
+    // The editor shows the refusal beside the rows it is about.
+    meta: { quiet: true },
+    onSuccess: (answer) => {
+      client.setQueryData(chapterKeys.ofLecture(lecture._id), answer);
+      return client.invalidateQueries({ queryKey: lectureKeys.ofCourse(lecture.courseId) });
+    },
+  });
+}
+
+/**
+ * A time as a teacher types it: `m:ss`, `mm:ss` or `h:mm:ss` (seconds and minutes after an hour below 60), or a
+ * plain number of seconds. Null when it does not read as a time.
+ */
+export function parseTime(text: string): number | null {
+  const match = /^\s*(?:(\d{1,2}):)?(\d{1,3}):(\d{2})\s*$/.exec(text) ?? null;
+  if (!match) return /^\s*\d{1,5}\s*$/.test(text) ? Number(text.trim()) : null;
+  const [, hours, minutes, seconds] = match;
+  if (Number(seconds) > 59 || (hours !== undefined && Number(minutes) > 59)) return null;
+  return Number(hours ?? 0) * 3600 + Number(minutes) * 60 + Number(seconds);
+}
+
+/** The index of the mark playing at `clock` (the last one started), or -1 before the first. */
+export function currentIndex(marks: readonly { seconds: number }[], clock: number) {
+  let at = -1;
+  for (let i = 0; i < marks.length; i++) if ((marks[i] as { seconds: number }).seconds <= clock) at = i;
+  return at;
+}

@@ -1,0 +1,115 @@
+import { useSetAtom } from 'jotai';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { mergeChapters } from '../../../../../src/contract/chapters';
+import { Tabs } from '../../../ui/Tabs';
+import { ChapterList } from '../../chapters/components/ChapterList';
+import type { Lecture } from '../../lectures/api/lectures';
+import { type PlayerMark, playerMarksAtom } from '../../player/state/player';
+import { type Slide, slideLabel, useSlideIndexState, useSlides } from '../api/slides';
+import { SlideStrip } from './SlideStrip';
+
+/** From this width the strip and the chapters show together; below it (a phone) they are two tabs. */
+const WIDE = '(min-width: 768px)';
+
+function useWide() {
+  const [wide, setWide] = useState(() => window.matchMedia(WIDE).matches);
+  useEffect(() => {
+    const query = window.matchMedia(WIDE);
+    const change = () => setWide(query.matches);
+    query.addEventListener('change', change);
+    return () => query.removeEventListener('change', change);
+  }, []);
+  return wide;
+}
+
+type Part = 'Chapters' | 'Slides';
+
+/**
+ * Under the player: the lecture's chapters (its own, with its titled slides among them) and its slide strip, side
+ * by side in one card from 768 px, as the tabs "Chapters" and "Slides" on a phone. It hands the same marks to the
+ * player (seek-bar ticks, the chapter's name, `[` and `]`) while the lecture is open. Nothing shows when the lecture
+ * has neither; "Making the slide index…" while the index is being made.
+ */
+export function LectureGuide({ lecture }: { lecture: Lecture }) {
+  const state = useSlideIndexState(lecture);
+  const slidesQuery = useSlides(lecture._id, state);
+  const wide = useWide();
+  const id = useId();
+  const setMarks = useSetAtom(playerMarksAtom);
+
+  const slides: Slide[] = useMemo(
+    () => (state === 'ready' ? (slidesQuery.data ?? []).filter((slide) => !slide.hidden) : []),
+    [state, slidesQuery.data],
+  );
+  // The server's chapters, with titled slides merged in for display (a slide already among them is skipped).
+  const chapters = useMemo(
+    () =>
+      mergeChapters({
+        editor: lecture.chapters,
+        description: [],
+        slides: slides.flatMap((slide) => (slide.title ? [{ seconds: slide.seconds, title: slide.title }] : [])),
+      }).chapters,
+    [lecture.chapters, slides],
+  );
+
+  useEffect(() => {
+    setMarks({
+      chapters: chapters.map((chapter): PlayerMark => ({ ...chapter, label: chapter.title, kind: 'chapter' })),
+      slides: slides.map((slide): PlayerMark => ({ seconds: slide.seconds, label: slideLabel(slide), kind: 'slide' })),
+    });
+  }, [chapters, slides, setMarks]);
+  useEffect(() => () => setMarks({ chapters: [], slides: [] }), [setMarks]);
+
+  const parts: Part[] = [];
+  if (chapters.length > 0) parts.push('Chapters');
+  if (slides.length > 0) parts.push('Slides');
+  const [tab, setTab] = useState<Part>('Chapters');
+  const selected = parts.includes(tab) ? tab : (parts[0] as Part);
+
+  const pending = state === 'pending' && lecture.video?.playable;
+  if (parts.length === 0) {
+    return pending ? (
+      <p role="status" className="text-sm text-slate-500">
+        Making the slide index…
+      </p>
+    ) : null;
+  }
+
+  const chapterList = <ChapterList chapters={chapters} labelledBy={`${id}-chapters`} />;
+  const strip = <SlideStrip slides={slides} labelledBy={`${id}-slides`} />;
+  const heading = (part: Part) => (
+    <h3 id={`${id}-${part.toLowerCase()}`} className="px-4 pt-3 text-sm font-semibold text-slate-900">
+      {part}
+      <span className="ml-2 font-normal text-slate-500">{part === 'Chapters' ? chapters.length : slides.length}</span>
+    </h3>
+  );
+
+  return (
+    <section aria-label="Chapters and slides" className="card flex min-w-0 flex-col" data-testid="lecture-guide">
+      {wide || parts.length === 1 ? (
+        <>
+          {parts.includes('Slides') && (
+            <div className="min-w-0">
+              {heading('Slides')}
+              {strip}
+            </div>
+          )}
+          {parts.includes('Chapters') && (
+            <div className={`min-w-0 ${parts.length > 1 ? 'border-t border-slate-100' : ''}`}>
+              {heading('Chapters')}
+              {chapterList}
+            </div>
+          )}
+          {pending && <p className="px-4 pb-3 text-sm text-slate-500">Making the slide index…</p>}
+        </>
+      ) : (
+        <Tabs label="Chapters and slides" tabs={parts} selected={selected} onSelect={setTab} panelClassName="min-w-0">
+          <span id={`${id}-${selected.toLowerCase()}`} className="sr-only">
+            {selected}
+          </span>
+          {selected === 'Chapters' ? chapterList : strip}
+        </Tabs>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { formatClock } from '../../../lib/format';
+import { currentIndex } from '../../chapters/api/chapters';
+import { playerClockAtom, seekRequestAtom } from '../../player/state/player';
+import { type Slide, slideLabel } from '../api/slides';
+
+const KEYS_BACK = ['ArrowLeft', 'ArrowUp'];
+const KEYS_ON = ['ArrowRight', 'ArrowDown'];
+
+/**
+ * The slide strip: a row of thumbnails (a list of buttons) that take the player to each slide. The slide on screen
+ * is marked from the player's clock and scrolled into sight within the strip only (the page and focus stay put).
+ * One button is a Tab stop; the arrow keys, Home and End move along the strip, Enter or a tap jumps.
+ */
+export function SlideStrip({ slides, labelledBy }: { slides: Slide[]; labelledBy?: string }) {
+  const clock = useAtomValue(playerClockAtom);
+  const seek = useSetAtom(seekRequestAtom);
+  const current = currentIndex(slides, clock);
+  // The button keyboard focus is on while it moves along the strip; else the Tab stop follows the slide playing.
+  const [active, setActive] = useState<number | null>(null);
+  const strip = useRef<HTMLOListElement>(null);
+  const tabStop = active ?? Math.max(current, 0);
+
+  useEffect(() => {
+    const box = strip.current;
+    const item = box?.children[current] as HTMLElement | undefined;
+    if (!box || !item || active !== null) return;
+    const left = item.offsetLeft;
+    const right = left + item.offsetWidth;
+    if (left >= box.scrollLeft && right <= box.scrollLeft + box.clientWidth) return;
+    const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    box.scrollTo({ left: left - (box.clientWidth - item.offsetWidth) / 2, behavior: reduce ? 'auto' : 'smooth' });
+  }, [current, active]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLOListElement>) => {
+    const from = active ?? tabStop;
+    const to = KEYS_ON.includes(event.key)
+      ? Math.min(from + 1, slides.length - 1)
+      : KEYS_BACK.includes(event.key)
+        ? Math.max(from - 1, 0)
+        : event.key === 'Home'
+          ? 0
+          : event.key === 'End'
+            ? slides.length - 1
+            : -1;
+    if (to < 0) return;
+    event.preventDefault();
+    setActive(to);
+    strip.current?.querySelectorAll<HTMLButtonElement>('button')[to]?.focus({ preventScroll: false });
+  };
+
+  return (
+    <ol
+      ref={strip}
+      aria-labelledby={labelledBy}
+      aria-label={labelledBy ? undefined : 'Slides'}
+      className="slide-strip relative flex snap-x gap-2 overflow-x-auto p-2"
+      data-testid="slide-strip"
+      onKeyDown={onKeyDown}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setActive(null);
+      }}
+    >
+      {slides.map((slide, index) => {
+        const label = slideLabel(slide);
+        return (
+          <li key={slide.thumbnail} className="w-36 shrink-0 snap-start sm:w-40">
+            <button
+              type="button"
+              tabIndex={index === tabStop ? 0 : -1}
+              aria-current={index === current ? 'true' : undefined}
+              onFocus={() => setActive(index)}
+              onClick={() => seek({ seconds: slide.seconds, at: Date.now() })}
+              className={`flex w-full flex-col gap-1 rounded-lg p-1 text-left transition-colors ${
+                index === current ? 'bg-indigo-50 ring-2 ring-indigo-500' : 'hover:bg-slate-50'
+              }`}
+            >
+              <span className="block aspect-video w-full overflow-hidden rounded-md bg-slate-200">
+                <img
+                  src={slide.thumbnail}
+                  alt={`${label}, at ${formatClock(slide.seconds)}`}
+                  loading="lazy"
+                  decoding="async"
+                  width={320}
+                  height={180}
+                  className="h-full w-full object-cover"
+                />
+              </span>
+              <span aria-hidden="true" className="flex items-baseline gap-1.5 px-0.5 text-xs">
+                <span className="shrink-0 font-mono text-indigo-700 tabular-nums">{formatClock(slide.seconds)}</span>
+                <span className="truncate text-slate-700">{slide.title ?? ''}</span>
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,136 @@
+import { type FormEvent, useId, useState } from 'react';
+import { formatClock } from '../../../lib/format';
+import { toast } from '../../../lib/toast';
+import type { Lecture } from '../../lectures/api/lectures';
+import {
+  SLIDE_LIMITS,
+  type Slide,
+  slideLabel,
+  useChangeSlide,
+  useSlideIndexState,
+  useSlides,
+  useSwitchSlideIndex,
+} from '../api/slides';
+
+/**
+ * The teacher's slide index controls, in the Edit Topic modal under the chapters: switch the index off (or on) for
+ * this lecture, hide a mark that is wrong, give a slide a title (a titled slide is a chapter). A refused or failed
+ * change is said in a toast (the mutations' default).
+ */
+export function SlidesEditor({ lecture }: { lecture: Lecture }) {
+  const state = useSlideIndexState(lecture);
+  const slides = useSlides(lecture._id, state);
+  const switchIndex = useSwitchSlideIndex(lecture);
+  const id = useId();
+  if (state === null) return null;
+
+  const onSwitch = (enabled: boolean) =>
+    switchIndex.mutate(enabled, {
+      onSuccess: () => toast.success(enabled ? 'Slide index on' : 'Slide index off: students no longer see it'),
+    });
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="mt-6 flex flex-col gap-3 border-t border-slate-200 pt-4">
+      <h3 id={`${id}-heading`} className="text-sm font-semibold text-slate-900">
+        Slide index
+      </h3>
+      <p className="text-sm text-slate-600" data-testid="slide-index-state">
+        {state === 'pending'
+          ? 'Making the slide index…'
+          : state === 'off'
+            ? 'The slide index is off for this lecture: students see no slides.'
+            : state === 'none'
+              ? 'No slides were found in this video.'
+              : 'Students see these slides beside the video and can jump to each. Hide a wrong one, or give one a title to make it a chapter.'}
+      </p>
+      {state === 'ready' && slides.data && (
+        <ol className="flex max-h-80 flex-col gap-2 overflow-y-auto" aria-label="Slides of this lecture">
+          {slides.data.map((slide) => (
+            <SlideRow key={slide.id ?? slide.thumbnail} lecture={lecture} slide={slide} />
+          ))}
+        </ol>
+      )}
+      {(state === 'ready' || state === 'off' || state === 'pending') && (
+        <button
+          type="button"
+          className="btn btn-secondary self-start"
+          disabled={switchIndex.isPending}
+          onClick={() => onSwitch(state === 'off')}
+        >
+          {state === 'off' ? 'Turn the slide index on' : 'Turn the slide index off'}
+        </button>
+      )}
+    </section>
+  );
+}
+
+function SlideRow({ lecture, slide }: { lecture: Lecture; slide: Slide }) {
+  const change = useChangeSlide(lecture);
+  const [title, setTitle] = useState(slide.title ?? '');
+  const time = formatClock(slide.seconds);
+  if (!slide.id) return null;
+  const slideId = slide.id;
+
+  function onTitle(event: FormEvent) {
+    event.preventDefault();
+    const next = title.trim() || null;
+    change.mutate(
+      { slideId, title: next },
+      { onSuccess: () => toast.success(next ? `Slide at ${time} titled "${next}"` : `Title removed from ${time}`) },
+    );
+  }
+
+  return (
+    <li className={`flex gap-3 rounded-lg border border-slate-200 p-2 ${slide.hidden ? 'bg-slate-50' : ''}`}>
+      <span className="block aspect-video w-24 shrink-0 overflow-hidden rounded bg-slate-200">
+        <img
+          src={slide.thumbnail}
+          alt={`${slideLabel(slide)}, at ${time}`}
+          loading="lazy"
+          width={320}
+          height={180}
+          className={`h-full w-full object-cover ${slide.hidden ? 'opacity-40' : ''}`}
+        />
+      </span>
+      <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+        <p className="text-xs text-slate-600">
+          <span className="font-mono text-indigo-700">{time}</span>
+          {slide.hidden && <span className="ml-2 font-medium text-slate-700">Hidden from students</span>}
+        </p>
+        <form onSubmit={onTitle} className="flex gap-1.5">
+          <input
+            className="input h-9 min-w-0 flex-1 text-sm"
+            aria-label={`Title of the slide at ${time}`}
+            placeholder={slide.text ? slideLabel({ ...slide, title: null }, 4) : 'Title'}
+            maxLength={SLIDE_LIMITS.titleMax}
+            value={title}
+            onChange={(event) => setTitle(event.target.value)}
+          />
+          <button
+            type="submit"
+            className="btn btn-secondary h-9 px-3 text-xs"
+            disabled={change.isPending || title.trim() === (slide.title ?? '')}
+          >
+            Save
+          </button>
+        </form>
+        <button
+          type="button"
+          className="self-start rounded px-1 text-xs font-medium text-indigo-700 hover:underline disabled:opacity-50"
+          disabled={change.isPending}
+          onClick={() =>
+            change.mutate(
+              { slideId, hidden: !slide.hidden },
+              {
+                onSuccess: () =>
+                  toast.success(slide.hidden ? `Slide at ${time} shown again` : `Slide at ${time} hidden`),
+              },
+            )
+          }
+        >
+          {slide.hidden ? `Show the slide at ${time}` : `Hide the slide at ${time}`}
+        </button>
+      </div>
+    </li>
+  );
+}
