@@ -17,6 +17,7 @@ export const courseJson = z.object({
   teacherId: z.union([z.string(), teacherRefJson]),
   createdAt: isoTime,
   /** Whether students may save its lectures for offline viewing (docs/offline.md); its teacher always may. */
+  downloadsAllowed: z.boolean(),
   /** The class list only: something new in the class since the user last opened it. */
   hasNew: z.boolean().optional().describe('The class list only: something new since the user last opened it.'),
 });
@@ -33,6 +34,7 @@ export function toCourseJson(course: Course, teacher: TeacherRef | string): Cour
     classCode: course.inviteCode,
     teacherId: teacher,
     createdAt: new Date(course.createdAt).toISOString(),
+    downloadsAllowed: course.downloadsAllowed,
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Caption, Lecture, Video } from '../db/schema';
+import { chaptersOfLecture } from './chapters';
 import { isoTime } from './users';
 import { masterPlaylistPath, processingStatusJson, toVideoJson, videoJson } from './videos';
 
@@ -39,6 +40,9 @@ export const lectureJson = z.object({
   likedByMe: z.boolean(),
   myProgress: z.object({ position: z.number(), duration: z.number(), completed: z.boolean() }).nullable(),
   captions: z.array(captionJson),
+  description: z.string(),
+  /** `[{ seconds, title }]` from the chapter editor or the description's timed lines (src/contract/chapters.ts). */
+  chapters: z.array(z.object({ seconds: z.number(), title: z.string() })),
 });
 export type LectureJson = z.infer<typeof lectureJson>;
 
@@ -71,6 +75,9 @@ export function toLectureJson(
     likedByMe: mine?.liked ?? false,
     myProgress: mine?.progress ?? null,
     captions: captions.map((caption) => toCaptionJson(lecture.id, caption)),
+    description: lecture.description,
+    /** `[{ seconds, title }]` from the chapter editor or the description's timed lines (src/contract/chapters.ts). */
+    chapters: chaptersOfLecture(lecture, video ? video.durationMs / 1000 : undefined).chapters,
   };
 }
 

@@ -21,7 +21,6 @@ import { answers } from '../http/openapi';
 import { plainText } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
-import { classesWithNews } from '../notifications/notifications';
 
 const courseName = plainText({
   required: 'Class name is required.',
@@ -55,7 +54,18 @@ const semester = z
 const optionalSemester = z.preprocess((value) => (value === '' ? null : value), semester.nullish());
 
 const createBody = z.object({ courseName, teacherId: idSchema.optional(), semester: optionalSemester });
-const updateBody = z.object({ courseName, semester: optionalSemester });
+// A name is needed unless the change is only the downloads switch (docs/offline.md).
+const updateBody = z
+  .object({
+    courseName: courseName.optional(),
+    semester: optionalSemester,
+    downloadsAllowed: z.boolean({ error: 'downloadsAllowed must be true or false.' }).optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.courseName === undefined && body.downloadsAllowed === undefined) {
+      context.addIssue({ code: 'custom', path: ['courseName'], message: 'Class name is required.' });
+    }
+  });
 const studentParam = z.object({ id: idSchema, userId: idSchema });
 
 export function coursesRoutes(deps: AppDeps) {
@@ -65,12 +75,10 @@ export function coursesRoutes(deps: AppDeps) {
 
     .get('/', answers({ 200: z.array(courseJson) }), async (c) => {
       const rows = await coursesOf(db, c.get('user'));
-      // `hasNew`: something happened in the class since the user last opened it (the unread dot).
-      const news = await classesWithNews(db, c.get('user').id);
       return c.json(
-        rows.map(({ course, username }) => ({
+        rows.map(({ course, username, hasNew }) => ({
           ...toCourseJson(course, { _id: course.teacherId, username }),
-          hasNew: news.has(course.id),
+          hasNew,
         })),
       );
     })
@@ -101,8 +109,9 @@ export function coursesRoutes(deps: AppDeps) {
         const course = await taughtCourse(db, c.get('user'), c.req.valid('param').id);
         const body = c.req.valid('json');
         const updated = await updateCourse(db, course.id, {
-          courseName: body.courseName,
+          ...(body.courseName !== undefined ? { courseName: body.courseName } : {}),
           ...(body.semester !== undefined ? { semester: body.semester } : {}),
+          ...(body.downloadsAllowed !== undefined ? { downloadsAllowed: body.downloadsAllowed } : {}),
         });
         return c.json(toCourseJson(updated, await teacherRef(db, updated.teacherId)));
       },
