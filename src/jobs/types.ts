@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import type { Job } from '../db/schema';
 import { idSchema } from '../http/validation';
+import { projectDownload } from '../media/download';
 import { projectVideo } from '../media/state';
 
 /**
@@ -33,6 +34,8 @@ export const jobPayloads = {
   }),
   /** The daily digests (periodic). */
   digest: z.object({}),
+  /** An offline copy of a video's rung (a `downloads` row, its subject): media/download.ts. */
+  download: z.object({ downloadId: idSchema }),
 };
 export type JobType = keyof typeof jobPayloads;
 export type JobPayload<T extends JobType> = z.infer<(typeof jobPayloads)[T]>;
@@ -52,6 +55,7 @@ export type Projection = (tx: Db, subjectId: string, change: JobChange) => Promi
 /** The projection of each job type that has a subject. */
 const projections: Partial<Record<string, Projection>> = {
   transcode: (tx, subjectId, change) => projectVideo(tx, subjectId, change),
+  download: (tx, subjectId, change) => projectDownload(tx, subjectId, change),
 };
 
 /** Writes the change to the job's subject (if it has one) in the caller's transaction. */

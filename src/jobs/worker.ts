@@ -7,6 +7,7 @@ import { deleteEndedWindows } from '../http/rate-limit';
 import type { Logger } from '../lib/log';
 import { createMailer } from '../mail/create-mailer';
 import type { Mailer } from '../mail/mailer';
+import { downloadHandler } from '../media/download';
 import { expireResumableUploads } from '../media/resumable-store';
 import { sweepLocalTemp, sweepMedia } from '../media/sweep';
 import { reclaimScratch, transcodeHandler } from '../media/transcode-job';
@@ -33,6 +34,7 @@ export function createWorker(deps: { config: Config; db: Db; storage: Storage; l
     db,
     handlers: {
       transcode: transcodeHandler({ config, db, storage }),
+      download: downloadHandler({ config, db, storage }),
       ...notificationHandlers({ config, db, mailer }),
       backup: {
         async run() {

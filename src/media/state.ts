@@ -1,7 +1,7 @@
 import { and, eq, exists, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { nowMs } from '../db/dialect';
-import { jobs, type Video, videos } from '../db/schema';
+import { downloads, jobs, type Video, videos } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { enqueueJob } from '../jobs/jobs';
 import type { JobChange } from '../jobs/types';
@@ -63,7 +63,8 @@ export async function projectVideo(tx: Db, id: string, change: JobChange) {
   const restart = { progress: 0, etaSeconds: null, firstPlayableAt: null };
   switch (change.to) {
     case 'running':
-      // A new attempt or a take-back: either way the ladder starts over.
+      // A new attempt or a take-back: either way the ladder starts over (and offline copies of the old files go).
+      await tx.delete(downloads).where(eq(downloads.videoId, id));
       await tx
         .update(videos)
         .set({ status: 'processing', attempts: change.job.attempts, ...restart, startedAt: now, finishedAt: null })

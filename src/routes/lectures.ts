@@ -26,15 +26,18 @@ import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
 import { lectureMayBeReady } from '../notifications/notifications';
 import { captionsRoutes } from './captions';
+import { chaptersRoutes, checkDescription, descriptionField } from './chapters';
 import { commentsRoutes } from './comments';
+import { downloadsRoutes } from './downloads';
 import { progressRoutes } from './progress';
 import { reactionsRoutes } from './reactions';
 
 const nameOfTopic = topicName;
 const videoLink = z.string().max(LIMITS.videoLinkMax, 'Video link is too long.').nullable();
 
-const createBody = z.object({ courseId: idSchema, nameOfTopic, videoLink: videoLink.optional() });
-const updateBody = z.object({ nameOfTopic: nameOfTopic.optional(), videoLink: videoLink.optional() });
+const description = descriptionField.optional();
+const createBody = z.object({ courseId: idSchema, nameOfTopic, videoLink: videoLink.optional(), description });
+const updateBody = z.object({ nameOfTopic: nameOfTopic.optional(), videoLink: videoLink.optional(), description });
 const courseParam = z.object({ courseId: idSchema });
 
 /** The video a videoLink names, if the teacher uploaded it; null clears the video. */
@@ -78,6 +81,8 @@ export function lecturesRoutes(deps: AppDeps) {
       // answers first): one session lookup per request.
       .route('/', reactionsRoutes(deps))
       .route('/', captionsRoutes(deps))
+      .route('/', chaptersRoutes(deps))
+      .route('/', downloadsRoutes(deps))
       .route('/', commentsRoutes(deps))
       .route('/', progressRoutes(deps))
       .use(requireUser(deps))
@@ -93,9 +98,15 @@ export function lecturesRoutes(deps: AppDeps) {
         const body = c.req.valid('json');
         const course = await taughtCourse(db, user, body.courseId);
         const videoId = await videoForLink(db, user, body.videoLink ?? null);
+        if (body.description) await checkDescription(db, body.description, videoId);
         // The lecture and (for a video that is already ready) its notification job, in one transaction.
         const lecture = await transaction(db, async (tx) => {
-          const made = await createLecture(tx, { courseId: course.id, nameOfTopic: body.nameOfTopic, videoId });
+          const made = await createLecture(tx, {
+            courseId: course.id,
+            nameOfTopic: body.nameOfTopic,
+            videoId,
+            description: body.description ?? '',
+          });
           if (videoId) await lectureMayBeReady(tx, made.id);
           return made;
         });
@@ -122,9 +133,11 @@ export function lecturesRoutes(deps: AppDeps) {
           const unchanged =
             body.videoLink === undefined || (body.videoLink === null && !(await videoIsReady(db, lecture.videoId)));
           const videoId = unchanged ? lecture.videoId : await videoForLink(db, user, body.videoLink ?? null);
+          if (body.description !== undefined) await checkDescription(db, body.description, videoId);
           const updated = await updateLecture(db, lecture.id, {
             nameOfTopic: body.nameOfTopic ?? lecture.nameOfTopic,
-            videoId,
+            ...(videoId !== lecture.videoId ? { videoId } : {}),
+            ...(body.description !== undefined ? { description: body.description } : {}),
           });
           if (lecture.videoId !== videoId) await deleteUnreferencedVideos(deps, [lecture.videoId]);
           if (videoId && lecture.videoId !== videoId) await tellStudentsIfReady(deps, lecture.id);
