@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SlideIndexState, SlideJson } from '../../../../../src/contract/slides';
 import { request } from '../../../api/client';
 import { formatClock } from '../../../lib/format';
@@ -17,36 +17,46 @@ export const slideKeys = {
   indexOf: (lectureId: string) => ['lectures', lectureId, 'slide-index'] as const,
 };
 
-/** The slide index's state as the lecture carries it (`slideIndex`); null when the lecture has no video. */
-export const slideIndexOf = (lecture: Lecture): SlideIndexState | null =>
-  (lecture as Lecture & { slideIndex?: SlideIndexState | null }).slideIndex ?? null;
+/** The slide index's state as the lecture carries it (`slideIndex`); undefined when the answer has no such field. */
+export const slideIndexOf = (lecture: Lecture): SlideIndexState | null | undefined =>
+  (lecture as Lecture & { slideIndex?: SlideIndexState | null }).slideIndex;
 
 /**
- * The lecture's slide index state, asked for again every few seconds while it is `pending` (the class's list stops
- * polling once the video is ready, and the index is made after that).
+ * A lecture's slide index: its state and its slides (the teacher's include the hidden ones, flagged). The state is
+ * the lecture's `slideIndex`, asked for again every few seconds while `pending` (the class's list stops polling once
+ * the video is ready, and the index is made after that), or the last the teacher's switch answered. Where a lecture
+ * carries no state it is read from the list: slides mean ready, a video in processing pending.
  */
-export function useSlideIndexState(lecture: Lecture): SlideIndexState | null {
+export function useLectureSlides(lecture: Lecture) {
   const listed = slideIndexOf(lecture);
   const polled = useQuery({
     queryKey: slideKeys.indexOf(lecture._id),
-    queryFn: () => request<Lecture>('GET', `/lectures/${lecture._id}`).then(slideIndexOf),
+    queryFn: () => request<Lecture>('GET', `/lectures/${lecture._id}`).then((answer) => slideIndexOf(answer)),
     enabled: listed === 'pending',
     refetchInterval: (query) =>
       query.state.data === undefined || query.state.data === 'pending' ? SLIDE_INDEX_POLL_MS : false,
   });
-  return listed === 'pending' ? (polled.data ?? listed) : listed;
-}
-
-export const slidesQuery = (lectureId: string, state: SlideIndexState | null) =>
-  queryOptions({
-    queryKey: [...slideKeys.ofLecture(lectureId), state] as const,
-    queryFn: () => request<Slide[]>('GET', `/lectures/${lectureId}/slides`),
-    enabled: state === 'ready',
+  const known = polled.data !== undefined ? polled.data : listed;
+  const videoReady = lecture.video?.status === 'ready';
+  const slides = useQuery({
+    queryKey: [...slideKeys.ofLecture(lecture._id), known ?? null] as const,
+    queryFn: () => request<Slide[]>('GET', `/lectures/${lecture._id}/slides`),
+    enabled: known === 'ready' || known === 'off' || (known === undefined && videoReady),
     staleTime: 60_000,
   });
-
-/** The slides of a lecture whose index is ready (the teacher's include the hidden ones, flagged). */
-export const useSlides = (lectureId: string, state: SlideIndexState | null) => useQuery(slidesQuery(lectureId, state));
+  const status = lecture.video?.status;
+  const state: SlideIndexState | null =
+    known !== undefined
+      ? known
+      : !status
+        ? null
+        : status === 'queued' || status === 'processing'
+          ? 'pending'
+          : slides.data && slides.data.length > 0
+            ? 'ready'
+            : 'none';
+  return { state, slides };
+}
 
 /** What a slide is called: its title, else the first words read on it, else its place in the lecture. */
 export function slideLabel(slide: Pick<Slide, 'title' | 'text' | 'seconds'>, words = 8) {
@@ -79,10 +89,14 @@ export function useChangeSlide(lecture: Pick<Lecture, '_id' | 'courseId'>) {
 
 /** `PUT /api/lectures/{id}/slide-index`: the teacher switches the index off for the lecture, or on again. */
 export function useSwitchSlideIndex(lecture: Pick<Lecture, '_id' | 'courseId'>) {
+  const client = useQueryClient();
   const invalidate = useInvalidateSlides(lecture);
   return useMutation({
     mutationFn: (enabled: boolean) =>
-      request<unknown>('PUT', `/lectures/${lecture._id}/slide-index`, { body: { enabled } }),
-    onSuccess: invalidate,
+      request<{ slideIndex: SlideIndexState }>('PUT', `/lectures/${lecture._id}/slide-index`, { body: { enabled } }),
+    onSuccess: ({ slideIndex }) => {
+      client.setQueryData(slideKeys.indexOf(lecture._id), slideIndex);
+      return invalidate();
+    },
   });
 }

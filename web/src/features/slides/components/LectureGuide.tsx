@@ -5,7 +5,7 @@ import { Tabs } from '../../../ui/Tabs';
 import { ChapterList } from '../../chapters/components/ChapterList';
 import type { Lecture } from '../../lectures/api/lectures';
 import { type PlayerMark, playerMarksAtom } from '../../player/state/player';
-import { type Slide, slideLabel, useSlideIndexState, useSlides } from '../api/slides';
+import { type Slide, slideLabel, useLectureSlides } from '../api/slides';
 import { SlideStrip } from './SlideStrip';
 
 /** From this width the strip and the chapters show together; below it (a phone) they are two tabs. */
@@ -31,8 +31,7 @@ type Part = 'Chapters' | 'Slides';
  * has neither; "Making the slide index…" while the index is being made.
  */
 export function LectureGuide({ lecture }: { lecture: Lecture }) {
-  const state = useSlideIndexState(lecture);
-  const slidesQuery = useSlides(lecture._id, state);
+  const { state, slides: slidesQuery } = useLectureSlides(lecture);
   const wide = useWide();
   const id = useId();
   const setMarks = useSetAtom(playerMarksAtom);

@@ -7,8 +7,7 @@ import {
   type Slide,
   slideLabel,
   useChangeSlide,
-  useSlideIndexState,
-  useSlides,
+  useLectureSlides,
   useSwitchSlideIndex,
 } from '../api/slides';
 
@@ -18,8 +17,7 @@ import {
  * change is said in a toast (the mutations' default).
  */
 export function SlidesEditor({ lecture }: { lecture: Lecture }) {
-  const state = useSlideIndexState(lecture);
-  const slides = useSlides(lecture._id, state);
+  const { state, slides } = useLectureSlides(lecture);
   const switchIndex = useSwitchSlideIndex(lecture);
   const id = useId();
   if (state === null) return null;
@@ -43,7 +41,7 @@ export function SlidesEditor({ lecture }: { lecture: Lecture }) {
               ? 'No slides were found in this video.'
               : 'Students see these slides beside the video and can jump to each. Hide a wrong one, or give one a title to make it a chapter.'}
       </p>
-      {state === 'ready' && slides.data && (
+      {(state === 'ready' || state === 'off') && slides.data && slides.data.length > 0 && (
         <ol className="flex max-h-80 flex-col gap-2 overflow-y-auto" aria-label="Slides of this lecture">
           {slides.data.map((slide) => (
             <SlideRow key={slide.id ?? slide.thumbnail} lecture={lecture} slide={slide} />
