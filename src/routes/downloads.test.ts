@@ -75,11 +75,11 @@ beforeAll(async () => {
   });
   if (uploaded.status !== 201) throw new Error(`setup: upload (${uploaded.status}): ${uploaded.text}`);
   videoId = uploaded.json.videoId;
-  const video = await waitForVideo(
+  await waitForVideo(
     'the lecture video',
     async () => (await h.api('GET', `/api/videos/${videoId}`, { as: teacher.token })).json,
   );
-  durationSeconds = (video as { durationSeconds: number }).durationSeconds;
+  durationSeconds = (await h.api('GET', `/api/videos/${videoId}`, { as: teacher.token })).json.durationSeconds;
   const made = await h.api('POST', '/api/lectures', {
     as: teacher.token,
     body: { courseId, nameOfTopic: TITLE, videoLink: uploaded.json.masterPlaylist },
