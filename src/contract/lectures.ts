@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Caption, Lecture, Video } from '../db/schema';
 import { chaptersOfLecture } from './chapters';
+import { SLIDE_INDEX_STATES, slideIndexState } from './slides';
 import { isoTime } from './users';
 import { masterPlaylistPath, processingStatusJson, toVideoJson, videoJson } from './videos';
 
@@ -43,6 +44,8 @@ export const lectureJson = z.object({
   description: z.string(),
   /** `[{ seconds, title }]` from the chapter editor or the description's timed lines (src/contract/chapters.ts). */
   chapters: z.array(z.object({ seconds: z.number(), title: z.string() })),
+  /** The slide index's state (src/contract/slides.ts); null without a video. */
+  slideIndex: z.enum(SLIDE_INDEX_STATES).nullable(),
 });
 export type LectureJson = z.infer<typeof lectureJson>;
 
@@ -78,6 +81,7 @@ export function toLectureJson(
     description: lecture.description,
     /** `[{ seconds, title }]` from the chapter editor or the description's timed lines (src/contract/chapters.ts). */
     chapters: chaptersOfLecture(lecture, video ? video.durationMs / 1000 : undefined).chapters,
+    slideIndex: slideIndexState(video),
   };
 }
 

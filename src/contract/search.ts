@@ -33,8 +33,10 @@ export const searchHit = z.object({
   snippet: z.string(),
   /** Where the searched words are in `snippet`: [start, end) offsets in UTF-16 code units. */
   highlights: z.array(z.tuple([z.number(), z.number()])),
-  /** The second of the lecture the hit is at (caption cues, chapters); absent for titles and comments. */
+  /** The second of the lecture the hit is at (caption cues, chapters, slides); absent for titles and comments. */
   seconds: z.number().optional(),
+  /** A slide's thumbnail URL (kind `slide`): the picture the words were read on. */
+  thumbnail: z.string().optional(),
   lectureTitle: z.string(),
   courseName: z.string(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/client';
+import { projectSlides } from '../db/queries/slides';
 import type { Job } from '../db/schema';
 import { idSchema } from '../http/validation';
 import { projectDownload } from '../media/download';
@@ -36,6 +37,8 @@ export const jobPayloads = {
   digest: z.object({}),
   /** An offline copy of a video's rung (a `downloads` row, its subject): media/download.ts. */
   download: z.object({ downloadId: idSchema }),
+  /** A video's slide index (src/media/slides-job.ts): detection, thumbnails and words, after its transcode. */
+  slides: z.object({ videoId: idSchema }),
 };
 export type JobType = keyof typeof jobPayloads;
 export type JobPayload<T extends JobType> = z.infer<(typeof jobPayloads)[T]>;
@@ -56,6 +59,7 @@ export type Projection = (tx: Db, subjectId: string, change: JobChange) => Promi
 const projections: Partial<Record<string, Projection>> = {
   transcode: (tx, subjectId, change) => projectVideo(tx, subjectId, change),
   download: (tx, subjectId, change) => projectDownload(tx, subjectId, change),
+  slides: (tx, subjectId, change) => projectSlides(tx, subjectId, change),
 };
 
 /** Writes the change to the job's subject (if it has one) in the caller's transaction. */

@@ -9,6 +9,7 @@ import { createMailer } from '../mail/create-mailer';
 import type { Mailer } from '../mail/mailer';
 import { downloadHandler } from '../media/download';
 import { expireResumableUploads } from '../media/resumable-store';
+import { slidesHandler } from '../media/slides-job';
 import { sweepLocalTemp, sweepMedia } from '../media/sweep';
 import { reclaimScratch, transcodeHandler } from '../media/transcode-job';
 import { notificationHandlers, pruneNotifications } from '../notifications/notifications';
@@ -34,6 +35,7 @@ export function createWorker(deps: { config: Config; db: Db; storage: Storage; l
     db,
     handlers: {
       transcode: transcodeHandler({ config, db, storage }),
+      slides: slidesHandler({ config, db, storage, warn: (line) => jobLog.warn(line) }),
       download: downloadHandler({ config, db, storage }),
       ...notificationHandlers({ config, db, mailer }),
       backup: {

@@ -7,7 +7,7 @@ export type RunResult = { exitCode: number; stdout: Uint8Array; stderr: string }
 /** Runs a tool to completion, keeping stdout as bytes and the tail of stderr as text. */
 export async function runTool(
   command: string[],
-  options: { stdin?: Uint8Array; nice?: number; signal?: AbortSignal } = {},
+  options: { stdin?: Uint8Array; nice?: number; signal?: AbortSignal; env?: Record<string, string> } = {},
 ): Promise<RunResult> {
   const argv = options.nice ? ['nice', '-n', String(options.nice), ...command] : command;
   const child = Bun.spawn(argv, {
@@ -15,6 +15,8 @@ export async function runTool(
     stdout: 'pipe',
     stderr: 'pipe',
     signal: options.signal,
+    // Added to the inherited environment (a thread limit for Tesseract).
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
   });
   let stderr = '';
   const [stdout] = await Promise.all([

@@ -1,6 +1,7 @@
 import { and, eq, exists, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { nowMs } from '../db/dialect';
+import { enqueueSlides } from '../db/queries/slides';
 import { downloads, jobs, type Video, videos } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { enqueueJob } from '../jobs/jobs';
@@ -86,6 +87,8 @@ export async function projectVideo(tx: Db, id: string, change: JobChange) {
         .where(row);
       // Its lectures' students are told, once per lecture (a re-transcode tells nobody again).
       await videoBecameReady(tx, id);
+      // Then, at low priority, its slide index (the lecture plays meanwhile).
+      await enqueueSlides(tx, id);
       return;
     }
     case 'queued':

@@ -31,6 +31,7 @@ import { commentsRoutes } from './comments';
 import { downloadsRoutes } from './downloads';
 import { progressRoutes } from './progress';
 import { reactionsRoutes } from './reactions';
+import { slidesRoutes } from './slides';
 
 const nameOfTopic = topicName;
 const videoLink = z.string().max(LIMITS.videoLinkMax, 'Video link is too long.').nullable();
@@ -81,6 +82,7 @@ export function lecturesRoutes(deps: AppDeps) {
       // answers first): one session lookup per request.
       .route('/', reactionsRoutes(deps))
       .route('/', captionsRoutes(deps))
+      .route('/', slidesRoutes(deps))
       .route('/', chaptersRoutes(deps))
       .route('/', downloadsRoutes(deps))
       .route('/', commentsRoutes(deps))

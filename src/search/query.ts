@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { slideThumbnailUrl } from '../contract/slides';
 import type { Db } from '../db/client';
 import { engineOf, greatest, inJsonList } from '../db/dialect';
 import { coursesOf } from '../db/queries/courses';
@@ -32,7 +33,7 @@ export const SEARCH_LIMITS = {
 };
 
 /** How much a kind of match weighs: a word in the title says more than one said in passing. */
-const WEIGHT: Record<SearchKind, number> = { title: 4, chapter: 3, description: 2, caption: 1, comment: 1 };
+const WEIGHT: Record<SearchKind, number> = { title: 4, chapter: 3, description: 2, slide: 2, caption: 1, comment: 1 };
 const weightSql = sql.raw(
   `(case se.kind ${Object.entries(WEIGHT)
     .map(([kind, weight]) => `when '${kind}' then ${weight}.0`)
@@ -86,6 +87,7 @@ type Row = {
   course_id: string;
   kind: SearchKind;
   seconds: number | null;
+  slide_id: string | null;
   text: string;
   lecture_title: string;
   course_name: string;
@@ -99,6 +101,8 @@ export type SearchHit = {
   /** Where the query's words are in `snippet`: [start, end) in UTF-16 code units, for the web to mark. */
   highlights: [number, number][];
   seconds?: number;
+  /** A slide's thumbnail (kind `slide`). */
+  thumbnail?: string;
   lectureTitle: string;
   courseName: string;
 };
@@ -225,7 +229,7 @@ export async function search(
   // The details of the answered entries, with their lecture and class: one query. Read again under the same rule.
   const details = await runSql<Row>(
     db,
-    sql`select se.id, se.lecture_id, se.course_id, se.kind, se.seconds, se.text, l.name_of_topic as lecture_title,
+    sql`select se.id, se.lecture_id, se.course_id, se.kind, se.seconds, se.slide_id, se.text, l.name_of_topic as lecture_title,
         c.course_name as course_name
       from search_entries se join lectures l on l.id = se.lecture_id join courses c on c.id = se.course_id
       where ${idIn(
@@ -244,6 +248,7 @@ export async function search(
       kind: row.kind,
       ...snippetOf(row.text, tokens),
       ...(row.seconds === null || row.seconds === undefined ? {} : { seconds: Number(row.seconds) }),
+      ...(row.slide_id ? { thumbnail: slideThumbnailUrl(row.lecture_id, row.slide_id) } : {}),
       lectureTitle: row.lecture_title,
       courseName: row.course_name,
     });

@@ -1,0 +1,138 @@
+import { Hono } from 'hono';
+import { describeRoute } from 'hono-openapi';
+import { z } from 'zod';
+import { readableLecture, taughtLecture } from '../auth/access';
+import { requireUser } from '../auth/middleware';
+import { slideChange, slideIndexChange, slideIndexState, toSlideJson } from '../contract/slides';
+import { videoById } from '../db/queries/lectures';
+import { changeSlide, slideOfVideo, slidesOfVideo, switchSlideIndex } from '../db/queries/slides';
+import type { AppDeps, AppEnv } from '../deps';
+import { notFound } from '../errors';
+import { fileResponse } from '../http/file-response';
+import { idSchema, validate } from '../http/validation';
+import { slideThumbnailKey } from '../storage/keys';
+
+const lectureParam = z.object({ id: idSchema });
+const slideParam = z.object({ id: idSchema, slideId: idSchema });
+const thumbnailParam = z.object({
+  id: idSchema,
+  file: z.string().regex(/^[A-Za-z0-9_-]{1,64}\.webp$/, 'Not a slide thumbnail.'),
+});
+const slideNotFound = () => notFound('slide_not_found', 'This slide does not exist.');
+
+/**
+ * A lecture's slide index (src/media/slides-job.ts makes it): the list and thumbnails for whoever may watch the
+ * lecture, the teacher's title, hiding and switch. Mounted inside the lectures routes; every route asks for a
+ * signed-in user itself. The index's state goes with the list in the `X-Slide-Index` header, so the list keeps the
+ * shape clients read.
+ */
+export function slidesRoutes(deps: AppDeps) {
+  const { db, storage } = deps;
+  const signedIn = requireUser(deps);
+  return new Hono<AppEnv>()
+    .get(
+      '/:id/slides',
+      describeRoute({
+        summary: "A lecture's slides: [{ seconds, thumbnail, text, title }] (the teacher also gets id and hidden)",
+        description:
+          'Empty while the index is pending, when the video is not slides, or when the teacher switched it off. The header X-Slide-Index says which: pending, ready, none or off.',
+        responses: { 200: { description: 'The slides in time order.' }, 404: { description: 'No such lecture.' } },
+      }),
+      signedIn,
+      validate('param', lectureParam),
+      async (c) => {
+        const { lecture, membership } = await readableLecture(db, c.get('user'), c.req.valid('param').id);
+        const video = lecture.videoId ? await videoById(db, lecture.videoId) : undefined;
+        const state = slideIndexState(video) ?? 'none';
+        const teacher = membership === 'teacher';
+        c.header('X-Slide-Index', state);
+        c.header('Cache-Control', 'private, no-cache');
+        // The teacher sees the slides of an index they switched off (to switch it on again knowingly).
+        if (!video || (state !== 'ready' && !(teacher && state === 'off'))) return c.json([]);
+        const shown = (await slidesOfVideo(db, video.id)).filter((slide) => teacher || !slide.hidden);
+        return c.json(shown.map((slide) => toSlideJson(lecture.id, slide, teacher)));
+      },
+    )
+
+    .get(
+      '/:id/slides/:file',
+      describeRoute({
+        summary: "A slide's thumbnail (WebP, 320 px wide)",
+        responses: {
+          200: {
+            description: 'The thumbnail.',
+            content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } },
+          },
+          404: { description: 'No such lecture or slide.' },
+        },
+      }),
+      signedIn,
+      validate('param', thumbnailParam),
+      async (c) => {
+        const { id, file } = c.req.valid('param');
+        const { lecture, membership } = await readableLecture(db, c.get('user'), id);
+        const slideId = file.slice(0, -'.webp'.length);
+        const video = lecture.videoId ? await videoById(db, lecture.videoId) : undefined;
+        const slide = video ? await slideOfVideo(db, video.id, slideId) : undefined;
+        const teacher = membership === 'teacher';
+        if (!video || !slide || (!teacher && (slide.hidden || video.slidesOff))) throw slideNotFound();
+        const key = slideThumbnailKey(video.id, slide.id);
+        const stored = await storage.stat(key);
+        const response =
+          stored &&
+          (await fileResponse(c.req.raw, stored.size, (range) => storage.get(key, range), {
+            'Content-Type': 'image/webp',
+            // A thumbnail never changes (a new detection makes new slide ids).
+            'Cache-Control': 'private, max-age=31536000, immutable',
+          }));
+        if (!response) throw slideNotFound();
+        return response;
+      },
+    )
+
+    .put(
+      '/:id/slides/:slideId',
+      describeRoute({
+        summary: 'Title a slide (a titled slide is a chapter) or hide a wrong mark; the teacher only',
+        responses: {
+          200: { description: 'The slide as the teacher sees it.' },
+          400: { description: 'A bad title or hidden.' },
+          403: { description: 'A student of the class.' },
+          404: { description: 'No such lecture or slide.' },
+        },
+      }),
+      signedIn,
+      validate('param', slideParam),
+      validate('json', slideChange),
+      async (c) => {
+        const { id, slideId } = c.req.valid('param');
+        const lecture = await taughtLecture(db, c.get('user'), id);
+        const slide = lecture.videoId ? await slideOfVideo(db, lecture.videoId, slideId) : undefined;
+        if (!slide) throw slideNotFound();
+        const changed = await changeSlide(db, lecture.id, slide, c.req.valid('json'));
+        return c.json(toSlideJson(lecture.id, changed, true));
+      },
+    )
+
+    .put(
+      '/:id/slide-index',
+      describeRoute({
+        summary: "Switch a lecture's slide index off or on again (on runs detection if it never ran); the teacher only",
+        responses: {
+          200: { description: '{ "slideIndex": "pending" | "ready" | "none" | "off" }' },
+          403: { description: 'A student of the class.' },
+          404: { description: 'No such lecture, or it has no video.' },
+        },
+      }),
+      signedIn,
+      validate('param', lectureParam),
+      validate('json', slideIndexChange),
+      async (c) => {
+        const lecture = await taughtLecture(db, c.get('user'), c.req.valid('param').id);
+        if (!lecture.videoId) throw notFound('video_not_found', 'This lecture has no video.');
+        const queued = await switchSlideIndex(db, lecture.id, lecture.videoId, c.req.valid('json').enabled);
+        if (queued) deps.jobs.wake();
+        return c.json({ slideIndex: slideIndexState(await videoById(db, lecture.videoId)) ?? 'none' });
+      },
+    );
+}
