@@ -328,3 +328,54 @@ describe('who may download', () => {
     }
   });
 });
+
+describe('MEDIA_DELIVERY=redirect', () => {
+  test('the file route sends the browser to the bucket, which answers the MP4 with its file name', async () => {
+    const r = await startHarness({ MEDIA_DELIVERY: 'redirect' }, { storage: 's3' });
+    try {
+      const cast = await classScenario(r, { courseName: 'Redirected' });
+      const clip = await makeClip(dir, { width: 426, height: 240, seconds: 5, name: 'redirect.mp4' });
+      const uploaded = await r.api('POST', '/api/upload', {
+        as: cast.teacher.token,
+        body: uploadForm(readBytes(clip), 'r.mp4'),
+      });
+      expect(uploaded.status).toBe(201);
+      await waitForVideo(
+        'the redirected video',
+        async () => (await r.api('GET', `/api/videos/${uploaded.json.videoId}`, { as: cast.teacher.token })).json,
+      );
+      const made = await r.api('POST', '/api/lectures', {
+        as: cast.teacher.token,
+        body: { courseId: cast.course?.id, nameOfTopic: 'Über Wellen', videoLink: uploaded.json.masterPlaylist },
+      });
+      const path = `/api/lectures/${made.json._id}/download`;
+      expect((await r.api('POST', path, { as: cast.student.token })).json.rung).toEqual({
+        name: '240p',
+        width: 426,
+        height: 240,
+      });
+      const ready = await waitUntil('the redirected download', async () => {
+        const state = (await r.api('GET', path, { as: cast.student.token })).json;
+        if (state.status === 'failed') throw new Error(state.error);
+        return state.status === 'ready' ? state : undefined;
+      });
+      const answer = await fetch(`${r.baseUrl}${ready.url}`, {
+        headers: { authorization: `Bearer ${cast.student.token}` },
+        redirect: 'manual',
+      });
+      expect(answer.status).toBe(302);
+      const location = answer.headers.get('location') as string;
+      expect(new URL(location).searchParams.get('response-content-disposition')).toBe(
+        `attachment; filename="_ber Wellen.mp4"; filename*=UTF-8''%C3%9Cber%20Wellen.mp4`,
+      );
+      const file = await fetch(location);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-disposition')).toBe(
+        `attachment; filename="_ber Wellen.mp4"; filename*=UTF-8''%C3%9Cber%20Wellen.mp4`,
+      );
+      expect((await file.arrayBuffer()).byteLength).toBe(ready.bytes);
+    } finally {
+      await r.close();
+    }
+  });
+});
