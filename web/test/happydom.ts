@@ -3,6 +3,8 @@
  * environment, and testing-library's cleanup after every test. The server and end-to-end tests never load it.
  */
 import { GlobalRegistrator } from '@happy-dom/global-registrator';
+// Keeps Bun's fetch (web/test/server.ts sets up accounts with it) before happy-dom's takes its place.
+import './native-fetch';
 
 GlobalRegistrator.register({ url: 'http://localhost/' });
 
@@ -22,5 +24,7 @@ Bun.plugin({
 
 // Imported after the window exists: testing-library reads `document` when it loads.
 const { afterEach } = await import('bun:test');
-const { cleanup } = await import('@testing-library/react');
+const { cleanup, configure } = await import('@testing-library/react');
 afterEach(() => cleanup());
+// Answers come from a real server on a machine shared with other work: wait up to 5 s for what a user waits for.
+configure({ asyncUtilTimeout: 5000 });

@@ -1,0 +1,132 @@
+import { afterEach, beforeAll, expect, test } from 'bun:test';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'jotai';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { LIMITS } from '../../../src/contract/limits';
+import { realServer, TEST_PASSWORD } from '../../test/server';
+import { clearToasts, showToasts } from '../../test/toasts';
+import { sessionAtom } from '../features/auth/state/session';
+import { appStore } from '../lib/store';
+import { LoginPage, SignupPage } from './AuthPage';
+
+const server = realServer();
+beforeAll(showToasts);
+afterEach(clearToasts);
+
+function renderAt(path: '/login' | '/signup') {
+  return render(
+    <Provider store={appStore}>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/signup" element={<SignupPage />} />
+          <Route path="/classes" element={<p>Your classes</p>} />
+        </Routes>
+      </MemoryRouter>
+    </Provider>,
+  );
+}
+
+/** The form once the server said how people sign in here. */
+const form = async () => (await screen.findByRole('button', { name: /^(Log In|Sign Up)$/ })).closest('form')!;
+
+test('sign-in: email and password are required, and the password is never shown unless asked', async () => {
+  const user = userEvent.setup({ delay: null });
+  renderAt('/login');
+  const signIn = within(await form());
+  const email = signIn.getByLabelText('Email') as HTMLInputElement;
+  const password = signIn.getByLabelText('Password') as HTMLInputElement;
+  expect(email.required).toBe(true);
+  expect(email.type).toBe('email');
+  expect(password.required).toBe(true);
+  expect(password.type).toBe('password');
+  await user.click(signIn.getByRole('button', { name: 'Show password' }));
+  expect(password.type).toBe('text');
+  expect(signIn.getByRole('button', { name: 'Hide password' }).getAttribute('aria-pressed')).toBe('true');
+});
+
+test("sign-in: a wrong password shows the server's words, and the button is disabled while it asks", async () => {
+  const user = userEvent.setup({ delay: null });
+  const account = await server.signUp('student', 'Wrong Password Student');
+  const answer = await server.api('POST', '/api/users/login', { email: account.email, password: 'not the password' });
+  expect(answer.status).toBe(401);
+  renderAt('/login');
+  const signIn = within(await form());
+  await user.type(signIn.getByLabelText('Email'), account.email);
+  await user.type(signIn.getByLabelText('Password'), 'not the password');
+  await user.click(signIn.getByRole('button', { name: 'Log In' }));
+  const sending = signIn.getByRole('button', { name: 'Logging in...' }) as HTMLButtonElement;
+  expect(sending.disabled).toBe(true);
+  expect(await screen.findByText(`${answer.json.error.replace(/[.!\s]+$/, '')}. Please try again.`)).toBeDefined();
+  expect((signIn.getByRole('button', { name: 'Log In' }) as HTMLButtonElement).disabled).toBe(false);
+  expect(appStore.get(sessionAtom).status).not.toBe('authenticated');
+});
+
+test('sign-in: the right password signs in and says so', async () => {
+  const user = userEvent.setup({ delay: null });
+  const account = await server.signUp('student', 'Right Password Student');
+  renderAt('/login');
+  const signIn = within(await form());
+  await user.type(signIn.getByLabelText('Email'), account.email);
+  await user.type(signIn.getByLabelText('Password'), TEST_PASSWORD);
+  await user.click(signIn.getByRole('button', { name: 'Log In' }));
+  expect(await screen.findByText('Login successful!')).toBeDefined();
+  await waitFor(() => expect(appStore.get(sessionAtom).user?.email).toBe(account.email));
+});
+
+test('sign-up: the name and password limits come from the shared LIMITS, and every field is required', async () => {
+  renderAt('/signup');
+  const signUp = within(await form());
+  const name = signUp.getByLabelText('Name') as HTMLInputElement;
+  expect(name.required).toBe(true);
+  expect(name.minLength).toBe(LIMITS.usernameMin);
+  expect(name.maxLength).toBe(LIMITS.usernameMax);
+  const password = signUp.getByLabelText('Password') as HTMLInputElement;
+  expect(password.minLength).toBe(LIMITS.passwordMin);
+  expect(password.getAttribute('aria-describedby')).toBeTruthy();
+  expect(signUp.getByText(`At least ${LIMITS.passwordMin} characters.`)).toBeDefined();
+  expect((signUp.getByLabelText('Email') as HTMLInputElement).required).toBe(true);
+  expect((signUp.getByRole('radio', { name: 'student' }) as HTMLInputElement).checked).toBe(true);
+});
+
+test('sign-up: empty required fields stop the form before anything is sent', async () => {
+  const user = userEvent.setup({ delay: null });
+  renderAt('/signup');
+  const signUp = within(await form());
+  await user.click(signUp.getByRole('button', { name: 'Sign Up' }));
+  // Nothing was sent: the button never said it was working, and no answer came.
+  expect(signUp.getByRole('button', { name: 'Sign Up' })).toBeDefined();
+  expect(screen.queryByText(/Please try again\.$/)).toBeNull();
+  expect((signUp.getByLabelText('Name') as HTMLInputElement).validity.valueMissing).toBe(true);
+});
+
+test("sign-up: the server's refusal is shown in words; a good form asks for the mailed code", async () => {
+  const user = userEvent.setup({ delay: null });
+  const refusal = await server.api('POST', '/api/users/register', {
+    username: 'New Teacher',
+    email: 'new.teacher@example.test',
+    password: 'p'.repeat(LIMITS.passwordMax + 1),
+    role: 'teacher',
+  });
+  expect(refusal.status).toBe(400);
+  renderAt('/signup');
+  const signUp = within(await form());
+  await user.type(signUp.getByLabelText('Name'), 'New Teacher');
+  await user.type(signUp.getByLabelText('Email'), 'new.teacher@example.test');
+  // Longer than the server takes: the field has no maxLength, so the server's rule is what the user meets.
+  await user.click(signUp.getByLabelText('Password'));
+  await user.paste('p'.repeat(LIMITS.passwordMax + 1));
+  await user.click(signUp.getByRole('radio', { name: 'teacher' }));
+  await user.click(signUp.getByRole('button', { name: 'Sign Up' }));
+  expect((signUp.getByRole('button', { name: 'Creating account...' }) as HTMLButtonElement).disabled).toBe(true);
+  expect(await screen.findByText(`${refusal.json.error.replace(/[.!\s]+$/, '')}. Please try again.`)).toBeDefined();
+  expect(screen.queryByText('Registration successful! Please verify your email with the OTP sent.')).toBeNull();
+
+  await user.clear(signUp.getByLabelText('Password'));
+  await user.type(signUp.getByLabelText('Password'), TEST_PASSWORD);
+  await user.click(signUp.getByRole('button', { name: 'Sign Up' }));
+  expect(await screen.findByText('Registration successful! Please verify your email with the OTP sent.')).toBeDefined();
+  expect(await server.mail.codeFor('new.teacher@example.test')).toMatch(/^\d{6}$/);
+  expect(await screen.findByRole('heading', { name: 'Verify Your Email' })).toBeDefined();
+});

@@ -1,0 +1,27 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { Provider } from 'jotai';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { queryClient } from '../src/api/query-client';
+import { sessionAtom } from '../src/features/auth/state/session';
+import { appStore } from '../src/lib/store';
+import { storeToken } from '../src/lib/token-cookie';
+
+/** Renders as main.tsx does: the app's jotai store, its one query cache and a router. */
+export function renderInApp(ui: ReactNode, path = '/') {
+  return render(
+    <Provider store={appStore}>
+      <QueryClientProvider client={queryClient}>
+        <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
+      </QueryClientProvider>
+    </Provider>,
+  );
+}
+
+/** Signs this page in as the account: the token cookie the server set, and the session the app would load. */
+export function signInAs(account: { token: string; user: any }) {
+  queryClient.clear();
+  storeToken(account.token);
+  appStore.set(sessionAtom, { status: 'authenticated', user: account.user });
+}
