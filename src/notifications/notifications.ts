@@ -2,7 +2,6 @@ import { and, asc, eq, gt, inArray, isNull, lt, ne, notLike, or, sql } from 'dri
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { nowMs } from '../db/dialect';
-import { preparedStatement } from '../db/prepared';
 import {
   classVisits,
   comments,
@@ -103,29 +102,6 @@ export async function recordVisit(db: Db, userId: string, courseId: string) {
     .insert(classVisits)
     .values({ userId, courseId, visitedAt: now })
     .onConflictDoUpdate({ target: [classVisits.userId, classVisits.courseId], set: { visitedAt: now } });
-}
-
-/** The classes of a user with a notification newer than their last visit there (hot: every class list asks). */
-const classesWithNewsQuery = preparedStatement('classes_with_news', (db: Db) =>
-  db
-    .selectDistinct({ courseId: notifications.courseId })
-    .from(notifications)
-    .leftJoin(
-      classVisits,
-      and(eq(classVisits.userId, notifications.userId), eq(classVisits.courseId, notifications.courseId)),
-    )
-    .where(
-      and(
-        eq(notifications.userId, sql.placeholder('userId')),
-        or(isNull(classVisits.visitedAt), gt(notifications.createdAt, classVisits.visitedAt)),
-      ),
-    ),
-);
-
-/** The classes of `userId` with a notification newer than their last visit there. */
-export async function classesWithNews(db: Db, userId: string): Promise<Set<string>> {
-  const rows = await classesWithNewsQuery(db, { userId });
-  return new Set(rows.map((row) => row.courseId));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -21,7 +21,6 @@ import { answers } from '../http/openapi';
 import { plainText } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
-import { classesWithNews } from '../notifications/notifications';
 
 const courseName = plainText({
   required: 'Class name is required.',
@@ -76,12 +75,10 @@ export function coursesRoutes(deps: AppDeps) {
 
     .get('/', answers({ 200: z.array(courseJson) }), async (c) => {
       const rows = await coursesOf(db, c.get('user'));
-      // `hasNew`: something happened in the class since the user last opened it (the unread dot).
-      const news = await classesWithNews(db, c.get('user').id);
       return c.json(
-        rows.map(({ course, username }) => ({
+        rows.map(({ course, username, hasNew }) => ({
           ...toCourseJson(course, { _id: course.teacherId, username }),
-          hasNew: news.has(course.id),
+          hasNew,
         })),
       );
     })
