@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Chapter, ChapterSource } from '../../../../../src/contract/chapters';
-import { request } from '../../../api/client';
+import { answer, api } from '../../../api/client';
 import { type Lecture, lectureKeys } from '../../lectures/api/lectures';
 
 export type { Chapter, ChapterSource } from '../../../../../src/contract/chapters';
@@ -15,7 +15,7 @@ export const chapterKeys = {
 export const chaptersQuery = (lectureId: string) =>
   queryOptions({
     queryKey: chapterKeys.ofLecture(lectureId),
-    queryFn: () => request<ChaptersJson>('GET', `/lectures/${lectureId}/chapters`),
+    queryFn: (): Promise<ChaptersJson> => answer(api.lectures[':id'].chapters.$get({ param: { id: lectureId } })),
   });
 
 /** The chapter editor's view of a lecture (students read `lecture.chapters` from the class's list instead). */
@@ -25,12 +25,12 @@ export const useChapters = (lectureId: string) => useQuery(chaptersQuery(lecture
 export function useSaveChapters(lecture: Pick<Lecture, '_id' | 'courseId'>) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (chapters: Chapter[] | null) =>
-      request<ChaptersJson>('PUT', `/lectures/${lecture._id}/chapters`, { body: { chapters } }),
+    mutationFn: (chapters: Chapter[] | null): Promise<ChaptersJson> =>
+      answer(api.lectures[':id'].chapters.$put({ param: { id: lecture._id }, json: { chapters } })),
     // The editor shows the refusal beside the rows it is about.
     meta: { quiet: true },
-    onSuccess: (answer) => {
-      client.setQueryData(chapterKeys.ofLecture(lecture._id), answer);
+    onSuccess: (saved) => {
+      client.setQueryData(chapterKeys.ofLecture(lecture._id), saved);
       return client.invalidateQueries({ queryKey: lectureKeys.ofCourse(lecture.courseId) });
     },
   });

@@ -31,14 +31,14 @@ type Part = 'Chapters' | 'Slides';
  * has neither; "Making the slide index…" while the index is being made.
  */
 export function LectureGuide({ lecture }: { lecture: Lecture }) {
-  const { state, slides: slidesQuery } = useLectureSlides(lecture);
+  const { state, slides: listed } = useLectureSlides(lecture);
   const wide = useWide();
   const id = useId();
   const setMarks = useSetAtom(playerMarksAtom);
 
   const slides: Slide[] = useMemo(
-    () => (state === 'ready' ? (slidesQuery.data ?? []).filter((slide) => !slide.hidden) : []),
-    [state, slidesQuery.data],
+    () => (state === 'ready' ? listed.filter((slide) => !slide.hidden) : []),
+    [state, listed],
   );
   // The server's chapters, with titled slides merged in for display (a slide already among them is skipped).
   const chapters = useMemo(

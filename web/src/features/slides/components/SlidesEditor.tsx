@@ -41,9 +41,9 @@ export function SlidesEditor({ lecture }: { lecture: Lecture }) {
               ? 'No slides were found in this video.'
               : 'Students see these slides beside the video and can jump to each. Hide a wrong one, or give one a title to make it a chapter.'}
       </p>
-      {(state === 'ready' || state === 'off') && slides.data && slides.data.length > 0 && (
+      {(state === 'ready' || state === 'off') && slides.length > 0 && (
         <ol className="flex max-h-80 flex-col gap-2 overflow-y-auto" aria-label="Slides of this lecture">
-          {slides.data.map((slide) => (
+          {slides.map((slide) => (
             <SlideRow key={slide.id ?? slide.thumbnail} lecture={lecture} slide={slide} />
           ))}
         </ol>
