@@ -77,8 +77,8 @@ export function LectureGuide({ lecture }: { lecture: Lecture }) {
   const chapterList = <ChapterList chapters={chapters} labelledBy={`${id}-chapters`} />;
   const strip = <SlideStrip slides={slides} labelledBy={`${id}-slides`} />;
   const heading = (part: Part) => (
-    <h3 id={`${id}-${part.toLowerCase()}`} className="px-4 pt-3 text-sm font-semibold text-slate-900">
-      {part}
+    <h3 className="px-4 pt-3 text-sm font-semibold text-slate-900">
+      <span id={`${id}-${part.toLowerCase()}`}>{part}</span>
       <span className="ml-2 font-normal text-slate-500">{part === 'Chapters' ? chapters.length : slides.length}</span>
     </h3>
   );

@@ -1,0 +1,291 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { makeClip } from '../src/test/fixtures';
+import { makeSlidesClip } from '../src/test/slides-clip';
+import { waitForVideo, waitUntil } from '../src/test/wait';
+import { seriousA11yFindings } from './browser';
+import { e2eEnvironment } from './environment';
+import { createAccount, screenshot } from './server';
+
+/**
+ * Chapters and the slide strip beside the player: chapters written in a lecture's description, a slides lecture whose
+ * index the server makes after transcoding (real ffmpeg and tesseract), the jumps they offer, search hits on slides,
+ * and the teacher's controls.
+ */
+const env = e2eEnvironment();
+const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-slides-'));
+let teacher: Awaited<ReturnType<typeof createAccount>>;
+let student: Awaited<ReturnType<typeof createAccount>>;
+let courseId: string;
+let chaptersLectureId: string;
+let slidesLectureId: string;
+type Slide = { id: string; seconds: number; text: string; title: string | null; hidden: boolean };
+let slides: Slide[];
+
+/** Four slides, 8 s each, with big words to read. */
+const SLIDES = [
+  { seconds: 8, color: 'white', words: 'Photosynthesis' },
+  { seconds: 8, color: 'lightyellow', words: 'Chlorophyll' },
+  { seconds: 8, color: 'lightblue', words: 'Mitochondria' },
+  { seconds: 8, color: 'lightpink', words: 'Summary' },
+];
+
+async function upload(file: string, nameOfTopic: string) {
+  const form = new FormData();
+  form.append('uploadedFile', Bun.file(file));
+  form.append('courseId', courseId);
+  form.append('nameOfTopic', nameOfTopic);
+  const uploaded = await teacher.api('POST', '/api/upload', form);
+  await waitForVideo(nameOfTopic, () => teacher.api('GET', `/api/videos/${uploaded.videoId}`));
+  return uploaded.lectureId as string;
+}
+
+/** The teacher's view of the slide list and the index's state (its header). */
+async function slideIndex(lectureId: string) {
+  const response = await fetch(`${env.server.baseUrl}/api/lectures/${lectureId}/slides`, {
+    headers: { authorization: `Bearer ${teacher.token}` },
+  });
+  return { state: response.headers.get('x-slide-index'), slides: (await response.json()) as Slide[] };
+}
+
+beforeAll(async () => {
+  teacher = await createAccount(env.server, env.mail, 'Sara Slides', 'teacher');
+  student = await createAccount(env.server, env.mail, 'Stan Student', 'student');
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Biology 202' });
+  courseId = course._id;
+  await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
+
+  chaptersLectureId = await upload(
+    await makeClip(clips, { width: 640, height: 360, seconds: 40, name: 'camera.mp4' }),
+    'Cells, with chapters',
+  );
+  const described = await teacher.api('PATCH', `/api/lectures/${chaptersLectureId}/update`, {
+    description: 'What we cover:\n0:00 Introduction\n0:15 Worked example\n0:30 Summary',
+  });
+  if (described.chapters?.length !== 3) throw new Error(`setup: chapters not read: ${JSON.stringify(described)}`);
+
+  const clip = await makeSlidesClip(clips, SLIDES, { width: 854, height: 480, fps: 15 });
+  slidesLectureId = await upload(clip.path, 'Plants, on slides');
+  let seen = '';
+  await waitUntil(
+    'the slide index to be ready',
+    async () => {
+      const index = await slideIndex(slidesLectureId);
+      seen = `${index.state} ${index.slides.length}`;
+      slides = index.slides;
+      return index.state === 'ready';
+    },
+    { timeoutMs: 120_000, everyMs: 500, lastSeen: () => seen },
+  );
+  if (slides.length < 3) throw new Error(`setup: ${slides.length} slides found`);
+}, 300_000);
+afterAll(() => rmSync(clips, { recursive: true, force: true }));
+
+async function signedIn(token: string, viewport = { width: 1280, height: 800 }) {
+  const context = await env.browser.newContext({ viewport });
+  await context.addCookies([{ name: 'token', value: token, url: env.server.baseUrl }]);
+  return { context, page: await context.newPage() };
+}
+
+const videoTime = (page: Page) => page.evaluate(() => document.querySelector('video')?.currentTime ?? -1);
+async function waitForTime(page: Page, from: number, to: number) {
+  await page.waitForFunction(
+    ([low, high]) => {
+      const time = document.querySelector('video')?.currentTime ?? -1;
+      return time >= (low as number) && time <= (high as number);
+    },
+    [from, to],
+    { timeout: 20_000 },
+  );
+}
+
+test('chapters from the description: ticks on the seek bar, a list with the current one marked, a click jumps', async () => {
+  const { context, page } = await signedIn(student.token);
+  try {
+    await page.goto(`${env.server.baseUrl}/classroom/${courseId}?lecture=${chaptersLectureId}`);
+    const list = page.getByRole('list', { name: 'Chapters' });
+    await list.waitFor();
+    expect(await list.getByRole('button').allInnerTexts()).toEqual([
+      expect.stringMatching(/0:00\s+Introduction/),
+      expect.stringMatching(/0:15\s+Worked example/),
+      expect.stringMatching(/0:30\s+Summary/),
+    ]);
+    // The player draws a tick for each chapter after the first (the bar itself starts at 0:00).
+    await page.getByTestId('seek-marks').waitFor({ state: 'attached' });
+    expect(await page.locator('[data-testid="seek-marks"] [data-kind="chapter"]').count()).toBe(2);
+    await expect(list.getByRole('button', { name: /Introduction/ }).getAttribute('aria-current')).resolves.toBe('true');
+
+    const scrollBefore = await page.evaluate(() => window.scrollY);
+    await list.getByRole('button', { name: /Worked example/ }).click();
+    await waitForTime(page, 14.5, 19);
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="chapter-list"] [aria-current="true"]')?.textContent?.includes('Worked'),
+    );
+    // The jump moves the player, not the page.
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+    expect(await seriousA11yFindings(page)).toEqual([]);
+    await screenshot(page, 'chapters-1280');
+  } finally {
+    await context.close();
+  }
+});
+
+test('the slide strip: thumbnails after the index job, a click jumps, ] and [ step, the current one is marked; 375 and 1280', async () => {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 375, height: 812 },
+  ]) {
+    const { context, page } = await signedIn(student.token, viewport);
+    try {
+      await page.goto(`${env.server.baseUrl}/classroom/${courseId}?lecture=${slidesLectureId}`);
+      const strip = page.getByRole('list', { name: 'Slides' });
+      await strip.waitFor();
+      const buttons = strip.getByRole('button');
+      expect(await buttons.count()).toBe(slides.length);
+      // Alt text says what is on the slide and when.
+      const alts = await strip
+        .locator('img')
+        .evaluateAll((images) => images.map((image) => [image.getAttribute('alt'), image.getAttribute('loading')]));
+      expect(alts[1]?.[0]).toMatch(/chlorophyll.*, at 0:0\d/i);
+      expect(alts.every(([, loading]) => loading === 'lazy')).toBe(true);
+      // Thumbnails are served to the student (the cookie), and each sits in a fixed 16:9 box.
+      await page.waitForFunction(() => {
+        const image = document.querySelector<HTMLImageElement>('[data-testid="slide-strip"] img');
+        return image?.complete && image.naturalWidth > 0;
+      });
+      const box = await buttons.first().locator('span').first().boundingBox();
+      expect(Math.abs((box?.width ?? 0) / (box?.height ?? 1) - 16 / 9)).toBeLessThan(0.05);
+
+      const third = slides[2] as Slide;
+      const scrollBefore = await page.evaluate(() => window.scrollY);
+      await buttons.nth(2).click();
+      await waitForTime(page, third.seconds - 0.3, third.seconds + 3);
+      await expect(buttons.nth(2).getAttribute('aria-current')).resolves.toBe('true');
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+
+      // `]` and `[` go to the next and previous slide while the player has focus.
+      await page.getByTestId('video-player').focus();
+      await page.keyboard.press(']');
+      const fourth = slides[3] as Slide;
+      await waitForTime(page, fourth.seconds - 0.3, fourth.seconds + 3);
+      await page.keyboard.press('[');
+      await waitForTime(page, third.seconds - 0.3, third.seconds + 3);
+
+      // The strip is one Tab stop; the arrow keys move along it and Enter jumps.
+      await buttons.nth(2).focus();
+      await page.keyboard.press('ArrowLeft');
+      await expect(buttons.nth(1).evaluate((button) => button === document.activeElement)).resolves.toBe(true);
+      expect(await strip.locator('button[tabindex="0"]').count()).toBe(1);
+      await page.keyboard.press('Enter');
+      const second = slides[1] as Slide;
+      await waitForTime(page, second.seconds - 0.3, second.seconds + 3);
+      expect(await videoTime(page)).toBeLessThan(third.seconds);
+
+      // Nothing overflows the page sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      expect(await seriousA11yFindings(page)).toEqual([]);
+      await screenshot(page, `slides-strip-${viewport.width}`);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('a search for a word on a slide shows the hit with its time and thumbnail, and opens the lecture there', async () => {
+  const { context, page } = await signedIn(student.token);
+  try {
+    await page.goto(`${env.server.baseUrl}/search?q=mitochondria`);
+    const hit = page.getByTestId('search-hit').filter({ hasText: 'On a slide' });
+    await hit.first().waitFor();
+    const mitochondria = slides.find((slide) => /mitochondria/i.test(slide.text)) as Slide;
+    await expect(hit.first().innerText()).resolves.toContain(
+      `0:${String(Math.floor(mitochondria.seconds)).padStart(2, '0')}`,
+    );
+    expect(await hit.first().locator('img').count()).toBe(1);
+    await hit.first().click();
+    await page.waitForURL(new RegExp(`/classroom/${courseId}\\?lecture=${slidesLectureId}`));
+    await waitForTime(page, mitochondria.seconds - 0.5, mitochondria.seconds + 3);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the teacher hides a wrong mark and titles a slide: the student no longer sees the one and reads the other as a chapter', async () => {
+  const { context, page } = await signedIn(teacher.token);
+  const hidden = slides[1] as Slide;
+  const titled = slides[3] as Slide;
+  const at = (slide: Slide) => `0:${String(Math.floor(slide.seconds)).padStart(2, '0')}`;
+  try {
+    await page.goto(`${env.server.baseUrl}/classroom/${courseId}?lecture=${slidesLectureId}`);
+    await page.getByRole('button', { name: 'Actions for Plants, on slides' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Topic' });
+    await dialog.getByRole('button', { name: `Hide the slide at ${at(hidden)}` }).click();
+    await page.getByText(`Slide at ${at(hidden)} hidden`).waitFor();
+    await dialog.getByRole('button', { name: `Show the slide at ${at(hidden)}` }).waitFor();
+    await dialog.getByRole('textbox', { name: `Title of the slide at ${at(titled)}` }).fill('Wrapping up');
+    await dialog.getByRole('textbox', { name: `Title of the slide at ${at(titled)}` }).press('Enter');
+    await page.getByText(`Slide at ${at(titled)} titled "Wrapping up"`).waitFor();
+    await screenshot(page, 'slides-teacher-controls-1280');
+  } finally {
+    await context.close();
+  }
+
+  const { context: studentContext, page: studentPage } = await signedIn(student.token, { width: 375, height: 812 });
+  try {
+    await studentPage.goto(`${env.server.baseUrl}/classroom/${courseId}?lecture=${slidesLectureId}`);
+    // On a phone the chapters and the strip are two tabs.
+    await studentPage.getByRole('tab', { name: 'Slides' }).click();
+    const strip = studentPage.getByRole('list', { name: 'Slides' });
+    await strip.waitFor();
+    expect(await strip.getByRole('button').count()).toBe(slides.length - 1);
+    expect(
+      await strip.locator('img').evaluateAll((images) => images.map((image) => image.getAttribute('alt'))),
+    ).not.toContain(expect.stringMatching(/chlorophyll/i));
+    await studentPage.getByRole('tab', { name: 'Chapters' }).click();
+    const chapters = studentPage.getByRole('list', { name: 'Chapters' });
+    await chapters.getByRole('button', { name: /Wrapping up/ }).waitFor();
+    expect(await studentPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await screenshot(studentPage, 'slides-chapters-tab-375');
+  } finally {
+    await studentContext.close();
+  }
+});
+
+test("the chapter editor: times typed as m:ss, problems said in words, the saved list replaces the description's", async () => {
+  const { context, page } = await signedIn(teacher.token, { width: 768, height: 1024 });
+  try {
+    await page.goto(`${env.server.baseUrl}/classroom/${courseId}?lecture=${chaptersLectureId}`);
+    await page.getByRole('button', { name: 'Actions for Cells, with chapters' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Topic' });
+    await expect(dialog.getByTestId('chapters-source').innerText()).resolves.toContain(
+      'timed lines in the description',
+    );
+    await dialog.getByRole('textbox', { name: 'Chapter 2 start (m:ss or h:mm:ss)' }).fill('0:75');
+    await dialog.getByRole('button', { name: 'Save chapters' }).click();
+    await expect(dialog.getByRole('alert').innerText()).resolves.toContain(
+      'Chapter 2: type the time as minutes and seconds',
+    );
+    await dialog.getByRole('textbox', { name: 'Chapter 2 start (m:ss or h:mm:ss)' }).fill('0:05');
+    await dialog.getByRole('button', { name: 'Save chapters' }).click();
+    await expect(dialog.getByRole('alert').innerText()).resolves.toContain('at least 10 seconds long');
+    await dialog.getByRole('textbox', { name: 'Chapter 2 start (m:ss or h:mm:ss)' }).fill('0:20');
+    await dialog.getByRole('textbox', { name: 'Chapter 2 title' }).fill('Two examples');
+    await dialog.getByRole('button', { name: 'Remove chapter 3' }).click();
+    await dialog.getByRole('button', { name: 'Save chapters' }).click();
+    await page.getByText('Chapters saved: 2').waitFor();
+    await expect(dialog.getByTestId('chapters-source').innerText()).resolves.toContain('were set here');
+    await screenshot(page, 'chapters-editor-768');
+  } finally {
+    await context.close();
+  }
+  const saved = await student.api('GET', `/api/lectures/${chaptersLectureId}/chapters`);
+  expect(saved.chapters).toEqual([
+    { seconds: 0, title: 'Introduction' },
+    { seconds: 20, title: 'Two examples' },
+  ]);
+});
