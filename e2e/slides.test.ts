@@ -133,9 +133,11 @@ test('chapters from the description: ticks on the seek bar, a list with the curr
   }
 });
 
-test('the slide strip: thumbnails after the index job, a click jumps, ] and [ step, the current one is marked; 375 and 1280', async () => {
+test('the slide strip: thumbnails after the index job, a click jumps, ] and [ step, the current one is marked; 375, 768, 1024 and 1280', async () => {
   for (const viewport of [
     { width: 1280, height: 800 },
+    { width: 1024, height: 768 },
+    { width: 768, height: 1024 },
     { width: 375, height: 812 },
   ]) {
     const { context, page } = await signedIn(student.token, viewport);

@@ -91,7 +91,8 @@ function ChapterRows({ lecture, data }: { lecture: Lecture; data: ChaptersJson }
           ? 'These chapters were set here; they take the place of any times in the description.'
           : data.source === 'description'
             ? 'These chapters come from the timed lines in the description (such as "4:05 Worked example"). Saving a list here takes their place.'
-            : 'No chapters yet. Add them here, or write timed lines in the description ("0:00 Introduction", "4:05 Worked example"); the first starts at 0:00.'}
+            : 'No chapters yet. Add them here, or write timed lines in the description ("0:00 Introduction", "4:05 Worked example"); the first starts at 0:00.'}{' '}
+        Slides you give a title show as chapters too.
       </p>
       {rows.length > 0 && (
         <ol className="flex flex-col gap-2" aria-label="Chapter rows">
