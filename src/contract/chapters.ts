@@ -3,11 +3,25 @@
  * (`0:00 Introduction`, `12:30 Worked example`, `1:02:03 Summary`) or set as a list in the chapter editor. One rule
  * set for both sources, checked here (pure, so the web can show the same problems while the teacher types).
  */
+import { z } from 'zod';
 import { LIMITS } from './limits';
 
-export type Chapter = { seconds: number; title: string };
+/** One chapter: where it starts (seconds from the start of the video) and its title. */
+export const chapterJson = z.object({ seconds: z.number(), title: z.string() });
+export type Chapter = z.infer<typeof chapterJson>;
 /** Where a lecture's chapters come from: the editor's list, its description's timed lines, or nowhere. */
-export type ChapterSource = 'editor' | 'description' | 'none';
+export const chapterSourceJson = z.enum(['editor', 'description', 'none']);
+export type ChapterSource = z.infer<typeof chapterSourceJson>;
+/**
+ * What `GET`/`PUT /api/lectures/{id}/chapters` answer: the chapters the player shows, where they come from, and the
+ * editor's own list (null when the teacher set none, so the description's timed lines are used).
+ */
+export const lectureChaptersJson = z.object({
+  chapters: z.array(chapterJson),
+  source: chapterSourceJson,
+  editor: z.array(chapterJson).nullable(),
+});
+export type LectureChaptersJson = z.infer<typeof lectureChaptersJson>;
 
 /** A line that starts with a time: `m:ss`, `mm:ss` or `h:mm:ss`, then an optional separator, then the title. */
 const TIMED_LINE = /^\s*(?:(\d{1,2}):)?(\d{1,3}):(\d{2})(?=\s|$)\s*(?:[-–—|:]\s+)?(.*)$/;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Caption, Lecture, Video } from '../db/schema';
-import { chaptersOfLecture } from './chapters';
+import { chapterJson, chaptersOfLecture } from './chapters';
 import { SLIDE_INDEX_STATES, slideIndexState } from './slides';
 import { isoTime } from './users';
 import { masterPlaylistPath, processingStatusJson, toVideoJson, videoJson } from './videos';
@@ -43,7 +43,7 @@ export const lectureJson = z.object({
   captions: z.array(captionJson),
   description: z.string(),
   /** `[{ seconds, title }]` from the chapter editor or the description's timed lines (src/contract/chapters.ts). */
-  chapters: z.array(z.object({ seconds: z.number(), title: z.string() })),
+  chapters: z.array(chapterJson),
   /** The slide index's state (src/contract/slides.ts); null without a video. */
   slideIndex: z.enum(SLIDE_INDEX_STATES).nullable(),
 });

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
 import { readableLecture, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
@@ -8,6 +7,8 @@ import {
   chapterProblems,
   chaptersFromDescription,
   chaptersOfLecture,
+  type LectureChaptersJson,
+  lectureChaptersJson,
   storedChapters,
 } from '../contract/chapters';
 import { LIMITS } from '../contract/limits';
@@ -16,6 +17,7 @@ import { updateLecture, videoById } from '../db/queries/lectures';
 import type { Lecture } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
+import { answers } from '../http/openapi';
 import { plainText } from '../http/text-fields';
 import { idParam, validate } from '../http/validation';
 
@@ -78,7 +80,7 @@ export async function checkDescription(db: Db, description: string, videoId: str
 }
 
 /** What the chapter routes answer: the chapters the player shows, where they come from, and the editor's list. */
-function chaptersJson(lecture: Lecture, durationSeconds: number | undefined) {
+function chaptersJson(lecture: Lecture, durationSeconds: number | undefined): LectureChaptersJson {
   const { chapters, source } = chaptersOfLecture(lecture, durationSeconds);
   return { chapters, source, editor: storedChapters(lecture.chapters) };
 }
@@ -94,7 +96,7 @@ export function chaptersRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get(
       '/:id/chapters',
-      describeRoute({ summary: "A lecture's chapters (class members)" }),
+      answers({ 200: lectureChaptersJson }, { summary: "A lecture's chapters (class members)" }),
       signedIn,
       validate('param', idParam),
       async (c) => {
@@ -104,9 +106,10 @@ export function chaptersRoutes(deps: AppDeps) {
     )
     .put(
       '/:id/chapters',
-      describeRoute({
-        summary: "Set a lecture's chapters in the editor (teacher); null falls back to the description's",
-      }),
+      answers(
+        { 200: lectureChaptersJson },
+        { summary: "Set a lecture's chapters in the editor (teacher); null falls back to the description's" },
+      ),
       signedIn,
       validate('param', idParam),
       validate('json', chaptersBody),

@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { describeRoute } from 'hono-openapi';
 import { downloadableLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
 import {
   type DownloadJson,
   downloadFileUrl,
+  downloadJson,
   type OfflineManifestJson,
+  offlineManifestJson,
   safeFilename,
   toDownloadJson,
 } from '../contract/downloads';
@@ -17,6 +18,7 @@ import { captions, type Lecture, type User, type Video } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, notFound } from '../errors';
 import { fileResponse } from '../http/file-response';
+import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
 import { downloadOf, downloadRung, requestDownload, rungBytes, rungFiles } from '../media/download';
 import { segmentTokens } from '../media/segment-token';
@@ -72,7 +74,10 @@ export function downloadsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get(
       '/:id/download',
-      describeRoute({ summary: "The state of a lecture's offline MP4: none, preparing, ready (with url) or failed" }),
+      answers(
+        { 200: downloadJson },
+        { summary: "The state of a lecture's offline MP4: none, preparing, ready (with url) or failed" },
+      ),
       signedIn,
       validate('param', idParam),
       async (c) => {
@@ -83,9 +88,10 @@ export function downloadsRoutes(deps: AppDeps) {
     )
     .post(
       '/:id/download',
-      describeRoute({
-        summary: "Start (or find) a lecture's offline MP4: 202 while it is prepared, 200 when ready",
-      }),
+      answers(
+        { 200: downloadJson, 202: downloadJson },
+        { summary: "Start (or find) a lecture's offline MP4: 202 while it is prepared, 200 when ready" },
+      ),
       signedIn,
       validate('param', idParam),
       async (c) => {
@@ -99,7 +105,14 @@ export function downloadsRoutes(deps: AppDeps) {
     .on(
       ['GET', 'HEAD'],
       '/:id/download/file',
-      describeRoute({ summary: "A lecture's offline MP4 (ranges; Content-Disposition: attachment with its title)" }),
+      answers(
+        {
+          200: { media: 'video/mp4', description: 'The MP4, as an attachment named after the lecture.' },
+          206: { media: 'video/mp4', description: 'The asked range of it.' },
+          302: 'MEDIA_DELIVERY=redirect: to a short-lived presigned URL that answers it with the same file name.',
+        },
+        { summary: "A lecture's offline MP4 (ranges; Content-Disposition: attachment with its title)" },
+      ),
       signedIn,
       validate('param', idParam),
       async (c) => {
@@ -132,10 +145,13 @@ export function downloadsRoutes(deps: AppDeps) {
     )
     .get(
       '/:id/offline',
-      describeRoute({
-        summary:
-          "What a service worker caches to play a lecture offline: its rung's playlist and files, captions, size",
-      }),
+      answers(
+        { 200: offlineManifestJson },
+        {
+          summary:
+            "What a service worker caches to play a lecture offline: its rung's playlist and files, captions, size",
+        },
+      ),
       signedIn,
       validate('param', idParam),
       async (c) => {
