@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { makeClip } from '../src/test/fixtures';
+import { waitForVideo, waitUntil } from '../src/test/wait';
+import { e2eEnvironment } from './environment';
+import { createAccount, screenshot, signedInContext } from './server';
+
+/** Offline viewing (docs/offline.md): the installable app, lectures saved for offline, notes written offline. */
+const env = e2eEnvironment();
+const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-offline-'));
+let teacher: Awaited<ReturnType<typeof createAccount>>;
+let student: Awaited<ReturnType<typeof createAccount>>;
+let openCourse: string;
+let closedCourse: string;
+let lectureId: string;
+
+beforeAll(async () => {
+  teacher = await createAccount(env.server, env.mail, 'Offline Teacher', 'teacher');
+  student = await createAccount(env.server, env.mail, 'Offline Student', 'student');
+  const open = await teacher.api('POST', '/api/courses', { courseName: 'Waves Offline' });
+  const closed = await teacher.api('POST', '/api/courses', { courseName: 'Closed Doors' });
+  openCourse = open._id;
+  closedCourse = closed._id;
+  await student.api('POST', '/api/enrollments/join', { inviteCode: open.inviteCode });
+  await student.api('POST', '/api/enrollments/join', { inviteCode: closed.inviteCode });
+  const form = new FormData();
+  form.append(
+    'uploadedFile',
+    Bun.file(await makeClip(clips, { width: 640, height: 360, seconds: 8, name: 'waves.mp4' })),
+  );
+  form.append('courseId', openCourse);
+  form.append('nameOfTopic', 'Waves on a string');
+  const uploaded = await teacher.api('POST', '/api/upload', form);
+  lectureId = uploaded.lectureId;
+  await waitForVideo('waves', () => teacher.api('GET', `/api/videos/${uploaded.videoId}`));
+  const captions = new FormData();
+  captions.append('file', new Blob(['WEBVTT\n\n00:00:00.500 --> 00:00:07.000\nA wave carries energy.\n']), 'waves.vtt');
+  captions.append('language', 'en');
+  captions.append('label', 'English');
+  await teacher.api('POST', `/api/lectures/${lectureId}/captions`, captions);
+  await teacher.api('POST', '/api/lectures', {
+    courseId: closedCourse,
+    nameOfTopic: 'Behind closed doors',
+    videoLink: uploaded.masterPlaylist,
+  });
+  // The teacher's switch, through the API the class page's checkbox uses.
+  const switched = await teacher.api('PATCH', `/api/courses/${closedCourse}`, { downloadsAllowed: false });
+  expect(switched.downloadsAllowed).toBe(false);
+});
+afterAll(() => rmSync(clips, { recursive: true, force: true }));
+
+const videoTime = (page: Page) => page.evaluate(() => document.querySelector('video')?.currentTime ?? 0);
+const offlineCaches = (page: Page) =>
+  page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('classroom-offline-')));
+
+async function openLecture(context: BrowserContext, course = openCourse) {
+  const page = await context.newPage();
+  await page.goto(`${env.server.baseUrl}/classroom/${course}?lecture=${lectureId}`);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  return page;
+}
+
+test('a saved lecture plays offline after a reload, with its captions; a note written offline reaches the server; Remove frees it', async () => {
+  const context = await signedInContext(env.browser, env.server, student.token, { width: 375, height: 812 });
+  const page = await openLecture(context);
+  // The service worker takes the page once it is installed (after load), with the shell precached.
+  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 30_000 });
+
+  // The manifest and the worker make it installable (Chromium's own check).
+  const cdp = await context.newCDPSession(page);
+  const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+    installabilityErrors: { errorId: string }[];
+  };
+  // Playwright's contexts are incognito-like profiles, where Chromium never offers an install.
+  expect(installabilityErrors.map((error) => error.errorId).filter((id) => id !== 'in-incognito')).toEqual([]);
+
+  await page.getByRole('button', { name: 'Download for offline' }).click();
+  await page.getByText(/Saved on this device \(/).waitFor({ timeout: 30_000 });
+  await screenshot(page, 'offline-saved-375');
+  expect(await offlineCaches(page)).toEqual([`classroom-offline-${student.user._id}`]);
+
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Waves Offline', level: 1 }).waitFor();
+  // Really offline: an answer the worker does not keep fails.
+  expect(
+    await page.evaluate(() =>
+      fetch('/api/health').then(
+        () => 'reached',
+        () => 'offline',
+      ),
+    ),
+  ).toBe('offline');
+  await page.getByRole('button', { name: 'Play', exact: true }).first().click();
+  await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1.5, undefined, {
+    timeout: 30_000,
+  });
+  expect(await videoTime(page)).toBeGreaterThan(1.5);
+  // The captions come from the saved copy too.
+  const captionUrl = await page.evaluate(() => document.querySelector('track')?.getAttribute('src') ?? '');
+  expect(captionUrl).toContain(`/api/lectures/${lectureId}/captions/`);
+  expect(await page.evaluate((url) => fetch(url).then((answer) => answer.text()), captionUrl)).toContain(
+    'A wave carries energy.',
+  );
+  await screenshot(page, 'offline-playing-375');
+
+  // Notes written offline wait on the device, then reach the server when the connection returns.
+  const note = `Written on the bus ${Date.now()}`;
+  await page.getByRole('textbox', { name: 'Course notes' }).fill(note);
+  await page.getByText('Saved on this device — will sync when you are back online').waitFor({ timeout: 10_000 });
+  expect((await student.api('GET', `/api/enrollments/${openCourse}/notes`)).notes).toBe('');
+  await context.setOffline(false);
+  await waitUntil(
+    'the offline note reaches the server',
+    async () => (await student.api('GET', `/api/enrollments/${openCourse}/notes`)).notes === note,
+  );
+  await page.getByText('Saved. Only you can see these').waitFor({ timeout: 10_000 });
+
+  // The Downloads page lists it with its size and the storage quota; Remove deletes the copy.
+  await page.goto(`${env.server.baseUrl}/downloads`);
+  const list = page.getByRole('list', { name: 'Saved lectures' });
+  await list.getByText('Waves on a string').waitFor();
+  await page
+    .getByTestId('storage-estimate')
+    .getByText(/This site uses .* of the .* this browser allows it\./)
+    .waitFor();
+  for (const width of [375, 768, 1024, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await screenshot(page, `offline-downloads-${width}`);
+  }
+  await page.getByRole('button', { name: 'Remove Waves on a string' }).click();
+  await page.getByText('No lectures saved on this device').waitFor();
+  expect(await offlineCaches(page)).toEqual([]);
+  await context.close();
+});
+
+test('sign-out deletes what was saved for offline', async () => {
+  const context = await signedInContext(env.browser, env.server, student.token);
+  const page = await openLecture(context);
+  await page.getByRole('button', { name: 'Download for offline' }).click();
+  await page.getByText(/Saved on this device \(/).waitFor({ timeout: 30_000 });
+  expect(await offlineCaches(page)).toHaveLength(1);
+  await page.goto(`${env.server.baseUrl}/settings`);
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await page.waitForURL(/\/login$/);
+  await waitUntil('the offline cache is gone', async () => (await offlineCaches(page)).length === 0);
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('classroom.')))).toEqual(
+    [],
+  );
+  await context.close();
+});
+
+test('a class with downloads off shows no download button, and says why', async () => {
+  const context = await signedInContext(env.browser, env.server, student.token);
+  const page = await context.newPage();
+  await page.goto(`${env.server.baseUrl}/classroom/${closedCourse}`);
+  await page.getByText('Your teacher has turned off downloads for this class.').waitFor();
+  expect(await page.getByRole('button', { name: /Download/ }).count()).toBe(0);
+  await context.close();
+
+  // The teacher sees the switch off on the class page.
+  const asTeacher = await signedInContext(env.browser, env.server, teacher.token);
+  const teacherPage = await asTeacher.newPage();
+  await teacherPage.goto(`${env.server.baseUrl}/classroom/${closedCourse}`);
+  const toggle = teacherPage.getByRole('checkbox', { name: 'Students may download lectures for offline viewing' });
+  await toggle.waitFor();
+  expect(await toggle.isChecked()).toBe(false);
+  await asTeacher.close();
+});
+
+test('without a service worker the app offers an MP4, prepared on the server, and the browser saves a real MP4', async () => {
+  const context = await signedInContext(env.browser, env.server, student.token);
+  await context.addInitScript(() => {
+    // A browser without service workers (as some in-app browsers are).
+    delete (Navigator.prototype as unknown as { serviceWorker?: unknown }).serviceWorker;
+  });
+  const page = await openLecture(context);
+  const button = page.getByRole('button', { name: 'Download MP4' });
+  await button.waitFor();
+  const downloading = page.waitForEvent('download', { timeout: 60_000 });
+  await button.click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('Waves on a string.mp4');
+  const bytes = readFileSync((await download.path()) as string);
+  expect(bytes.length).toBeGreaterThan(10_000);
+  expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+  await page.getByText(/Downloaded Waves on a string\.mp4/).waitFor();
+  await context.close();
+});

@@ -1,0 +1,44 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { answer, api } from '../../../api/client';
+import { readToken } from '../../../lib/token-cookie';
+import { courseKeys } from '../../classes/api/courses';
+
+export type {
+  DownloadJson as Mp4Download,
+  OfflineManifestJson as OfflineManifest,
+} from '../../../../../src/contract/downloads';
+
+/** What to save to play a lecture offline: its phone-sized rung's playlist and files, captions, total size. */
+export const getOfflineManifest = (lectureId: string, signal?: AbortSignal) =>
+  answer(api.lectures[':id'].offline.$get({ param: { id: lectureId } }, { init: { signal } }));
+
+/** The lecture as its class's members see it: the online check of a saved copy (404/403 once access is gone). */
+export const getLecture = (lectureId: string) => answer(api.lectures[':id'].$get({ param: { id: lectureId } }));
+
+/** The plain MP4 (browsers without offline storage): ask for it, then ask how it is going. */
+export const requestMp4 = (lectureId: string) =>
+  answer(api.lectures[':id'].download.$post({ param: { id: lectureId } }));
+export const getMp4 = (lectureId: string) => answer(api.lectures[':id'].download.$get({ param: { id: lectureId } }));
+
+/**
+ * Fetches one of the person's own answers (or a video file) to keep in their offline cache: the raw response, with
+ * the bearer header the service worker names the cache by. Throws on a failed answer.
+ */
+export async function fetchForOffline(path: string, signal?: AbortSignal): Promise<Response> {
+  const token = readToken();
+  const headers: Record<string, string> = path.startsWith('/api/') ? { accept: 'application/json' } : {};
+  if (token && path.startsWith('/api/')) headers.authorization = `Bearer ${token}`;
+  const answer = await fetch(path, { headers, signal, credentials: 'same-origin' });
+  if (!answer.ok) throw new Error(`Could not save ${path} (${answer.status}).`);
+  return answer;
+}
+
+/** The teacher's switch: may students save this class's lectures for offline viewing? */
+export function useSetDownloadsAllowed(courseId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (downloadsAllowed: boolean) =>
+      answer(api.courses[':id'].$patch({ param: { id: courseId }, json: { downloadsAllowed } })),
+    onSuccess: (course) => client.setQueryData(courseKeys.detail(course._id), course),
+  });
+}

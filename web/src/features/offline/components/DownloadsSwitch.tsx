@@ -1,0 +1,28 @@
+import type { CourseJson } from '../../../../../src/contract/courses';
+import { toast } from '../../../lib/toast';
+import { useSetDownloadsAllowed } from '../api/offline';
+
+/**
+ * The teacher's per-class switch: may students save this class's lectures for offline viewing? Turning it off stops
+ * new downloads; copies already saved inside the app stay until the student loses access or removes them.
+ */
+export function DownloadsSwitch({ course }: { course: CourseJson }) {
+  const setAllowed = useSetDownloadsAllowed(course._id);
+  return (
+    <label className="flex items-center gap-2 text-sm text-slate-700">
+      <input
+        type="checkbox"
+        className="size-4 accent-indigo-600"
+        checked={course.downloadsAllowed}
+        disabled={setAllowed.isPending}
+        onChange={(event) =>
+          setAllowed.mutate(event.target.checked, {
+            onSuccess: (updated) =>
+              toast.success(updated.downloadsAllowed ? 'Students may download lectures' : 'Downloads turned off'),
+          })
+        }
+      />
+      Students may download lectures for offline viewing
+    </label>
+  );
+}

@@ -1,0 +1,74 @@
+import { useEffect, useRef, useState } from 'react';
+import type { LectureJson } from '../../../../../src/contract/lectures';
+import { errorMessage } from '../../../api/query-client';
+import { formatBytes } from '../../../lib/format';
+import { getMp4, type Mp4Download as Mp4State, requestMp4 } from '../api/offline';
+
+/** How often a preparing MP4 is asked about. */
+const POLL_MS = 1000;
+
+/**
+ * The plain MP4, for browsers that cannot keep a lecture inside the app: the server remuxes the phone-sized rung on
+ * demand ("Preparing… 40%"), then the browser downloads the file. Once saved outside the app it cannot be taken back.
+ */
+export function Mp4Download({ lecture }: { lecture: LectureJson }) {
+  const [state, setState] = useState<Mp4State | null>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const link = useRef<HTMLAnchorElement>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (!busy || !state || state.status !== 'preparing') return;
+    const timer = setTimeout(() => {
+      getMp4(lecture._id).then(setState, (failure) => {
+        setError(errorMessage(failure));
+        setBusy(false);
+      });
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [busy, state, lecture._id]);
+
+  // Ready: the browser downloads it (once per click).
+  useEffect(() => {
+    if (!busy || state?.status !== 'ready' || started.current) return;
+    started.current = true;
+    setBusy(false);
+    link.current?.click();
+  }, [busy, state]);
+
+  const start = () => {
+    setError('');
+    setBusy(true);
+    started.current = false;
+    requestMp4(lecture._id).then(setState, (failure) => {
+      setError(errorMessage(failure));
+      setBusy(false);
+    });
+  };
+
+  const failed = state?.status === 'failed';
+  const status = error
+    ? `Not downloaded: ${error}`
+    : failed
+      ? `Not downloaded: ${state.error ?? 'the MP4 could not be prepared.'}`
+      : busy
+        ? `Preparing… ${state?.progress ?? 0}%`
+        : state?.status === 'ready'
+          ? `Downloaded ${state.filename} (${formatBytes(state.bytes)}). It is yours to keep outside the app.`
+          : 'This browser cannot keep lectures inside the app: download a phone-sized MP4 instead.';
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <span className={`min-w-0 flex-1 text-sm ${error || failed ? 'text-red-700' : 'text-slate-600'}`} role="status">
+        {status}
+      </span>
+      {state?.url && (
+        // biome-ignore lint/a11y/useAnchorContent: a hidden link the browser follows to save the file
+        <a ref={link} href={state.url} download={state.filename} className="hidden" tabIndex={-1} aria-hidden="true" />
+      )}
+      <button type="button" className="btn btn-secondary" onClick={start} disabled={busy}>
+        {busy ? 'Preparing…' : state?.status === 'ready' ? 'Download MP4 again' : 'Download MP4'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { atom } from 'jotai';
+import type { NotesJson } from '../../../../../src/contract/courses';
+import { ApiError, answer, api } from '../../../api/client';
+import { queryClient } from '../../../api/query-client';
+import { appStore } from '../../../lib/store';
+import { sessionAtom } from '../../auth/state/session';
+import { courseKeys } from '../../classes/api/courses';
+
+/**
+ * Notes written while the server cannot be reached (docs/offline.md): kept in localStorage per person and class,
+ * sent when the connection returns. Conflict rule: when the server's notes changed since these were started from
+ * (another device saved), neither text is lost: the offline text is added under the server's with a dated line.
+ * An empty offline text never replaces newer notes on the server.
+ */
+export type QueuedNotes = { text: string; base: string | null; at: number };
+
+const queueKey = (userId: string) => `classroom.offline.notes.${userId}`;
+const currentUserId = () => appStore.get(sessionAtom).user?._id;
+
+function readQueue(userId = currentUserId()): Record<string, QueuedNotes> {
+  if (!userId) return {};
+  try {
+    return JSON.parse(localStorage.getItem(queueKey(userId)) ?? '{}') as Record<string, QueuedNotes>;
+  } catch {
+    return {};
+  }
+}
+
+/** Classes whose notes wait on this device to be sent, for the person signed in. */
+export const queuedNotesAtom = atom<Record<string, QueuedNotes>>(readQueue());
+
+function writeQueue(userId: string, queue: Record<string, QueuedNotes>) {
+  localStorage.setItem(queueKey(userId), JSON.stringify(queue));
+  appStore.set(queuedNotesAtom, queue);
+}
+
+/** Keeps the notes on this device until they can be sent; false when even that failed (storage blocked or full). */
+export function queueNotes(courseId: string, text: string, base: string | null): boolean {
+  const userId = currentUserId();
+  if (!userId) return false;
+  try {
+    const queue = readQueue(userId);
+    // The first base stays: it is what the server had when the offline writing began.
+    queue[courseId] = { text, base: queue[courseId]?.base ?? base, at: Date.now() };
+    writeQueue(userId, queue);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const queuedNotesOf = (courseId: string) => readQueue()[courseId];
+
+/** What to send: the offline text, or both texts when the server's changed since (never an empty overwrite). */
+export function mergedNotes(queued: QueuedNotes, server: NotesJson): string {
+  const serverChanged = server.updatedAt !== null && server.updatedAt !== queued.base && server.notes !== queued.text;
+  if (!serverChanged || server.notes.trim() === '') return queued.text;
+  if (queued.text.trim() === '' || server.notes.includes(queued.text)) return server.notes;
+  const when = new Date(queued.at).toLocaleString();
+  return `${server.notes}\n\n— Written offline on ${when} —\n${queued.text}`;
+}
+
+let flushing: Promise<void> | undefined;
+
+/** Sends every queued class's notes; each leaves the queue only once the server has it. */
+export function flushNotes(): Promise<void> {
+  flushing ??= (async () => {
+    const userId = currentUserId();
+    if (!userId) return;
+    for (const [courseId, queued] of Object.entries(readQueue(userId))) {
+      try {
+        const server: NotesJson = await answer(api.enrollments[':courseId'].notes.$get({ param: { courseId } }));
+        const notes = mergedNotes(queued, server);
+        const saved: NotesJson = await answer(
+          api.enrollments[':courseId'].notes.$patch({ param: { courseId }, json: { notes } }),
+        );
+        const queue = readQueue(userId);
+        // Written again while this was sent: the newer text stays queued.
+        if (queue[courseId]?.at === queued.at) delete queue[courseId];
+        writeQueue(userId, queue);
+        queryClient.setQueryData(courseKeys.notes(courseId), saved);
+      } catch (error) {
+        // Gone from the class: nothing can be sent; the text stays on this device until sign-out.
+        if (!(error instanceof ApiError) || error.status === 0) return;
+      }
+    }
+  })().finally(() => {
+    flushing = undefined;
+  });
+  return flushing;
+}
+
+/** Re-reads the queue (the person changed). */
+export const refreshQueuedNotes = () => appStore.set(queuedNotesAtom, readQueue());

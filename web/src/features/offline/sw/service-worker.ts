@@ -1,0 +1,138 @@
+/**
+ * The service worker (served at /sw.js, built by scripts/build-web.ts; docs/offline.md). It does three things:
+ * - precaches the app shell (index.html, every hashed script and style, the manifest) under a versioned cache, so
+ *   the app opens offline and a new build replaces the old files;
+ * - answers a lecture's HLS files from the person's offline cache (`classroom-offline-<user id>`), with the signed
+ *   token folder taken out of the URL, so a fresh token still finds the saved copy and the same player plays it;
+ * - falls back to that cache for the person's own JSON (who they are, their class, its lectures, their notes) when
+ *   the network fails, and keeps those answers fresh only once the person has saved something for offline.
+ * It never caches an answer under another person's cache: the cache is named by the bearer token's subject.
+ */
+import { normalisedMediaPath, OFFLINE_PREFIX, SHELL_PREFIX } from '../state/cache-keys';
+
+declare const SHELL_FILES: string[];
+declare const SHELL_VERSION: string;
+
+type ExtendableEvent = Event & { waitUntil(promise: Promise<unknown>): void };
+type FetchEvent = ExtendableEvent & { request: Request; respondWith(response: Promise<Response> | Response): void };
+const worker = self as unknown as {
+  location: Location;
+  skipWaiting(): Promise<void>;
+  clients: { claim(): Promise<void> };
+  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
+  addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+};
+
+const SHELL_CACHE = `${SHELL_PREFIX}${SHELL_VERSION}`;
+
+worker.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(SHELL_CACHE)
+      .then((cache) => cache.addAll(['/index.html', ...SHELL_FILES]))
+      .then(() => worker.skipWaiting()),
+  );
+});
+
+worker.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(
+          names
+            .filter((name) => name.startsWith(SHELL_PREFIX) && name !== SHELL_CACHE)
+            .map((name) => caches.delete(name)),
+        ),
+      )
+      .then(() => worker.clients.claim()),
+  );
+});
+
+/** The person's own answers the app may need offline (GET only). */
+const PERSONAL_JSON = [
+  /^\/api\/users$/,
+  /^\/api\/courses$/,
+  /^\/api\/courses\/[\w-]+$/,
+  /^\/api\/lectures\/course\/[\w-]+$/,
+  /^\/api\/lectures\/[\w-]+$/,
+  /^\/api\/enrollments\/[\w-]+\/notes$/,
+];
+const CAPTION_FILE = /^\/api\/lectures\/[\w-]+\/captions\/[\w-]+\.vtt$/;
+
+/** The user id a bearer token names (its `sub`): only to pick whose cache; the server checks the signature. */
+function subjectOf(authorization: string | null): string | undefined {
+  const payload = authorization?.match(/^Bearer [\w-]+\.([\w-]+)\.[\w-]+$/)?.[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+    return typeof claims.sub === 'string' && /^[\w-]{1,64}$/.test(claims.sub) ? claims.sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A saved file in any offline cache (only the signed-in person's exists: the app deletes the others). */
+async function savedCopy(path: string): Promise<Response | undefined> {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(OFFLINE_PREFIX)) continue;
+    const hit = await (await caches.open(name)).match(path);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** Network first; a failed network answers from the saved copy, else fails as it would have. */
+async function networkThenSaved(request: Request, key: string, keepIn?: string): Promise<Response> {
+  try {
+    const answer = await fetch(request);
+    if (keepIn && answer.ok && (await caches.has(keepIn))) {
+      const copy = answer.clone();
+      void caches.open(keepIn).then((cache) => cache.put(key, copy));
+    }
+    return answer;
+  } catch (error) {
+    const saved = keepIn ? await (await caches.open(keepIn)).match(key) : await savedCopy(key);
+    if (saved) return saved;
+    throw error;
+  }
+}
+
+worker.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== worker.location.origin) return;
+  const path = url.pathname;
+
+  if (path.startsWith('/assets/')) {
+    event.respondWith(caches.match(path, { cacheName: SHELL_CACHE }).then((hit) => hit ?? fetch(request)));
+    return;
+  }
+  const media = normalisedMediaPath(path);
+  if (media) {
+    // The master is asked of the network first (online, every quality); offline it is the saved one-rung master.
+    if (media.endsWith('/master.m3u8')) event.respondWith(networkThenSaved(request, media));
+    else event.respondWith(savedCopy(media).then((hit) => hit ?? fetch(request)));
+    return;
+  }
+  if (PERSONAL_JSON.some((pattern) => pattern.test(path))) {
+    const subject = subjectOf(request.headers.get('authorization'));
+    if (subject) event.respondWith(networkThenSaved(request, `${path}${url.search}`, `${OFFLINE_PREFIX}${subject}`));
+    return;
+  }
+  if (CAPTION_FILE.test(path)) {
+    event.respondWith(networkThenSaved(request, path));
+    return;
+  }
+  if (request.mode === 'navigate' && !path.startsWith('/api/') && !path.startsWith('/media/')) {
+    // A page of the app: the server's index.html (never cached by the browser), else the precached one.
+    event.respondWith(
+      fetch(request).catch(async (error) => {
+        const shell = await caches.match('/index.html', { cacheName: SHELL_CACHE });
+        if (shell) return shell;
+        throw error;
+      }),
+    );
+  }
+});

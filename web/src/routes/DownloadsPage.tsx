@@ -1,0 +1,13 @@
+import { DownloadsList } from '../features/offline/components/DownloadsList';
+
+/** Lectures saved on this device for offline viewing (docs/offline.md). */
+export function DownloadsPage() {
+  return (
+    <section className="mx-auto max-w-3xl">
+      <h1 className="page-title">Downloads</h1>
+      <div className="mt-6">
+        <DownloadsList />
+      </div>
+    </section>
+  );
+}
