@@ -66,6 +66,31 @@ const html = readFileSync(join(root, 'web', 'index.html'), 'utf8')
   );
 writeFileSync(join(temp, 'index.html'), html);
 
+// The service worker at /sw.js (docs/offline.md): it precaches index.html, every script and style and the manifest;
+// its version is a hash of those names and the page, so a new build's worker replaces the last one's cache.
+const shellFiles = [
+  ...readdirSync(join(temp, 'assets'))
+    .filter((name) => /\.(js|css)$/.test(name))
+    .map((name) => `/assets/${name}`),
+  '/manifest.webmanifest',
+  '/favicon.svg',
+  '/app-icon.svg',
+].sort();
+const serviceWorker = await Bun.build({
+  entrypoints: [join(root, 'web', 'src', 'features', 'offline', 'sw', 'service-worker.ts')],
+  minify: true,
+  target: 'browser',
+  define: {
+    SHELL_FILES: JSON.stringify(shellFiles),
+    SHELL_VERSION: JSON.stringify(Bun.hash(`${shellFiles.join('\n')}\n${html}`).toString(36)),
+  },
+});
+if (!serviceWorker.success || !serviceWorker.outputs[0]) {
+  for (const log of serviceWorker.logs) console.error(log);
+  process.exit(1);
+}
+writeFileSync(join(temp, 'sw.js'), await serviceWorker.outputs[0].text());
+
 // Pre-compressed copies (brotli at its best, gzip as the fallback), chosen per request by Accept-Encoding.
 const compressible = /\.(js|css|html|svg|json|webmanifest)$/;
 const compress = (dir: string) => {

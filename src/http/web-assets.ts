@@ -67,7 +67,8 @@ export function createWebHandler(webDir: string) {
       return serve(c, urlPath, 'public, max-age=31536000, immutable') ?? c.text('Not found', 404);
     }
     if (urlPath !== '/index.html') {
-      const asset = serve(c, urlPath, 'public, max-age=3600');
+      // The service worker is looked at on every visit: a new build's worker (and its shell) must reach the browser.
+      const asset = serve(c, urlPath, urlPath === '/sw.js' ? 'no-cache' : 'public, max-age=3600');
       if (asset) return asset;
     }
     return (

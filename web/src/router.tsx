@@ -27,6 +27,7 @@ const SearchPage = page(() => import('./routes/SearchPage'), 'SearchPage');
 const SettingsPage = page(() => import('./routes/SettingsPage'), 'SettingsPage');
 const AdminPage = page(() => import('./routes/AdminPage'), 'AdminPage');
 const SharePage = page(() => import('./routes/SharePage'), 'SharePage');
+const DownloadsPage = page(() => import('./routes/DownloadsPage'), 'DownloadsPage');
 const NotFoundPage = page(() => import('./routes/NotFoundPage'), 'NotFoundPage');
 
 /** A toast belongs to the page that showed it: moving to another page clears it (see dismissToastsOfLastPage). */
@@ -60,6 +61,7 @@ export function AppRoutes() {
               <Route path="/settings" element={<SettingsPage />} />
               <Route path="/admin" element={<AdminPage />} />
               <Route path="/share/:id" element={<SharePage />} />
+              <Route path="/downloads" element={<DownloadsPage />} />
             </Route>
           </Route>
           <Route path="*" element={<NotFoundPage />} />

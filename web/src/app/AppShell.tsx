@@ -1,10 +1,11 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../features/auth/state/session';
+import { useOfflineSync } from '../features/offline/hooks/useOfflineSync';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { UploadTray } from '../features/uploads/components/UploadTray';
 import { Avatar } from '../ui/Avatar';
-import { CapIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from '../ui/icons';
+import { CapIcon, DownloadIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from '../ui/icons';
 import { Spinner } from '../ui/Spinner';
 
 const NARROW_BREAKPOINT = 768;
@@ -13,6 +14,7 @@ const isNarrow = () => window.innerWidth < NARROW_BREAKPOINT;
 const navItems = [
   { to: '/classroom', label: 'Home', Icon: HomeIcon },
   { to: '/history', label: 'History', Icon: HistoryIcon },
+  { to: '/downloads', label: 'Downloads', Icon: DownloadIcon },
   { to: '/settings', label: 'Settings', Icon: SettingsIcon },
 ];
 /** Only administrators see it. */
@@ -21,6 +23,8 @@ const adminItem = { to: '/admin', label: 'Admin', Icon: ShieldIcon };
 /** Header with brand and avatar, a collapsible side navigation, and the page. */
 export function AppShell() {
   const { user } = useSession();
+  // The service worker, notes written offline and the online check of saved lectures (docs/offline.md).
+  useOfflineSync();
   const [collapsed, setCollapsed] = useState(isNarrow);
   const [hovered, setHovered] = useState(false);
   const location = useLocation();

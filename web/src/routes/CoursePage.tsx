@@ -17,6 +17,8 @@ import { Playlist } from '../features/lectures/components/Playlist';
 import { AddTopicModal, EditTopicModal } from '../features/lectures/components/TopicModals';
 import { CourseNotes } from '../features/notes/components/CourseNotes';
 import { useRecordVisit } from '../features/notifications/api/notifications';
+import { DownloadsSwitch } from '../features/offline/components/DownloadsSwitch';
+import { OfflineDownload } from '../features/offline/components/OfflineDownload';
 import { seekRequestAtom } from '../features/player/state/player';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { LectureGuide } from '../features/slides/components/LectureGuide';
@@ -142,6 +144,7 @@ export function CoursePage() {
           </button>
         )}
       </header>
+      {isTeacher && <DownloadsSwitch course={course} />}
       {isTeacher && sharing && <SharePanel course={course} />}
       {/*
         One column up to 1279 px, in the order a student needs on a phone: the player, the playlist, notes, then
@@ -159,6 +162,7 @@ export function CoursePage() {
             onAddFirst={isTeacher ? () => setAdding(true) : undefined}
             canRetry={isTeacher}
           />
+          {selected && <OfflineDownload lecture={selected} course={course} isTeacher={isTeacher} />}
           {selected && <LectureGuide key={selected._id} lecture={selected} />}
         </div>
         <div className="flex min-w-0 flex-col gap-6 xl:col-start-2 xl:row-span-2 xl:row-start-1">

@@ -137,6 +137,7 @@ export const SearchIcon = icon(
     <path d="m20 20-3.5-3.5" />
   </>,
 );
+export const DownloadIcon = icon(<path d="M12 4v11m0 0-4.5-4.5M12 15l4.5-4.5M5 19h14" />);
 export const CapIcon = icon(
   <>
     <path d="M22 10 12 5 2 10l10 5z" />

@@ -39,6 +39,8 @@ export function endSession() {
   clearToken();
   // Loaded only once an upload ever started (it is then the same module): the sign-in page does not carry it.
   void import('../../uploads/state/uploads').then((uploads) => uploads.discardAllUploads());
+  // Lectures saved for offline and the JSON kept with them (docs/offline.md).
+  void import('../../offline/state/downloads').then((offline) => offline.forgetOfflineData());
   void queryClient.cancelQueries();
   queryClient.clear();
   appStore.set(playerClockAtom, 0);

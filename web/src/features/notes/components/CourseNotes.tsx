@@ -1,9 +1,13 @@
+import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
+import type { NotesJson } from '../../../../../src/contract/courses';
 import { LIMITS } from '../../../../../src/contract/limits';
-import { errorMessage } from '../../../api/query-client';
+import { ApiError } from '../../../api/client';
+import { errorMessage, queryClient } from '../../../api/query-client';
 import { toast } from '../../../lib/toast';
 import { QueryState } from '../../../ui/QueryState';
-import { saveNotesOnLeave, useNotes, useSaveNotes } from '../../classes/api/courses';
+import { courseKeys, saveNotesOnLeave, useNotes, useSaveNotes } from '../../classes/api/courses';
+import { queuedNotesAtom, queuedNotesOf, queueNotes } from '../../offline/state/notes-queue';
 
 /** The user's private notes for a class. The editor appears only once the saved notes have loaded. */
 export function CourseNotes({ courseId }: { courseId: string }) {
@@ -14,7 +18,7 @@ export function CourseNotes({ courseId }: { courseId: string }) {
         Course Notes
       </h2>
       <QueryState query={query} label="your notes" compact>
-        {(saved) => <NotesEditor key={courseId} courseId={courseId} saved={saved.notes} />}
+        {(saved) => <NotesEditor key={courseId} courseId={courseId} saved={saved} />}
       </QueryState>
     </section>
   );
@@ -23,17 +27,50 @@ export function CourseNotes({ courseId }: { courseId: string }) {
 /** Notes save themselves this long after typing stops (the spec's Save Notes button stays). */
 const AUTOSAVE_MS = 1500;
 
-function NotesEditor({ courseId, saved }: { courseId: string; saved: string }) {
-  const [notes, setNotes] = useState(saved);
-  const [lastSaved, setLastSaved] = useState(saved);
+/** The server could not be reached: the notes wait on this device (docs/offline.md). */
+const unreachable = (error: unknown) => error instanceof ApiError && error.status === 0;
+
+function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }) {
+  // Notes written offline and not sent yet are what this person last wrote: they win over the loaded copy.
+  const [notes, setNotes] = useState(() => queuedNotesOf(courseId)?.text ?? saved.notes);
+  const [lastSaved, setLastSaved] = useState(saved.notes);
   const [autoError, setAutoError] = useState('');
   const [savedHere, setSavedHere] = useState(false);
   const save = useSaveNotes(courseId);
-  const latest = useRef({ notes, lastSaved });
-  latest.current = { notes, lastSaved };
-  const dirty = notes !== lastSaved;
+  /** When the server's notes were last changed, as loaded: an offline text started from there (notes-queue.ts). */
+  const base = useRef(saved.updatedAt);
+  const queued = useAtomValue(queuedNotesAtom)[courseId];
+  const onDevice = queued !== undefined && notes === queued.text;
+  const latest = useRef({ notes, lastSaved, onDevice });
+  latest.current = { notes, lastSaved, onDevice };
+  const dirty = notes !== lastSaved && !onDevice;
 
-  const onSave = () =>
+  // The queued notes reached the server (the connection came back): what it now holds is the saved text.
+  const wasQueued = useRef(queued);
+  useEffect(() => {
+    const before = wasQueued.current;
+    wasQueued.current = queued;
+    if (!before || queued) return;
+    const server = queryClient.getQueryData<NotesJson>(courseKeys.notes(courseId));
+    if (!server) return;
+    setLastSaved(server.notes);
+    setNotes((current) => (current === before.text ? server.notes : current));
+    setSavedHere(true);
+  }, [queued, courseId]);
+
+  /** Keeps the text on this device when the server cannot be reached; true when it did. */
+  const keepOnDevice = (text: string, error?: unknown) => {
+    if (error !== undefined && !unreachable(error)) return false;
+    if (!queueNotes(courseId, text, base.current)) return false;
+    setAutoError('');
+    return true;
+  };
+
+  const onSave = () => {
+    if (!navigator.onLine && keepOnDevice(notes)) {
+      toast.info('Saved on this device', { description: 'Your notes will sync when you are back online.' });
+      return;
+    }
     save.mutate(notes, {
       onSuccess: () => {
         setLastSaved(notes);
@@ -41,36 +78,49 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: string }) {
         setAutoError('');
         toast.success('Note saved successfully');
       },
-      onError: (error) => toast.error('Error saving note', { description: errorMessage(error) }),
+      onError: (error) => {
+        if (keepOnDevice(notes, error)) {
+          toast.info('Saved on this device', { description: 'Your notes will sync when you are back online.' });
+        } else toast.error('Error saving note', { description: errorMessage(error) });
+      },
     });
+  };
 
-  // A moment after typing stops, save quietly.
+  // A moment after typing stops, save quietly (offline: on this device, sent when the connection returns).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keepOnDevice reads only the course and its base
   useEffect(() => {
-    if (notes === lastSaved) return;
+    if (notes === lastSaved || onDevice) return;
     const timer = setTimeout(() => {
       const sending = notes;
+      if (!navigator.onLine && keepOnDevice(sending)) return;
       save.mutate(sending, {
         onSuccess: () => {
           setLastSaved(sending);
           setSavedHere(true);
           setAutoError('');
         },
-        onError: (error) => setAutoError(errorMessage(error)),
+        onError: (error) => {
+          if (!keepOnDevice(sending, error)) setAutoError(errorMessage(error));
+        },
       });
     }, AUTOSAVE_MS);
     return () => clearTimeout(timer);
-  }, [notes, lastSaved, save.mutate]);
+  }, [notes, lastSaved, onDevice, save.mutate]);
 
   // Leaving with unsaved notes: the browser asks first, and a last save goes out as the page closes or as the
   // student moves on inside the app.
   useEffect(() => {
     const warn = (event: BeforeUnloadEvent) => {
-      if (latest.current.notes === latest.current.lastSaved) return;
+      if (latest.current.notes === latest.current.lastSaved || latest.current.onDevice) return;
       event.preventDefault();
       event.returnValue = '';
     };
     const onHide = () => {
-      if (latest.current.notes !== latest.current.lastSaved) void saveNotesOnLeave(courseId, latest.current.notes);
+      const { notes: text, lastSaved: last, onDevice: kept } = latest.current;
+      if (text === last || kept) return;
+      // Offline, a last request would be lost: the text waits on this device instead.
+      if (!navigator.onLine) queueNotes(courseId, text, base.current);
+      else void saveNotesOnLeave(courseId, text);
     };
     window.addEventListener('beforeunload', warn);
     window.addEventListener('pagehide', onHide);
@@ -83,13 +133,15 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: string }) {
 
   const status = autoError
     ? `Not saved: ${autoError}`
-    : save.isPending
-      ? 'Saving…'
-      : dirty
-        ? 'Unsaved changes'
-        : savedHere
-          ? 'Saved. Only you can see these'
-          : 'Only you can see these';
+    : onDevice
+      ? 'Saved on this device — will sync when you are back online'
+      : save.isPending
+        ? 'Saving…'
+        : dirty
+          ? 'Unsaved changes'
+          : savedHere
+            ? 'Saved. Only you can see these'
+            : 'Only you can see these';
   return (
     <>
       <span className={`-mt-2 text-xs ${autoError ? 'text-red-700' : 'text-slate-500'}`} role="status">
