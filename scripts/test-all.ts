@@ -62,7 +62,7 @@ await check('typecheck', ['bun', 'x', 'tsc', '--noEmit', '-p', '.']);
 await check('build', ['bun', 'run', 'scripts/build-web.ts']);
 await bunTests('server tests (SQLite)', ['--timeout', '60000', 'src/']);
 // The component tests: happy-dom and testing-library, with their own config (web/bunfig.toml).
-await bunTests('component tests', ['--config=web/bunfig.toml', './web/']);
+await bunTests('component tests', ['--config=web/bunfig.toml', '--timeout', '20000', './web/']);
 await serverTestsOnPostgres();
 // The media tests again with every byte in a real S3-compatible server (s3rver, started by each harness).
 await bunTests('media tests (S3 storage)', ['--timeout', '60000', ...S3_SUITE], { TEST_STORAGE: 's3' });

@@ -12,6 +12,10 @@ import { LoginPage, SignupPage } from './AuthPage';
 
 const server = realServer();
 beforeAll(showToasts);
+let account: Awaited<ReturnType<typeof server.signUp>>;
+beforeAll(async () => {
+  account = await server.signUp('student', 'Signing In Student');
+});
 afterEach(clearToasts);
 
 function renderAt(path: '/login' | '/signup') {
@@ -48,7 +52,6 @@ test('sign-in: email and password are required, and the password is never shown 
 
 test("sign-in: a wrong password shows the server's words, and the button is disabled while it asks", async () => {
   const user = userEvent.setup({ delay: null });
-  const account = await server.signUp('student', 'Wrong Password Student');
   const answer = await server.api('POST', '/api/users/login', { email: account.email, password: 'not the password' });
   expect(answer.status).toBe(401);
   renderAt('/login');
@@ -65,7 +68,6 @@ test("sign-in: a wrong password shows the server's words, and the button is disa
 
 test('sign-in: the right password signs in and says so', async () => {
   const user = userEvent.setup({ delay: null });
-  const account = await server.signUp('student', 'Right Password Student');
   renderAt('/login');
   const signIn = within(await form());
   await user.type(signIn.getByLabelText('Email'), account.email);

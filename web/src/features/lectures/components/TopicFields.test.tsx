@@ -1,0 +1,86 @@
+import { beforeEach, expect, test } from 'bun:test';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'jotai';
+import { useState } from 'react';
+import { LIMITS } from '../../../../../src/contract/limits';
+import { appStore } from '../../../lib/store';
+import { type UploadItem, uploadsAtom } from '../../uploads/state/uploads';
+import { TopicNameField, UploadProgress, VideoFileField } from './TopicFields';
+
+beforeEach(() => appStore.set(uploadsAtom, []));
+
+function Fields({ disabled = false }: { disabled?: boolean }) {
+  const [name, setName] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  return (
+    <>
+      <TopicNameField value={name} onChange={setName} disabled={disabled} />
+      <VideoFileField label="Video Files" onChange={setFiles} disabled={disabled} multiple />
+      <output aria-label="Chosen">{files.map((file) => file.name).join(', ')}</output>
+    </>
+  );
+}
+
+test('the topic name is labelled and stops at the shared limit', async () => {
+  const user = userEvent.setup();
+  render(<Fields />);
+  const name = screen.getByLabelText('Topic Name') as HTMLInputElement;
+  expect(name.maxLength).toBe(LIMITS.topicNameMax);
+  await user.click(name);
+  await user.paste('t'.repeat(LIMITS.topicNameMax + 10));
+  expect(name.value).toHaveLength(LIMITS.topicNameMax);
+});
+
+test('the file field takes videos, several at once, and hands over what was picked', async () => {
+  const user = userEvent.setup();
+  render(<Fields />);
+  const input = screen.getByLabelText('Video Files') as HTMLInputElement;
+  expect(input.accept).toBe('video/*');
+  expect(input.multiple).toBe(true);
+  await user.upload(input, [
+    new File(['a'], 'week-1.mp4', { type: 'video/mp4' }),
+    new File(['b'], 'week-2.mov', { type: 'video/quicktime' }),
+  ]);
+  expect(screen.getByLabelText('Chosen').textContent).toBe('week-1.mp4, week-2.mov');
+});
+
+test('while sending, both fields are disabled', () => {
+  render(<Fields disabled />);
+  expect((screen.getByLabelText('Topic Name') as HTMLInputElement).disabled).toBe(true);
+  expect((screen.getByLabelText('Video Files') as HTMLInputElement).disabled).toBe(true);
+});
+
+const item = (patch: Partial<UploadItem>): UploadItem => ({
+  key: 'upload-x',
+  fileName: 'week-1.mp4',
+  topicName: 'Week 1',
+  size: 1000,
+  sent: 0,
+  speed: null,
+  status: 'uploading',
+  error: null,
+  courseId: 'c',
+  lectureId: null,
+  ...patch,
+});
+
+test("the modal's upload line follows the tray: percent, a failure's words, a refusal with no bar", () => {
+  render(
+    <Provider store={appStore}>
+      <UploadProgress uploadKey="upload-x" />
+    </Provider>,
+  );
+  expect(screen.queryByRole('progressbar')).toBeNull();
+  act(() => appStore.set(uploadsAtom, [item({ sent: 420 })]));
+  expect(screen.getByText('Uploading: 42%')).toBeDefined();
+  expect(screen.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('aria-valuenow')).toBe('42');
+  expect(screen.getByText('You can close this window: the upload goes on in the uploads tray.')).toBeDefined();
+  act(() =>
+    appStore.set(uploadsAtom, [item({ sent: 420, status: 'failed', error: 'The connection to the server was lost.' })]),
+  );
+  expect(screen.getByText('The connection to the server was lost.')).toBeDefined();
+  act(() => appStore.set(uploadsAtom, [item({ status: 'refused', error: 'This file is too large.' })]));
+  expect(screen.getByRole('alert').textContent).toBe('This file is too large.');
+  expect(screen.queryByRole('progressbar')).toBeNull();
+});

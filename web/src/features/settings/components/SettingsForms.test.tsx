@@ -1,0 +1,146 @@
+import { afterEach, beforeAll, expect, test } from 'bun:test';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { LIMITS } from '../../../../../src/contract/limits';
+import { renderInApp, signInAs } from '../../../../test/render';
+import { realServer, TEST_PASSWORD } from '../../../../test/server';
+import { clearToasts, showToasts } from '../../../../test/toasts';
+import type { User } from '../../auth/api/users';
+import { ProfileInfoForm } from './ProfileInfoForm';
+import { SecurityForm } from './SecurityForm';
+
+const server = realServer();
+beforeAll(showToasts);
+afterEach(clearToasts);
+
+/** The profile form with the page's user beside it, as the Settings page shows the saved name in its header. */
+function Profile({ first }: { first: User }) {
+  const [user, setUser] = useState(first);
+  return (
+    <>
+      <p data-testid="shown-name">{user.username}</p>
+      <ProfileInfoForm user={user} onSaved={setUser} />
+    </>
+  );
+}
+
+type Account = Awaited<ReturnType<typeof server.signUp>>;
+/** Two accounts for the file (each sign-up costs the server two password hashes): one renamed, one re-passworded. */
+let profileAccount: Account;
+let passwordAccount: Account;
+beforeAll(async () => {
+  [profileAccount, passwordAccount] = await Promise.all([
+    server.signUp('student', 'Profile Student'),
+    server.signUp('student', 'Password Student'),
+  ]);
+});
+
+/** Signs the page in as the account, with its user as the server has it now. */
+async function signedIn(account: Account) {
+  const user = (await server.api('GET', '/api/users', undefined, account.token)).json;
+  signInAs({ ...account, user });
+  return { ...account, user };
+}
+
+const nameOnServer = async (token: string) => (await server.api('GET', '/api/users', undefined, token)).json.username;
+
+test('profile: the name field takes the shared limit; the email is shown but cannot be edited', async () => {
+  const account = await signedIn(profileAccount);
+  renderInApp(<Profile first={account.user} />);
+  const name = screen.getByLabelText('Name') as HTMLInputElement;
+  expect(name.value).toBe(account.user.username);
+  expect(name.maxLength).toBe(LIMITS.usernameMax);
+  const email = screen.getByLabelText('Email') as HTMLInputElement;
+  expect(email.value).toBe(account.email);
+  expect(email.readOnly).toBe(true);
+});
+
+test('profile: a name too short is refused before sending', async () => {
+  const user = userEvent.setup({ delay: null });
+  const account = await signedIn(profileAccount);
+  renderInApp(<Profile first={account.user} />);
+  await user.clear(screen.getByLabelText('Name'));
+  await user.type(screen.getByLabelText('Name'), 'x'.repeat(LIMITS.usernameMin - 1));
+  await user.click(screen.getByRole('button', { name: 'Save Name' }));
+  expect(await screen.findByText('Please enter a valid name')).toBeDefined();
+  expect(await nameOnServer(account.token)).toBe(account.user.username);
+});
+
+test('profile: saving shows "Saving..." on a disabled button, then the new name everywhere', async () => {
+  const user = userEvent.setup({ delay: null });
+  const account = await signedIn(profileAccount);
+  renderInApp(<Profile first={account.user} />);
+  await user.clear(screen.getByLabelText('Name'));
+  await user.type(screen.getByLabelText('Name'), '  Renamed Student  ');
+  await user.click(screen.getByRole('button', { name: 'Save Name' }));
+  expect((screen.getByRole('button', { name: 'Saving...' }) as HTMLButtonElement).disabled).toBe(true);
+  expect(await screen.findByText('Name updated successfully!')).toBeDefined();
+  expect(screen.getByTestId('shown-name').textContent).toBe('Renamed Student');
+  expect(await nameOnServer(account.token)).toBe('Renamed Student');
+});
+
+test('new password: both fields take the shared minimum and say it', async () => {
+  const account = await signedIn(passwordAccount);
+  renderInApp(<SecurityForm user={account.user} />);
+  const next = (await screen.findByLabelText('New password')) as HTMLInputElement;
+  const confirm = screen.getByLabelText('Confirm new password') as HTMLInputElement;
+  for (const field of [next, confirm]) {
+    expect(field.required).toBe(true);
+    expect(field.minLength).toBe(LIMITS.passwordMin);
+    expect(field.type).toBe('password');
+  }
+  expect(screen.getAllByText(new RegExp(`At least ${LIMITS.passwordMin} characters`)).length).toBeGreaterThan(0);
+});
+
+/** Whether the account's token still works: a password change signs every other session out. */
+const tokenWorks = async (token: string) => (await server.api('GET', '/api/users', undefined, token)).status === 200;
+
+test('new password: two different new passwords are caught before sending', async () => {
+  const user = userEvent.setup({ delay: null });
+  const account = await signedIn(passwordAccount);
+  renderInApp(<SecurityForm user={account.user} />);
+  await user.type(await screen.findByLabelText('Current password'), TEST_PASSWORD);
+  await user.type(screen.getByLabelText('New password'), 'a brand new secret');
+  await user.type(screen.getByLabelText('Confirm new password'), 'another new secret');
+  await user.click(screen.getByRole('button', { name: 'Update Password' }));
+  expect(await screen.findByText("New passwords don't match")).toBeDefined();
+  expect(screen.getByRole('button', { name: 'Update Password' })).toBeDefined();
+  expect(await tokenWorks(account.token)).toBe(true);
+});
+
+test("new password: a wrong current password shows the server's reason under the failure", async () => {
+  const user = userEvent.setup({ delay: null });
+  const account = await signedIn(passwordAccount);
+  const refusal = await server.api(
+    'PATCH',
+    `/api/users/${account.user._id}/password`,
+    { currentPassword: 'not my password', newPassword: 'a brand new secret' },
+    account.token,
+  );
+  expect(refusal.status).toBeGreaterThanOrEqual(400);
+  renderInApp(<SecurityForm user={account.user} />);
+  await user.type(await screen.findByLabelText('Current password'), 'not my password');
+  await user.type(screen.getByLabelText('New password'), 'a brand new secret');
+  await user.type(screen.getByLabelText('Confirm new password'), 'a brand new secret');
+  await user.click(screen.getByRole('button', { name: 'Update Password' }));
+  expect((screen.getByRole('button', { name: 'Updating...' }) as HTMLButtonElement).disabled).toBe(true);
+  expect(await screen.findByText('Failed to update password. Please try again.')).toBeDefined();
+  expect(screen.getByText(refusal.json.error)).toBeDefined();
+  expect(await tokenWorks(account.token)).toBe(true);
+});
+
+test('new password: the right current password changes it, empties the fields and signs other sessions out', async () => {
+  const user = userEvent.setup({ delay: null });
+  const account = await signedIn(passwordAccount);
+  renderInApp(<SecurityForm user={account.user} />);
+  await user.type(await screen.findByLabelText('Current password'), TEST_PASSWORD);
+  await user.type(screen.getByLabelText('New password'), 'a brand new secret');
+  await user.type(screen.getByLabelText('Confirm new password'), 'a brand new secret');
+  await user.click(screen.getByRole('button', { name: 'Update Password' }));
+  expect(await screen.findByText('Password updated successfully')).toBeDefined();
+  await waitFor(() => expect((screen.getByLabelText('New password') as HTMLInputElement).value).toBe(''));
+  expect((screen.getByLabelText('Current password') as HTMLInputElement).value).toBe('');
+  const login = await server.api('POST', '/api/users/login', { email: account.email, password: 'a brand new secret' });
+  expect(login.status).toBe(200);
+});
