@@ -1,8 +1,10 @@
 import type Hls from 'hls.js';
 import type { ErrorData } from 'hls.js';
-import { type RefObject, useEffect, useRef, useState } from 'react';
+import { type Dispatch, type RefObject, useEffect, useRef } from 'react';
+import { PLAYER_ERRORS } from '../state/player-errors';
+import type { PlayerAction } from '../state/player-state';
 
-export const MAX_RETRIES = 3;
+export type { Quality } from '../state/player-state';
 
 /**
  * The player's code (hls.js), asked for as soon as a page with a player loads (this module comes with it), not
@@ -29,12 +31,6 @@ const LOAD_POLICY = {
     errorRetry: { maxNumRetry: 2, retryDelayMs: 1000, maxRetryDelayMs: 3000 },
   },
 };
-/** The player's messages: the spec's label, then what happened in plain words. */
-export const PLAYER_MESSAGES = {
-  network: 'Network Error: The connection dropped. Trying again…',
-  media: 'Media Error: This video could not be decoded here. Trying to recover…',
-  playback: 'Playback Error: The video stopped unexpectedly.',
-};
 const QUALITY_KEY = 'classroom.player.quality';
 
 /** The quality this device chose last (-1, Auto, when none). */
@@ -43,29 +39,21 @@ function rememberedQuality(): number {
   return Number.isInteger(stored) ? stored : -1;
 }
 
-/** The spec's quality menu: Auto (-1), then the stream's levels by their short side (240p (0), 360p (1), 720p (2)). */
-export type Quality = { index: number; label: string };
-
 /**
  * Attaches an HLS source to a <video>: hls.js (loaded only here) where MediaSource exists, native HLS on
- * iPhone Safari. Owns the quality levels, the player's error text and the spec's limited Retry.
+ * iPhone Safari. Reports the quality levels, typed errors and passing notices to the player's reducer, and builds
+ * the player again whenever its `build` changes (Retry).
  */
 export function useHlsPlayer(
   videoRef: RefObject<HTMLVideoElement | null>,
   src: string,
   startAt: number,
   /** Start playing at once (the next lecture after a countdown the student let run). */
-  autoPlay = false,
+  autoPlay: boolean,
+  store: { build: number; dispatch: Dispatch<PlayerAction> },
 ) {
+  const { build, dispatch } = store;
   const hlsRef = useRef<Hls | null>(null);
-  const [build, setBuild] = useState(0);
-  const [qualities, setQualities] = useState<Quality[]>([]);
-  const [quality, setQuality] = useState(-1);
-  const [activeLevel, setActiveLevel] = useState(-1);
-  const [error, setError] = useState<string | null>(null);
-  /** A passing problem (a segment retried): shown quietly, the video goes on. */
-  const [notice, setNotice] = useState<string | null>(null);
-  const [retries, setRetries] = useState(0);
   /**
    * Where playback starts: the resume point, until the student asks for a time (a comment's 12:34, the seek bar)
    * before the stream has loaded; that time then wins over the resume point.
@@ -84,8 +72,7 @@ export function useHlsPlayer(
     // Back online: load again at once (a lost connection is not the student's Retry to spend).
     const onOnline = () => hlsRef.current?.startLoad();
     window.addEventListener('online', onOnline);
-    setQualities([]);
-    setQuality(-1);
+    dispatch({ type: 'source' });
     startRef.current = startAt;
     /** Moves to the resume point once the stream's length is known, unless the student asked for a time since. */
     const resumeOnMetadata = () => {
@@ -114,41 +101,39 @@ export function useHlsPlayer(
           const remembered = rememberedQuality();
           if (remembered >= 0 && remembered < data.levels.length) {
             // A quality the student chose on this device is where it starts, too.
-            setQuality(remembered);
+            dispatch({ type: 'quality', index: remembered });
             hls.startLevel = remembered;
           }
-          setQualities(
-            data.levels.map((level, index) => ({
+          dispatch({
+            type: 'levels',
+            qualities: data.levels.map((level, index) => ({
               index,
               label: `${Math.min(level.width, level.height) || level.height}p`,
             })),
-          );
+          });
         });
-        hls.on(HlsClass.Events.LEVEL_SWITCHED, (_event, data) => setActiveLevel(data.level));
+        hls.on(HlsClass.Events.LEVEL_SWITCHED, (_event, data) => dispatch({ type: 'level', level: data.level }));
         // A segment arrived: whatever network trouble there was is over.
-        hls.on(HlsClass.Events.FRAG_LOADED, () => {
-          setNotice(null);
-          setError((current) => (current === PLAYER_MESSAGES.network ? null : current));
-        });
+        hls.on(HlsClass.Events.FRAG_LOADED, () => dispatch({ type: 'segment-loaded' }));
         hls.on(HlsClass.Events.ERROR, (_event, data: ErrorData) => {
           if (data.type === HlsClass.ErrorTypes.NETWORK_ERROR && !data.fatal) {
-            setNotice(PLAYER_MESSAGES.network.replace('Network Error: ', ''));
+            dispatch({ type: 'notice', notice: PLAYER_ERRORS.network.detail });
             return;
           }
           if (!data.fatal) return;
           if (data.type === HlsClass.ErrorTypes.NETWORK_ERROR) {
-            setError(PLAYER_MESSAGES.network);
+            dispatch({ type: 'error', error: PLAYER_ERRORS.network });
             // Keep trying, without spending the student's retries, until a segment arrives.
             clearTimeout(reloadTimer);
             reloadTimer = setTimeout(() => hls.startLoad(), RELOAD_EVERY_MS);
           } else if (data.type === HlsClass.ErrorTypes.MEDIA_ERROR) {
-            setError(PLAYER_MESSAGES.media);
+            dispatch({ type: 'error', error: PLAYER_ERRORS.media });
             hls.recoverMediaError();
           } else {
-            setError(PLAYER_MESSAGES.playback);
+            dispatch({ type: 'error', error: PLAYER_ERRORS.playback });
             hls.destroy();
             hlsRef.current = null;
-            setBuild((n) => n + 1);
+            dispatch({ type: 'rebuild' });
           }
         });
         // hls.js over ManagedMediaSource (iPhone, iOS 17.1+) turns remote playback off and gives the element only its
@@ -172,11 +157,9 @@ export function useHlsPlayer(
         if (autoPlay) video.play().catch(() => {});
         video.addEventListener('loadedmetadata', resumeOnMetadata, { once: true });
       } else {
-        setError('Initialization Error: This browser cannot play these videos. Please use a current browser.');
+        dispatch({ type: 'error', error: PLAYER_ERRORS.unsupported });
       }
-    })().catch(() =>
-      setError('Initialization Error: The player could not load. Check the connection, then press Retry.'),
-    );
+    })().catch(() => dispatch({ type: 'error', error: PLAYER_ERRORS['not-loaded'] }));
     return () => {
       cancelled = true;
       clearTimeout(reloadTimer);
@@ -200,24 +183,10 @@ export function useHlsPlayer(
       startRef.current = seconds;
       video.currentTime = seconds;
     },
-    qualities,
-    quality,
-    activeLevel,
     chooseQuality(index: number) {
-      setQuality(index);
+      dispatch({ type: 'quality', index });
       localStorage.setItem(QUALITY_KEY, String(index));
       if (hlsRef.current) hlsRef.current.currentLevel = index;
-    },
-    error,
-    setError,
-    notice,
-    retries,
-    canRetry: retries < MAX_RETRIES,
-    retry() {
-      if (retries >= MAX_RETRIES) return;
-      setRetries((n) => n + 1);
-      setError(null);
-      setBuild((n) => n + 1);
     },
   };
 }

@@ -1,0 +1,153 @@
+import { type Dispatch, type ReactNode, type RefObject, useId, useRef, useState } from 'react';
+import { useDismiss } from '../../../lib/use-dismiss';
+import { SettingsIcon } from '../../../ui/icons';
+import type { PlayerCommands } from '../hooks/usePlayerCommands';
+import type { PlayerAction, PlayerState } from '../state/player-state';
+
+const SPEEDS = [0.75, 1, 1.25, 1.5, 1.75, 2];
+
+type Caption = { language: string; label: string };
+
+/** The speed, quality and captions menus: in the bar on a wide player, in the settings menu on a narrow one. */
+export function PlayerMenus({
+  state,
+  commands,
+  captions,
+  menu,
+}: {
+  state: PlayerState;
+  commands: PlayerCommands;
+  captions: Caption[];
+  /** The settings menu (a narrow player): the selects go into its panel. */
+  menu?: SettingsMenu;
+}) {
+  const speed = (
+    <select
+      aria-label="Playback speed"
+      className="player-select"
+      value={state.speed}
+      onChange={(event) => commands.chooseSpeed(Number(event.target.value))}
+    >
+      {SPEEDS.map((value) => (
+        <option key={value} value={value}>
+          {value}×
+        </option>
+      ))}
+    </select>
+  );
+  const quality = state.qualities.length > 0 && (
+    <select
+      aria-label="Quality"
+      className="player-select"
+      value={state.quality}
+      onChange={(event) => commands.chooseQuality(Number(event.target.value))}
+    >
+      <option value={-1}>Auto</option>
+      {state.qualities.map((q) => (
+        <option key={q.index} value={q.index}>
+          {q.label}
+        </option>
+      ))}
+    </select>
+  );
+  const language = captions.length > 1 && (
+    <select
+      aria-label="Captions language"
+      className="player-select"
+      value={state.captionLanguage ?? ''}
+      onChange={(event) => commands.chooseCaptions(event.target.value || null)}
+    >
+      <option value="">Off</option>
+      {captions.map((caption) => (
+        <option key={caption.language} value={caption.language}>
+          {caption.label}
+        </option>
+      ))}
+    </select>
+  );
+  if (!menu)
+    return (
+      <>
+        {speed}
+        {quality}
+        {language}
+      </>
+    );
+  if (!state.menuOpen) return null;
+  return (
+    <SettingsPanel menu={menu}>
+      <span>Speed</span>
+      {speed}
+      {quality && (
+        <>
+          <span>Quality</span>
+          {quality}
+        </>
+      )}
+      {language && (
+        <>
+          <span>Captions</span>
+          {language}
+        </>
+      )}
+    </SettingsPanel>
+  );
+}
+
+export type SettingsMenu = ReturnType<typeof useSettingsMenu>;
+
+/**
+ * The narrow player's settings menu (YouTube's gear): it opens above the whole bar under its button, and closes on
+ * Escape, on a click outside it, and when the player grows wide.
+ */
+export function useSettingsMenu(
+  open: boolean,
+  dispatch: Dispatch<PlayerAction>,
+  barRef: RefObject<HTMLDivElement | null>,
+) {
+  const id = useId();
+  const buttonRef = useRef<HTMLDivElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  /** The menu's right edge, from the bar's right edge: under it sits the Settings button. */
+  const [right, setRight] = useState(0);
+  useDismiss(open, [buttonRef, panelRef], () => dispatch({ type: 'menu', open: false }));
+  const toggle = () => {
+    const bar = barRef.current ?? panelRef.current?.parentElement;
+    const button = buttonRef.current;
+    if (bar && button) setRight(Math.max(0, bar.getBoundingClientRect().right - button.getBoundingClientRect().right));
+    dispatch({ type: 'menu', open: !open });
+  };
+  return { id, open, buttonRef, panelRef, right, toggle };
+}
+
+function SettingsPanel({ menu, children }: { menu: SettingsMenu; children: ReactNode }) {
+  return (
+    // Above the whole bar (seek bar included), its right edge under the Settings button: one label column, one
+    // column of same-width selects.
+    <div
+      ref={menu.panelRef}
+      id={menu.id}
+      className="absolute bottom-full grid max-w-[calc(100%-0.75rem)] [&_.player-select]:w-full [&_.player-select]:min-w-24 grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-2 rounded-xl bg-black/90 p-2.5 text-xs shadow-lg"
+      style={{ right: menu.right }}
+    >
+      {children}
+    </div>
+  );
+}
+
+export function SettingsButton({ menu }: { menu: SettingsMenu }) {
+  return (
+    <div ref={menu.buttonRef} className="relative">
+      <button
+        type="button"
+        className="player-btn"
+        aria-label="Settings"
+        aria-expanded={menu.open}
+        aria-controls={menu.id}
+        onClick={menu.toggle}
+      >
+        <SettingsIcon size={20} />
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { PlayIcon, ReplayIcon } from '../../../ui/icons';
+import { Spinner } from '../../../ui/Spinner';
+import { canRetry, type PlayerState } from '../state/player-state';
+import { CaptionOverlay } from './CaptionOverlay';
+
+/**
+ * What shows over the picture: the captions, the spinner while buffering, the big Play button, a passing notice,
+ * the error with Retry, and the words a screen reader hears after a jump.
+ */
+export function PlayerOverlays({
+  state,
+  captionLanguage,
+  onTogglePlay,
+  onRetry,
+}: {
+  state: PlayerState;
+  /** The language of the captions shown, or null. */
+  captionLanguage: string | null;
+  onTogglePlay: () => void;
+  onRetry: () => void;
+}) {
+  const { error, playing } = state;
+  return (
+    <>
+      <CaptionOverlay state={state} language={captionLanguage} />
+
+      {state.waiting && playing && !error && (
+        <div className="pointer-events-none absolute inset-0 flex items-center justify-center">
+          <Spinner label="Buffering" size={48} />
+        </div>
+      )}
+
+      {/* Hidden while the settings menu is open: the menu would cover part of it on a small player. */}
+      {!playing && !error && !state.menuOpen && (
+        <button
+          type="button"
+          className="absolute top-1/2 left-1/2 z-10 flex size-14 sm:size-16 -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full bg-black/60 text-white backdrop-blur transition hover:bg-indigo-600"
+          onClick={onTogglePlay}
+          aria-label={state.ended ? 'Replay' : 'Play'}
+        >
+          {state.ended ? <ReplayIcon size={28} /> : <PlayIcon size={28} />}
+        </button>
+      )}
+
+      {state.notice && !error && (
+        <p
+          role="status"
+          className="pointer-events-none absolute top-2 left-1/2 max-w-[90%] -translate-x-1/2 rounded-full bg-black/70 px-3 py-1 text-center text-xs text-white"
+        >
+          {state.notice}
+        </p>
+      )}
+
+      {error && (
+        <div
+          role="alert"
+          className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-black/80 p-6 text-center text-white"
+          data-error={error.kind}
+        >
+          <p className="font-semibold">{error.title}</p>
+          <p className="max-w-md text-sm">{error.detail}</p>
+          {canRetry(state) ? (
+            <button type="button" className="btn btn-primary mt-1" onClick={onRetry}>
+              Retry Playback
+            </button>
+          ) : (
+            <>
+              <p className="text-sm text-red-300">Maximum retry attempts reached</p>
+              <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
+                Reload the page
+              </button>
+            </>
+          )}
+        </div>
+      )}
+
+      {/* Always there, so that a screen reader reads what changes in it (a jump to a slide or chapter). */}
+      <p role="status" className="sr-only" data-testid="player-announcement">
+        {state.announcement}
+      </p>
+    </>
+  );
+}

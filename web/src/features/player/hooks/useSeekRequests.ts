@@ -1,0 +1,22 @@
+import { useAtomValue } from 'jotai';
+import { type RefObject, useEffect, useRef } from 'react';
+import { seekRequestAtom } from '../state/player';
+
+/** A time link elsewhere on the page (a comment's 12:34) seeks here and plays. */
+export function useSeekRequests(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  containerRef: RefObject<HTMLElement | null>,
+  seekTo: (seconds: number) => void,
+) {
+  const seekRequest = useAtomValue(seekRequestAtom);
+  const handledSeek = useRef(seekRequest?.at ?? 0);
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!seekRequest || !video || seekRequest.at === handledSeek.current) return;
+    handledSeek.current = seekRequest.at;
+    // Through the player, so that a time asked for before the stream loads wins over the resume point.
+    seekTo(seekRequest.seconds);
+    if (video.paused) video.play().catch(() => {});
+    containerRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [seekRequest, seekTo, videoRef, containerRef]);
+}
