@@ -33,7 +33,22 @@ export const slideThumbnailUrl = (lectureId: string, slideId: string) =>
  * words read on it), `title` (the teacher's, or null: a titled slide is a chapter). The teacher also gets `id` and
  * `hidden`, which their controls need.
  */
-export function toSlideJson(lectureId: string, slide: Slide, forTeacher: boolean) {
+export const slideJson = z.object({
+  seconds: z.number(),
+  thumbnail: z.string(),
+  text: z.string(),
+  title: z.string().nullable(),
+  /** The teacher's only. */
+  id: z.string().optional(),
+  /** The teacher's only: a hidden mark students do not see. */
+  hidden: z.boolean().optional(),
+});
+export type SlideJson = z.infer<typeof slideJson>;
+
+/** The teacher's switch answers the index's state. */
+export const slideIndexJson = z.object({ slideIndex: z.enum(SLIDE_INDEX_STATES) });
+
+export function toSlideJson(lectureId: string, slide: Slide, forTeacher: boolean): SlideJson {
   return {
     seconds: slide.seconds,
     thumbnail: slideThumbnailUrl(lectureId, slide.id),
@@ -42,7 +57,6 @@ export function toSlideJson(lectureId: string, slide: Slide, forTeacher: boolean
     ...(forTeacher ? { id: slide.id, hidden: slide.hidden } : {}),
   };
 }
-export type SlideJson = ReturnType<typeof toSlideJson>;
 
 /** `PUT /api/lectures/{id}/slides/{slideId}`: a title (null or empty removes it) and/or hiding a wrong mark. */
 export const slideChange = z

@@ -1,14 +1,21 @@
 import { Hono } from 'hono';
-import { describeRoute } from 'hono-openapi';
 import { z } from 'zod';
 import { readableLecture, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
-import { slideChange, slideIndexChange, slideIndexState, toSlideJson } from '../contract/slides';
+import {
+  slideChange,
+  slideIndexChange,
+  slideIndexJson,
+  slideIndexState,
+  slideJson,
+  toSlideJson,
+} from '../contract/slides';
 import { videoById } from '../db/queries/lectures';
 import { changeSlide, slideOfVideo, slidesOfVideo, switchSlideIndex } from '../db/queries/slides';
 import type { AppDeps, AppEnv } from '../deps';
 import { notFound } from '../errors';
 import { fileResponse } from '../http/file-response';
+import { answers } from '../http/openapi';
 import { idSchema, validate } from '../http/validation';
 import { slideThumbnailKey } from '../storage/keys';
 
@@ -32,12 +39,14 @@ export function slidesRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get(
       '/:id/slides',
-      describeRoute({
-        summary: "A lecture's slides: [{ seconds, thumbnail, text, title }] (the teacher also gets id and hidden)",
-        description:
-          'Empty while the index is pending, when the video is not slides, or when the teacher switched it off. The header X-Slide-Index says which: pending, ready, none or off.',
-        responses: { 200: { description: 'The slides in time order.' }, 404: { description: 'No such lecture.' } },
-      }),
+      answers(
+        { 200: z.array(slideJson) },
+        {
+          summary: "A lecture's slides: [{ seconds, thumbnail, text, title }] (the teacher also gets id and hidden)",
+          description:
+            'Empty while the index is pending, when the video is not slides, or when the teacher switched it off. The header X-Slide-Index says which: pending, ready, none or off.',
+        },
+      ),
       signedIn,
       validate('param', lectureParam),
       async (c) => {
@@ -56,16 +65,10 @@ export function slidesRoutes(deps: AppDeps) {
 
     .get(
       '/:id/slides/:file',
-      describeRoute({
-        summary: "A slide's thumbnail (WebP, 320 px wide)",
-        responses: {
-          200: {
-            description: 'The thumbnail.',
-            content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } },
-          },
-          404: { description: 'No such lecture or slide.' },
-        },
-      }),
+      answers(
+        { 200: { media: 'image/webp', description: "The slide's thumbnail, 320 px wide." } },
+        { summary: "A slide's thumbnail (WebP, 320 px wide)" },
+      ),
       signedIn,
       validate('param', thumbnailParam),
       async (c) => {
@@ -92,15 +95,10 @@ export function slidesRoutes(deps: AppDeps) {
 
     .put(
       '/:id/slides/:slideId',
-      describeRoute({
-        summary: 'Title a slide (a titled slide is a chapter) or hide a wrong mark; the teacher only',
-        responses: {
-          200: { description: 'The slide as the teacher sees it.' },
-          400: { description: 'A bad title or hidden.' },
-          403: { description: 'A student of the class.' },
-          404: { description: 'No such lecture or slide.' },
-        },
-      }),
+      answers(
+        { 200: slideJson },
+        { summary: 'Title a slide (a titled slide is a chapter) or hide a wrong mark; the teacher only' },
+      ),
       signedIn,
       validate('param', slideParam),
       validate('json', slideChange),
@@ -116,14 +114,13 @@ export function slidesRoutes(deps: AppDeps) {
 
     .put(
       '/:id/slide-index',
-      describeRoute({
-        summary: "Switch a lecture's slide index off or on again (on runs detection if it never ran); the teacher only",
-        responses: {
-          200: { description: '{ "slideIndex": "pending" | "ready" | "none" | "off" }' },
-          403: { description: 'A student of the class.' },
-          404: { description: 'No such lecture, or it has no video.' },
+      answers(
+        { 200: slideIndexJson },
+        {
+          summary:
+            "Switch a lecture's slide index off or on again (on runs detection if it never ran); the teacher only",
         },
-      }),
+      ),
       signedIn,
       validate('param', lectureParam),
       validate('json', slideIndexChange),
