@@ -53,7 +53,7 @@ async function bunTests(name: string, args: string[], env: Record<string, string
 }
 
 /** The server tests that touch media, avatars or uploads (storage.test.ts and media.test.ts cover both drivers anyway). */
-const S3_SUITE = ['lectures', 'captions', 'users', 'admin', 'resumable-uploads', 'downloads']
+const S3_SUITE = ['lectures', 'captions', 'users', 'admin', 'resumable-uploads', 'downloads', 'slides']
   .map((name) => `src/routes/${name}.test.ts`)
   .concat('src/media/queue.test.ts');
 
