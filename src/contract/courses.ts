@@ -82,8 +82,3 @@ export function toRosterEntryJson(user: User, joinedAt: number): RosterEntryJson
 
 /** `GET /api/invites/{code}`: what an invite link shows before anyone signs in. */
 export const invitePreviewJson = z.object({ courseName: z.string(), teacherName: z.string().nullable() });
-
-export const teacherName = (course: CourseJson) =>
-  typeof course.teacherId === 'string' ? '' : course.teacherId.username;
-export const teacherIdOf = (course: CourseJson) =>
-  typeof course.teacherId === 'string' ? course.teacherId : course.teacherId._id;

@@ -79,6 +79,7 @@ export const passwordChangedJson = z.object({ message: z.string(), token: z.stri
 
 /** `GET /api/auth/providers`: the ways to sign in this server offers. */
 export const providersJson = z.object({ password: z.boolean(), oidc: z.object({ label: z.string() }).nullable() });
+export type ProvidersJson = z.infer<typeof providersJson>;
 
 /** `GET /api/users/sign-in-methods`: the signed-in user's ways in. */
 export const signInMethodsJson = z.object({
@@ -86,6 +87,8 @@ export const signInMethodsJson = z.object({
   school: z.array(z.object({ id: z.string(), email: z.string().nullable(), linkedAt: z.number() })),
   schoolLabel: z.string().nullable(),
 });
+export type SignInMethodsJson = z.infer<typeof signInMethodsJson>;
 
 /** `GET`/`PUT /api/users/notifications`: the person's choice of notification email. */
 export const emailChoiceJson = z.object({ email: z.enum(['every', 'daily', 'none']) });
+export type EmailChoiceJson = z.infer<typeof emailChoiceJson>;

@@ -1,6 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminCourseJson, AdminUserJson, OverviewJson } from '../../../../../src/contract/admin';
-import { request } from '../../../api/client';
+import { answer, api } from '../../../api/client';
 
 export type {
   AdminCourseJson as AdminCourse,
@@ -21,15 +20,15 @@ const QUEUE_POLL_MS = 5000;
 export const adminUsersQuery = (q: string) =>
   queryOptions({
     queryKey: adminKeys.users(q),
-    queryFn: () => request<AdminUserJson[]>('GET', `/admin/users?q=${encodeURIComponent(q)}`),
+    queryFn: () => answer(api.admin.users.$get({ query: { q } })),
     placeholderData: keepPreviousData,
   });
 export const adminCoursesQuery = () =>
-  queryOptions({ queryKey: adminKeys.courses(), queryFn: () => request<AdminCourseJson[]>('GET', '/admin/courses') });
+  queryOptions({ queryKey: adminKeys.courses(), queryFn: () => answer(api.admin.courses.$get()) });
 export const overviewQuery = () =>
   queryOptions({
     queryKey: adminKeys.overview(),
-    queryFn: () => request<OverviewJson>('GET', '/admin/overview'),
+    queryFn: () => answer(api.admin.overview.$get()),
     // The queue and a running backup move by themselves.
     refetchInterval: QUEUE_POLL_MS,
   });
@@ -47,17 +46,17 @@ function useAdminMutation<Variables, Answer>(mutationFn: (variables: Variables) 
 export const useUpdateUser = () =>
   useAdminMutation(
     ({ id, ...body }: { id: string; teacherApproved?: boolean; disabled?: boolean; isAdmin?: boolean }) =>
-      request<AdminUserJson>('PATCH', `/admin/users/${id}`, { body }),
+      answer(api.admin.users[':id'].$patch({ param: { id }, json: body })),
   );
 export const useDeleteUser = () =>
-  useAdminMutation((id: string) => request<{ message: string }>('DELETE', `/admin/users/${id}`));
+  useAdminMutation((id: string) => answer(api.admin.users[':id'].$delete({ param: { id } })));
 export const useSendReset = () =>
-  useAdminMutation((id: string) => request<{ message: string }>('POST', `/admin/users/${id}/password-reset`));
+  useAdminMutation((id: string) => answer(api.admin.users[':id']['password-reset'].$post({ param: { id } })));
 export const useDeleteClass = () =>
-  useAdminMutation((id: string) => request<{ message: string }>('DELETE', `/admin/courses/${id}`));
+  useAdminMutation((id: string) => answer(api.admin.courses[':id'].$delete({ param: { id } })));
 export const useRetryJob = () =>
-  useAdminMutation((videoId: string) => request<{ message: string }>('POST', `/admin/videos/${videoId}/retry`));
+  useAdminMutation((videoId: string) => answer(api.admin.videos[':id'].retry.$post({ param: { id: videoId } })));
 export const useCancelJob = () =>
-  useAdminMutation((videoId: string) => request<{ message: string }>('POST', `/admin/videos/${videoId}/cancel`));
-export const useTestMail = () => useAdminMutation(() => request<{ message: string }>('POST', '/admin/test-mail'));
-export const useStartBackup = () => useAdminMutation(() => request<{ message: string }>('POST', '/admin/backups'));
+  useAdminMutation((videoId: string) => answer(api.admin.videos[':id'].cancel.$post({ param: { id: videoId } })));
+export const useTestMail = () => useAdminMutation(() => answer(api.admin['test-mail'].$post()));
+export const useStartBackup = () => useAdminMutation(() => answer(api.admin.backups.$post()));

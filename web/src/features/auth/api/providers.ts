@@ -1,13 +1,16 @@
 import { useCallback, useEffect, useState } from 'react';
-import { request } from '../../../api/client';
+import type { ProvidersJson as Providers } from '../../../../../src/contract/users';
+import { answer, api } from '../../../api/client';
 import { queryClient } from '../../../api/query-client';
 
 /** How this server lets people in: the password forms, and the school's OpenID Connect button (its label). */
-export type Providers = { password: boolean; oidc: { label: string } | null };
+export type { ProvidersJson as Providers } from '../../../../../src/contract/users';
+
+const getProviders = () => answer(api.auth.providers.$get());
 
 const providersOptions = {
   queryKey: ['auth', 'providers'],
-  queryFn: () => request<Providers>('GET', '/auth/providers'),
+  queryFn: getProviders,
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,
 };

@@ -1,26 +1,22 @@
 import { useMutation } from '@tanstack/react-query';
-import type { PrivateUserJson, Role, SignInJson } from '../../../../../src/contract/users';
-import { request } from '../../../api/client';
+import type { PrivateUserJson, Role } from '../../../../../src/contract/users';
+import { answer, api } from '../../../api/client';
 import { storeToken } from '../../../lib/token-cookie';
 
 export type { PrivateUserJson as User, Role, SignInJson as LoginAnswer } from '../../../../../src/contract/users';
 
-export const login = (email: string, password: string) =>
-  request<SignInJson>('POST', '/users/login', { body: { email, password } });
+export const login = (email: string, password: string) => answer(api.users.login.$post({ json: { email, password } }));
 
 export const register = (body: { username: string; email: string; password: string; role: Role }) =>
-  request<{ requiresVerification?: boolean; message: string }>('POST', '/users/register', { body });
+  answer(api.users.register.$post({ json: body }));
 
-export const getCurrentUser = () => request<PrivateUserJson>('GET', '/users');
+export const getCurrentUser = () => answer(api.users.$get());
 
 /** `password`: chosen with the code when the server asks for one (`requiresPassword`: another browser signed up). */
 export const verifyOtp = (email: string, otp: string, password?: string) =>
-  request<SignInJson>('POST', '/users/verify-otp', {
-    body: password === undefined ? { email, otp } : { email, otp, password },
-  });
+  answer(api.users['verify-otp'].$post({ json: password === undefined ? { email, otp } : { email, otp, password } }));
 
-export const resendOtp = (email: string) =>
-  request<{ message: string }>('POST', '/users/resend-otp', { body: { email } });
+export const resendOtp = (email: string) => answer(api.users['resend-otp'].$post({ json: { email } }));
 
 export const uploadProfilePicture = async (file: File, onProgress: (percent: number) => void = () => {}) => {
   const form = new FormData();
@@ -32,28 +28,25 @@ export const uploadProfilePicture = async (file: File, onProgress: (percent: num
 
 /** `currentPassword` is left out by an account without one (after confirming with the school account). */
 export const changePassword = (userId: string, currentPassword: string | undefined, newPassword: string) =>
-  request<{ message: string; token: string }>('PATCH', `/users/${userId}/password`, {
-    body: { currentPassword, newPassword },
-  });
+  answer(api.users[':id'].password.$patch({ param: { id: userId }, json: { currentPassword, newPassword } }));
 
-export const forgotPassword = (email: string) =>
-  request<{ message: string }>('POST', '/users/forgot-password', { body: { email } });
+export const forgotPassword = (email: string) => answer(api.users['forgot-password'].$post({ json: { email } }));
 
 export const resetPassword = (email: string, otp: string, newPassword: string) =>
-  request<SignInJson>('POST', '/users/reset-password', { body: { email, otp, newPassword } });
+  answer(api.users['reset-password'].$post({ json: { email, otp, newPassword } }));
 
 /** Ends this device's session on the server; `endSessionUrl`: the school's provider signs out there too. */
-export const logout = () => request<{ message: string; endSessionUrl?: string }>('POST', '/users/logout');
+export const logout = () => answer(api.users.logout.$post());
 
 /** Ends every session of the account, this one included. */
-export const logoutEverywhere = () => request<{ message: string }>('POST', '/users/logout-all');
+export const logoutEverywhere = () => answer(api.users['logout-all'].$post());
 
 /** `password` is left out by an account without one: its proof is the `reauth` cookie of a school confirmation. */
 export const deleteAccount = (userId: string, password?: string) =>
-  request<{ message: string }>('DELETE', `/users/${userId}`, { body: { password } });
+  answer(api.users[':id'].$delete({ param: { id: userId }, json: { password } }));
 
 export const changeName = (userId: string, username: string) =>
-  request<PrivateUserJson>('PATCH', `/users/${userId}`, { body: { username } });
+  answer(api.users[':id'].$patch({ param: { id: userId }, json: { username } }));
 
 /** The signed-in user's new name (the caller puts the answer in the session). Failures reach the form's toast. */
 export function useChangeName() {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AppInfoJson } from '../../../../../src/contract/app';
-import { request } from '../../../api/client';
+import { answer, api } from '../../../api/client';
 
 export type AppInfo = AppInfoJson;
 
@@ -8,7 +8,7 @@ export type AppInfo = AppInfoJson;
 export const appInfoQuery = () =>
   queryOptions({
     queryKey: ['app'] as const,
-    queryFn: () => request<AppInfoJson>('GET', '/app'),
+    queryFn: () => answer(api.app.$get()),
     staleTime: Number.POSITIVE_INFINITY,
   });
 

@@ -1,9 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CourseJson, EnrollmentJson, NotesJson, RosterEntryJson } from '../../../../../src/contract/courses';
-import { request } from '../../../api/client';
+import type { CourseJson } from '../../../../../src/contract/courses';
+import { answer, api, withoutBearer } from '../../../api/client';
 
 export type { CourseJson as Course, EnrollmentJson as Enrollment } from '../../../../../src/contract/courses';
-export { teacherIdOf, teacherName } from '../../../../../src/contract/courses';
+
+// The contract's modules hold zod schemas: the web imports their types only, so zod stays out of its bundle.
+export const teacherName = (course: CourseJson) =>
+  typeof course.teacherId === 'string' ? '' : course.teacherId.username;
+export const teacherIdOf = (course: CourseJson) =>
+  typeof course.teacherId === 'string' ? course.teacherId : course.teacherId._id;
 
 /** Query keys of classes: every cache entry about a class starts with `['courses', id]`. */
 export const courseKeys = {
@@ -14,9 +19,9 @@ export const courseKeys = {
   roster: (id: string) => [...courseKeys.all, id, 'students'] as const,
 };
 
-export const listCourses = () => request<CourseJson[]>('GET', '/courses');
-export const getCourse = (id: string) => request<CourseJson>('GET', `/courses/${id}`);
-export const getNotes = (courseId: string) => request<NotesJson>('GET', `/enrollments/${courseId}/notes`);
+export const listCourses = () => answer(api.courses.$get());
+export const getCourse = (id: string) => answer(api.courses[':id'].$get({ param: { id } }));
+export const getNotes = (courseId: string) => answer(api.enrollments[':courseId'].notes.$get({ param: { courseId } }));
 
 export const coursesQuery = () => queryOptions({ queryKey: courseKeys.list(), queryFn: listCourses });
 export const courseQuery = (id: string) =>
@@ -31,7 +36,7 @@ export const useNotes = (courseId: string) => useQuery(notesQuery(courseId));
 export const rosterQuery = (courseId: string) =>
   queryOptions({
     queryKey: courseKeys.roster(courseId),
-    queryFn: () => request<RosterEntryJson[]>('GET', `/courses/${courseId}/students`),
+    queryFn: () => answer(api.courses[':id'].students.$get({ param: { id: courseId } })),
   });
 export const useRoster = (courseId: string) => useQuery(rosterQuery(courseId));
 
@@ -40,7 +45,7 @@ export function useRemoveStudent(courseId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (studentId: string) =>
-      request<{ message: string }>('DELETE', `/courses/${courseId}/students/${studentId}`),
+      answer(api.courses[':id'].students[':userId'].$delete({ param: { id: courseId, userId: studentId } })),
     onSuccess: () => client.invalidateQueries({ queryKey: courseKeys.detail(courseId) }),
   });
 }
@@ -49,7 +54,7 @@ export function useCreateCourse() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: { courseName: string; teacherId: string; semester: number | null }) =>
-      request<CourseJson>('POST', '/courses', { body }),
+      answer(api.courses.$post({ json: body })),
     // The modal shows the failure in its form.
     meta: { quiet: true },
     onSuccess: () => client.invalidateQueries({ queryKey: courseKeys.list() }),
@@ -61,7 +66,7 @@ export function useRenameCourse() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, courseName }: { id: string; courseName: string }) =>
-      request<CourseJson>('PATCH', `/courses/${id}`, { body: { courseName }, noAuthHeader: true }),
+      answer(api.courses[':id'].$patch({ param: { id }, json: { courseName } }, withoutBearer)),
     onSuccess: (course) => {
       client.setQueryData(courseKeys.detail(course._id), course);
       return client.invalidateQueries({ queryKey: courseKeys.list() });
@@ -72,7 +77,7 @@ export function useRenameCourse() {
 export function useDeleteCourse() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => request<{ message: string }>('DELETE', `/courses/${id}`),
+    mutationFn: (id: string) => answer(api.courses[':id'].$delete({ param: { id } })),
     onSuccess: (_answer, id) => {
       client.removeQueries({ queryKey: courseKeys.detail(id) });
       return client.invalidateQueries({ queryKey: courseKeys.list() });
@@ -83,7 +88,7 @@ export function useDeleteCourse() {
 export function useRegenerateInviteCode() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => request<CourseJson>('POST', `/courses/${id}/invite-code`),
+    mutationFn: (id: string) => answer(api.courses[':id']['invite-code'].$post({ param: { id } })),
     onSuccess: (course) => client.setQueryData(courseKeys.detail(course._id), course),
   });
 }
@@ -93,7 +98,7 @@ export function useEnroll() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ studentId, classCode }: { studentId: string; classCode: string }) =>
-      request<EnrollmentJson>('POST', '/enrollments', { body: { studentId, classCode }, noAuthHeader: true }),
+      answer(api.enrollments.$post({ json: { studentId, classCode } }, withoutBearer)),
     meta: { quiet: true },
     onSuccess: () => client.invalidateQueries({ queryKey: courseKeys.list() }),
   });
@@ -103,28 +108,30 @@ export function useEnroll() {
 export const useInvitePreview = (code: string | null) =>
   useQuery({
     queryKey: ['invites', code],
-    queryFn: () =>
-      request<{ courseName: string; teacherName: string | null }>('GET', `/invites/${encodeURIComponent(code ?? '')}`),
+    queryFn: () => answer(api.invites[':code'].$get({ param: { code: encodeURIComponent(code ?? '') } })),
     enabled: code !== null && code !== '',
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
   });
 
-export const joinByInviteCode = (inviteCode: string) =>
-  request<EnrollmentJson>('POST', '/enrollments/join', { body: { inviteCode } });
+export const joinByInviteCode = (inviteCode: string) => answer(api.enrollments.join.$post({ json: { inviteCode } }));
 
 /** Saves notes as the page goes away (keepalive), when they fit in a keepalive body. */
 export const saveNotesOnLeave = (courseId: string, notes: string) =>
   new Blob([notes]).size < 60_000
-    ? request<NotesJson>('PATCH', `/enrollments/${courseId}/notes`, { body: { notes }, keepalive: true }).catch(
-        () => {},
-      )
+    ? answer(
+        api.enrollments[':courseId'].notes.$patch(
+          { param: { courseId }, json: { notes } },
+          { init: { keepalive: true } },
+        ),
+      ).catch(() => {})
     : Promise.resolve();
 
 export function useSaveNotes(courseId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (notes: string) => request<NotesJson>('PATCH', `/enrollments/${courseId}/notes`, { body: { notes } }),
+    mutationFn: (notes: string) =>
+      answer(api.enrollments[':courseId'].notes.$patch({ param: { courseId }, json: { notes } })),
     meta: { quiet: true },
     onSuccess: (saved) => client.setQueryData(courseKeys.notes(courseId), saved),
   });

@@ -1,15 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  CommentJson,
-  CourseProgressJson,
-  HistoryEntryJson,
-  LikesJson,
-  ProgressJson,
-  ViewsJson,
-} from '../../../../../src/contract/engagement';
 import type { CaptionJson, LectureJson } from '../../../../../src/contract/lectures';
-import type { VideoJson } from '../../../../../src/contract/videos';
-import { request } from '../../../api/client';
+import { answer, api } from '../../../api/client';
 import { courseKeys } from '../../classes/api/courses';
 
 export type {
@@ -36,22 +27,22 @@ export const isProcessing = (lecture: LectureJson) =>
 export const lecturesQuery = (courseId: string) =>
   queryOptions({
     queryKey: lectureKeys.ofCourse(courseId),
-    queryFn: () => request<LectureJson[]>('GET', `/lectures/course/${courseId}`),
+    queryFn: () => answer(api.lectures.course[':courseId'].$get({ param: { courseId } })),
     // While a video is processing, keep its progress fresh.
     refetchInterval: (query) => (query.state.data?.some(isProcessing) ? PROCESSING_POLL_MS : false),
   });
 export const commentsQuery = (lectureId: string) =>
   queryOptions({
     queryKey: lectureKeys.comments(lectureId),
-    queryFn: () => request<CommentJson[]>('GET', `/lectures/${lectureId}/comments`),
+    queryFn: () => answer(api.lectures[':id'].comments.$get({ param: { id: lectureId } })),
   });
 export const courseProgressQuery = (courseId: string) =>
   queryOptions({
     queryKey: lectureKeys.progressOfCourse(courseId),
-    queryFn: () => request<CourseProgressJson>('GET', `/lectures/course/${courseId}/progress`),
+    queryFn: () => answer(api.lectures.course[':courseId'].progress.$get({ param: { courseId } })),
   });
 export const historyQuery = () =>
-  queryOptions({ queryKey: lectureKeys.history(), queryFn: () => request<HistoryEntryJson[]>('GET', '/history') });
+  queryOptions({ queryKey: lectureKeys.history(), queryFn: () => answer(api.history.$get()) });
 
 export const useLectures = (courseId: string) => useQuery(lecturesQuery(courseId));
 export const useComments = (lectureId: string) => useQuery(commentsQuery(lectureId));
@@ -81,7 +72,7 @@ export function useCreateLecture() {
   const invalidate = useInvalidateCourseLectures();
   return useMutation({
     mutationFn: (body: { courseId: string; nameOfTopic: string; videoLink: string | null }) =>
-      request<LectureJson>('POST', '/lectures', { body }),
+      answer(api.lectures.$post({ json: body })),
     meta: { quiet: true },
     onSuccess: (lecture) => invalidate(lecture.courseId),
   });
@@ -91,7 +82,7 @@ export function useUpdateLecture() {
   const invalidate = useInvalidateCourseLectures();
   return useMutation({
     mutationFn: ({ id, ...body }: { id: string; nameOfTopic: string; videoLink?: string | null }) =>
-      request<LectureJson>('PATCH', `/lectures/${id}/update`, { body }),
+      answer(api.lectures[':id'].update.$patch({ param: { id }, json: body })),
     meta: { quiet: true },
     onSuccess: (lecture) => invalidate(lecture.courseId),
   });
@@ -100,7 +91,7 @@ export function useUpdateLecture() {
 export function useDeleteLecture() {
   const invalidate = useInvalidateCourseLectures();
   return useMutation({
-    mutationFn: (lecture: LectureJson) => request<{ message: string }>('DELETE', `/lectures/${lecture._id}`),
+    mutationFn: (lecture: LectureJson) => answer(api.lectures[':id'].$delete({ param: { id: lecture._id } })),
     onSuccess: (_answer, lecture) => invalidate(lecture.courseId),
   });
 }
@@ -124,7 +115,8 @@ export function useAddCaption() {
       form.append('file', file);
       form.append('language', language);
       form.append('label', label);
-      return request<CaptionJson>('POST', `/lectures/${lecture._id}/captions`, { body: form });
+      // A multipart form the route reads itself: sent as the request's body.
+      return answer(api.lectures[':id'].captions.$post({ param: { id: lecture._id } }, { init: { body: form } }));
     },
     meta: { quiet: true },
     onSuccess: (_caption, { lecture }) => invalidate(lecture.courseId),
@@ -135,7 +127,7 @@ export function useDeleteCaption() {
   const invalidate = useInvalidateCourseLectures();
   return useMutation({
     mutationFn: ({ lecture, caption }: { lecture: LectureJson; caption: CaptionJson }) =>
-      request<{ message: string }>('DELETE', `/lectures/${lecture._id}/captions/${caption.id}`),
+      answer(api.lectures[':id'].captions[':captionId'].$delete({ param: { id: lecture._id, captionId: caption.id } })),
     onSuccess: (_answer, { lecture }) => invalidate(lecture.courseId),
   });
 }
@@ -143,7 +135,7 @@ export function useDeleteCaption() {
 export function useRetryVideo(courseId: string) {
   const invalidate = useInvalidateCourseLectures();
   return useMutation({
-    mutationFn: (videoId: string) => request<VideoJson>('POST', `/videos/${videoId}/retry`),
+    mutationFn: (videoId: string) => answer(api.videos[':id'].retry.$post({ param: { id: videoId } })),
     onSuccess: () => invalidate(courseId),
   });
 }
@@ -153,8 +145,8 @@ export function useToggleLike() {
   return useMutation({
     mutationFn: async (lecture: LectureJson) =>
       lecture.likedByMe
-        ? request<LikesJson>('DELETE', `/lectures/${lecture._id}/like`)
-        : request<LikesJson>('PATCH', `/lectures/${lecture._id}/like`),
+        ? answer(api.lectures[':id'].like.$delete({ param: { id: lecture._id } }))
+        : answer(api.lectures[':id'].like.$patch({ param: { id: lecture._id } })),
     onSuccess: ({ noOfLikes, liked }, lecture) => update({ ...lecture, likedByMe: liked, noOfLikes }),
   });
 }
@@ -162,7 +154,7 @@ export function useToggleLike() {
 /** Counted when a lecture ends; a failure only loses one view, so it stays quiet. */
 export function useCountView() {
   return useMutation({
-    mutationFn: (lectureId: string) => request<ViewsJson>('PATCH', `/lectures/${lectureId}/view`),
+    mutationFn: (lectureId: string) => answer(api.lectures[':id'].view.$patch({ param: { id: lectureId } })),
     meta: { quiet: true },
   });
 }
@@ -171,7 +163,7 @@ export function useCountView() {
 export function useSaveProgress() {
   return useMutation({
     mutationFn: ({ id, position, duration }: { id: string; position: number; duration: number }) =>
-      request<ProgressJson>('PUT', `/lectures/${id}/progress`, { body: { position, duration } }),
+      answer(api.lectures[':id'].progress.$put({ param: { id }, json: { position, duration } })),
     meta: { quiet: true },
   });
 }
@@ -181,9 +173,12 @@ export function useAddComment(lectureId: string) {
   return useMutation({
     /** A text, or a reply: the text and the comment it answers (whose author is told). */
     mutationFn: (input: string | { text: string; parentId: string }) =>
-      request<CommentJson>('POST', `/lectures/${lectureId}/comments`, {
-        body: typeof input === 'string' ? { text: input } : input,
-      }),
+      answer(
+        api.lectures[':id'].comments.$post({
+          param: { id: lectureId },
+          json: typeof input === 'string' ? { text: input } : input,
+        }),
+      ),
     meta: { quiet: true },
     onSuccess: () => client.invalidateQueries({ queryKey: lectureKeys.comments(lectureId) }),
   });
@@ -193,7 +188,7 @@ export function useDeleteComment(lectureId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (commentId: string) =>
-      request<{ message: string }>('DELETE', `/lectures/${lectureId}/comments/${commentId}`),
+      answer(api.lectures[':id'].comments[':commentId'].$delete({ param: { id: lectureId, commentId } })),
     onSuccess: () => client.invalidateQueries({ queryKey: lectureKeys.comments(lectureId) }),
   });
 }

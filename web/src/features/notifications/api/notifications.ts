@@ -1,16 +1,17 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { request } from '../../../api/client';
+import type { EmailChoiceJson } from '../../../../../src/contract/users';
+import { answer, api } from '../../../api/client';
 import { courseKeys } from '../../classes/api/courses';
 
 /** Which notification emails a person gets: every event, a daily digest, or none. */
-export type EmailChoice = 'every' | 'daily' | 'none';
-export type NotificationPrefs = { email: EmailChoice };
+export type NotificationPrefs = EmailChoiceJson;
+export type EmailChoice = NotificationPrefs['email'];
 
 export const notificationPrefsQuery = () =>
   queryOptions({
     queryKey: ['users', 'notifications'] as const,
-    queryFn: () => request<NotificationPrefs>('GET', '/users/notifications'),
+    queryFn: () => answer(api.users.notifications.$get()),
   });
 
 export const useNotificationPrefs = () => useQuery(notificationPrefsQuery());
@@ -18,8 +19,7 @@ export const useNotificationPrefs = () => useQuery(notificationPrefsQuery());
 export function useSaveNotificationPrefs() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (prefs: NotificationPrefs) =>
-      request<NotificationPrefs>('PUT', '/users/notifications', { body: prefs }),
+    mutationFn: (prefs: NotificationPrefs) => answer(api.users.notifications.$put({ json: prefs })),
     meta: { quiet: true },
     onSuccess: (saved) => client.setQueryData(notificationPrefsQuery().queryKey, saved),
   });
@@ -33,7 +33,7 @@ export function useRecordVisit(courseId: string | undefined) {
   const client = useQueryClient();
   useEffect(() => {
     if (!courseId) return;
-    request<{ message: string }>('POST', `/notifications/visits/${encodeURIComponent(courseId)}`).then(
+    answer(api.notifications.visits[':id'].$post({ param: { id: encodeURIComponent(courseId) } })).then(
       () => client.invalidateQueries({ queryKey: courseKeys.list() }),
       () => {},
     );

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { SearchResultJson } from '../../../../../src/contract/search';
-import { request } from '../../../api/client';
+import { answer, api } from '../../../api/client';
 
 export type { SearchResultJson as SearchResult } from '../../../../../src/contract/search';
 export type SearchHit = SearchResultJson['hits'][number];
@@ -11,11 +11,8 @@ export const searchKeys = {
 };
 
 /** GET /api/search: hits in the classes the user teaches or is enrolled in (or in one of them). */
-export const searchLectures = (q: string, courseId?: string, signal?: AbortSignal) => {
-  const params = new URLSearchParams({ q });
-  if (courseId) params.set('courseId', courseId);
-  return request<SearchResultJson>('GET', `/search?${params}`, { signal });
-};
+export const searchLectures = (q: string, courseId?: string, signal?: AbortSignal) =>
+  answer(api.search.$get({ query: courseId ? { q, courseId } : { q } }, { init: { signal } }));
 
 export const searchQuery = (q: string, courseId?: string) =>
   queryOptions({

@@ -1,17 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { request } from '../../../api/client';
+import type { SignInMethodsJson } from '../../../../../src/contract/users';
+import { answer, api } from '../../../api/client';
 
 /** How the signed-in person can get into their account: a password, linked school accounts. */
-export type SignInMethods = {
-  password: boolean;
-  school: { id: string; email: string | null; linkedAt: number }[];
-  schoolLabel: string | null;
-};
+export type SignInMethods = SignInMethodsJson;
 
 export const signInMethodsQuery = () =>
   queryOptions({
     queryKey: ['users', 'sign-in-methods'] as const,
-    queryFn: () => request<SignInMethods>('GET', '/users/sign-in-methods'),
+    queryFn: () => answer(api.users['sign-in-methods'].$get()),
   });
 
 export const useSignInMethods = () => useQuery(signInMethodsQuery());
@@ -20,7 +17,8 @@ export const useSignInMethods = () => useQuery(signInMethodsQuery());
 export function useUnlinkSchool() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => request<void>('DELETE', `/users/sign-in-methods/school/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) =>
+      answer(api.users['sign-in-methods'].school[':id'].$delete({ param: { id: encodeURIComponent(id) } })),
     meta: { quiet: true },
     onSettled: () => client.invalidateQueries({ queryKey: signInMethodsQuery().queryKey }),
   });

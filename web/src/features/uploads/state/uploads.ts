@@ -7,7 +7,7 @@
 import { atom } from 'jotai';
 import type { DetailedError, PreviousUpload, Upload } from 'tus-js-client';
 import type { UploadJson } from '../../../../../src/contract/videos';
-import { request } from '../../../api/client';
+import { answer, api } from '../../../api/client';
 import { queryClient } from '../../../api/query-client';
 import { appStore } from '../../../lib/store';
 import { toast } from '../../../lib/toast';
@@ -170,7 +170,7 @@ async function run(key: string, file: File, target: UploadTarget) {
     async onSuccess() {
       const id = upload.url?.split('/').pop() ?? '';
       try {
-        const result = await request<UploadResult>('GET', `/uploads/${id}`);
+        const result = await answer(api.uploads[':id'].$get({ param: { id } }));
         update(key, { status: 'done', sent: file.size, speed: null, error: null });
         await queryClient.invalidateQueries({ queryKey: lectureKeys.ofCourse(target.courseId) });
         listeners.get(key)?.(result);
