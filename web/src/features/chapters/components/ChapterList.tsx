@@ -35,7 +35,7 @@ export function ChapterList({ chapters, labelledBy }: { chapters: Chapter[]; lab
         <li key={`${chapter.seconds}-${chapter.title}`}>
           <button
             type="button"
-            className={`chapter-row flex w-full items-baseline gap-3 rounded-lg px-3 py-2 text-left text-sm transition-colors ${
+            className={`flex min-h-9 w-full items-baseline gap-3 rounded-lg px-3 py-2 text-left pointer-coarse:min-h-11 pointer-coarse:items-center text-sm transition-colors ${
               index === current
                 ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200'
                 : 'hover:bg-slate-50'
