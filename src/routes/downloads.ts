@@ -14,7 +14,7 @@ import {
 import { captionUrl } from '../contract/lectures';
 import { posterPath } from '../contract/videos';
 import { videoById } from '../db/queries/lectures';
-import { captions, type Lecture, type User, type Video } from '../db/schema';
+import { captions, type Download, type Lecture, type User, type Video } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, notFound } from '../errors';
 import { fileResponse } from '../http/file-response';
@@ -60,15 +60,12 @@ export function downloadsRoutes(deps: AppDeps) {
     return { index, json: { name: rung?.name ?? '', width: rung?.width ?? 0, height: rung?.height ?? 0 } };
   };
 
-  async function stateOf(lecture: Lecture, video: Video, row = undefined as Awaited<ReturnType<typeof downloadOf>>) {
+  /** The state as the API answers it; the rung's size is listed from storage only while the MP4's is not known. */
+  async function stateOf(lecture: Lecture, video: Video, row: Download | undefined) {
     const rung = rungOf(video);
-    return toDownloadJson(
-      lecture.id,
-      lecture.nameOfTopic,
-      rung.json,
-      row,
-      await rungBytes(storage, video.id, rung.index),
-    );
+    const known = row?.status === 'ready' && row.bytes !== null;
+    const estimate = known ? 0 : await rungBytes(storage, video.id, rung.index);
+    return toDownloadJson(lecture.id, lecture.nameOfTopic, rung.json, row, estimate);
   }
 
   return new Hono<AppEnv>()
