@@ -33,6 +33,10 @@ LABEL org.opencontainers.image.title="Classroom" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.source="${SOURCE}" \
       org.opencontainers.image.licenses="AGPL-3.0-or-later"
+# Tesseract reads the words on slides for the slide index (docs/slides.md); more languages: tesseract-ocr-<lang>
+# here and OCR_LANGUAGES (e.g. eng+deu).
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends tesseract-ocr tesseract-ocr-eng >/dev/null \
+  && rm -rf /var/lib/apt/lists/* && tesseract --version | head -1
 COPY --from=ffmpeg /out/usr/bin/ /usr/bin/
 COPY --from=ffmpeg /out/usr/lib/x86_64-linux-gnu/ /usr/lib/x86_64-linux-gnu/
 COPY --from=ffmpeg /out/usr/share-doc-ffmpeg/ /usr/share/doc/ffmpeg/

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Installs the system packages the app needs when they are missing: ffmpeg (>= 5.1) always,
+# Installs the system packages the app needs when they are missing: ffmpeg (>= 5.1) and Tesseract with English (the
+# words on slides; without it slides are indexed without words) always,
 # and with --test Debian's Chromium (the Playwright end-to-end tests), WebKitGTK's driver with Xvfb and GStreamer (the
 # WebKit end-to-end tests) and PostgreSQL (the server suite's second run).
 set -euo pipefail
 
 need=()
 if [[ -z "${FFMPEG_PATH:-}" ]] && ! command -v ffmpeg >/dev/null 2>&1; then need+=(ffmpeg); fi
+if [[ -z "${TESSERACT_PATH:-}" ]] && ! command -v tesseract >/dev/null 2>&1; then need+=(tesseract-ocr); fi
+if [[ -z "${TESSERACT_PATH:-}" ]] && ! compgen -G '/usr/share/tesseract-ocr/*/tessdata/eng.traineddata' >/dev/null; then
+  need+=(tesseract-ocr-eng)
+fi
 if [[ "${1:-}" == "--test" ]] && [[ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]]; then need+=(chromium fonts-dejavu-core); fi
 # The server suite runs a second time on PostgreSQL, on a throwaway cluster (scripts/test-postgres.ts).
 if [[ "${1:-}" == "--test" ]] && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then need+=(postgresql); fi

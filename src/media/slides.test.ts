@@ -1,4 +1,11 @@
 import { expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tools } from '../test/fixtures';
+import { SLIDE_FONT } from '../test/slides-clip';
+import { runTool } from './ffmpeg';
+import { checkTesseract, cleanOcrText, readSlideText } from './ocr';
 import {
   createMarkPicker,
   DETECT_HEIGHT,
@@ -135,4 +142,39 @@ test('a rung playlist gives its init file and segments with their start times; a
     ],
   });
   expect(parseRungPlaylist(playlist.replace('seg_00001.m4s', '../../uploads/x.source'))).toBeUndefined();
+});
+
+test('Tesseract reads the words of a slide picture; a missing Tesseract or language is said, not thrown', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'classroom-ocr-'));
+  try {
+    const image = join(dir, 'slide.png');
+    const drawn = await runTool([
+      tools.ffmpegPath,
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=lightyellow:s=1280x720',
+      '-frames:v',
+      '1',
+      '-vf',
+      `drawtext=fontfile=${SLIDE_FONT}:text='Osmosis and diffusion':fontsize=72:x=100:y=200`,
+      image,
+    ]);
+    expect(drawn.exitCode).toBe(0);
+    const ocr = { tesseractPath: 'tesseract', ocrLanguages: 'eng' };
+    expect(checkTesseract(ocr)).toBeUndefined();
+    expect((await readSlideText(ocr, image)).toLowerCase()).toContain('osmosis and diffusion');
+
+    expect(checkTesseract({ tesseractPath: join(dir, 'no-tesseract'), ocrLanguages: 'eng' })).toContain('not found');
+    expect(checkTesseract({ tesseractPath: 'tesseract', ocrLanguages: 'eng+zzz' })).toContain('zzz');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('read text keeps lines with words, folds whitespace and is capped', () => {
+  expect(cleanOcrText('  Cell   biology \n | ~ \n\n 2 x\nDNA  and RNA\n')).toBe('Cell biology\nDNA and RNA');
+  expect(cleanOcrText('word '.repeat(1000)).length).toBe(2000);
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { jobs, videos } from '../db/schema';
+import { rebuildSearchIndex } from '../search/index';
 import { imageInfo, makeClip, readBytes, uploadForm } from '../test/fixtures';
 import { type Account, type Harness, startHarness } from '../test/harness';
 import { classScenario } from '../test/scenario';
@@ -148,6 +149,11 @@ describe('slide detection and words', () => {
     });
     expect(hits[0].snippet.toLowerCase()).toContain('mitochondria');
     expect((await search('mitochondria', outsider)).json).toEqual({ hits: [], more: false });
+    // A rebuilt index (after a restore, a move between engines) has the slides again.
+    await rebuildSearchIndex(h.db);
+    expect((await slideHits('mitochondria', student)).map((hit: { seconds: number }) => hit.seconds)).toEqual([
+      slides[2]?.seconds,
+    ]);
   });
 
   test('an outsider gets 404 for the slides; a camera lecture has no index', async () => {

@@ -3,8 +3,9 @@ import { WebVTTParser } from 'webvtt-parser';
 import { chaptersOfLecture } from '../contract/chapters';
 import type { Db } from '../db/client';
 import { engineOf } from '../db/dialect';
-import { captions, lectures, type SEARCH_KINDS, searchEntries, videos } from '../db/schema';
+import { captions, lectures, type SEARCH_KINDS, searchEntries, slides, videos } from '../db/schema';
 import { transaction } from '../db/transaction';
+import { indexSlidesOfLecture } from './slides';
 import { runSql } from './sql';
 
 /**
@@ -134,8 +135,8 @@ export async function indexMissingCaptions(db: Db): Promise<number> {
 }
 
 /**
- * Builds the whole index again from the lectures, comments and captions (after a restore or a move between
- * engines, or if it was ever in doubt). Answers the number of entries.
+ * Builds the whole index again from the lectures, comments, captions, chapters and slides (after a restore or a
+ * move between engines, or if it was ever in doubt). Answers the number of entries.
  */
 export async function rebuildSearchIndex(db: Db): Promise<number> {
   await transaction(db, async (tx) => {
@@ -158,6 +159,11 @@ export async function rebuildSearchIndex(db: Db): Promise<number> {
     .from(lectures)
     .where(or(sql`${lectures.description} <> ''`, sql`${lectures.chapters} is not null`));
   for (const lecture of described) await transaction(db, (tx) => indexChapters(tx, lecture.id));
+  const withSlides = await db
+    .selectDistinct({ id: lectures.id })
+    .from(lectures)
+    .innerJoin(slides, eq(slides.videoId, lectures.videoId));
+  for (const lecture of withSlides) await transaction(db, (tx) => indexSlidesOfLecture(tx, lecture.id));
   // SQLite: the FTS5 index rebuilt from its content table (the triggers kept it in step; this makes sure).
   if (engineOf(db) === 'sqlite') await runSql(db, sql`insert into search_fts (search_fts) values ('rebuild')`);
   const [row] = await db.select({ n: sql<number>`count(*)` }).from(searchEntries);

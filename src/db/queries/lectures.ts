@@ -2,6 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { type PersonalState, toLectureJson } from '../../contract/lectures';
 import { newId } from '../../lib/ids';
 import { indexCaption, indexChapters } from '../../search/index';
+import { indexSlidesOfLecture } from '../../search/slides';
 import type { Db } from '../client';
 import { forUpdate, greatest, inJsonList } from '../dialect';
 import { preparedStatement } from '../prepared';
@@ -195,6 +196,8 @@ export async function createLecture(
       .values({ id: newId(), ...values })
       .returning();
     if (values.description) await indexChapters(tx, (lecture as Lecture).id);
+    // A video that already has its slide index (a topic made for an earlier upload): its words are found at once.
+    if (values.videoId) await indexSlidesOfLecture(tx, (lecture as Lecture).id);
     return lecture as Lecture;
   });
 }
@@ -210,6 +213,7 @@ export async function updateLecture(
     if (values.description !== undefined || values.chapters !== undefined || values.videoId !== undefined) {
       await indexChapters(tx, id);
     }
+    if (values.videoId !== undefined) await indexSlidesOfLecture(tx, id);
     return lecture as Lecture;
   });
 }
