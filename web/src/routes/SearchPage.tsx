@@ -2,7 +2,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { errorMessage } from '../api/query-client';
 import { useCourses } from '../features/classes/api/courses';
-import { hitLink, hitThumbnail, type SearchHit, snippetParts, useSearch } from '../features/search/api/search';
+import { hitLink, type SearchHit, snippetParts, useSearch } from '../features/search/api/search';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { formatClock } from '../lib/format';
 import { SearchIcon } from '../ui/icons';
@@ -43,7 +43,7 @@ function Snippet({ hit }: { hit: SearchHit }) {
   );
 }
 
-/** /search?q=…&courseId=…: what matched in titles, captions and comments, each opening the lecture at its second. */
+/** /search?q=…&courseId=…: what matched in titles, chapters, captions, slides and comments, each opening the lecture at its second. */
 export function SearchPage() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
@@ -154,9 +154,9 @@ export function SearchPage() {
                           className="flex flex-col gap-1 rounded-xl border border-slate-200 p-3 text-sm transition hover:border-indigo-300 hover:bg-indigo-50/40 focus-visible:outline-2 sm:flex-row sm:items-baseline sm:gap-3"
                           data-testid="search-hit"
                         >
-                          {hitThumbnail(hit) && (
+                          {hit.thumbnail && (
                             <img
-                              src={hitThumbnail(hit)}
+                              src={hit.thumbnail}
                               alt=""
                               loading="lazy"
                               width={320}

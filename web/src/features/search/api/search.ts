@@ -46,7 +46,3 @@ export function snippetParts(hit: Pick<SearchHit, 'snippet' | 'highlights'>) {
   if (at < hit.snippet.length) parts.push({ text: hit.snippet.slice(at), match: false });
   return parts;
 }
-
-/** A slide hit's thumbnail (kind `slide`), when the server sends one. */
-export const hitThumbnail = (hit: SearchHit): string | undefined =>
-  (hit as SearchHit & { thumbnail?: string }).thumbnail;
