@@ -16,9 +16,14 @@ export const LIMITS = {
   commentMax: 2000,
   notesMax: 100_000,
   inviteCodeInputMax: 32,
+  /** The digits of an email code. */
+  otpDigits: 6,
+  searchQueryMax: 200,
   avatarMaxBytes: 5 * 1024 * 1024,
   captionMaxBytes: 1024 * 1024,
   captionLabelMax: 40,
+  /** The longest language tag the captions' pattern takes (`xxx-xxxxxxxx-xxxxxxxx`). */
+  captionLanguageMax: 21,
   captionsPerLecture: 20,
   /** A lecture's description (its timed lines are chapters: src/contract/chapters.ts). */
   descriptionMax: 5000,
@@ -33,7 +38,7 @@ export const LIMITS = {
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The 6 digits of an email code. */
-export const OTP_PATTERN = /^\d{6}$/;
+export const OTP_PATTERN = new RegExp(`^\\d{${LIMITS.otpDigits}}$`);
 
 /** No 0/O, 1/I/L: a code read off a projector cannot be mistyped into another. */
 export const INVITE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { LIMITS } from '../contract/limits';
 import { slideThumbnailUrl } from '../contract/slides';
 import type { Db } from '../db/client';
 import { engineOf, greatest, inJsonList } from '../db/dialect';
@@ -15,7 +16,7 @@ import { runSql } from './sql';
  */
 export const SEARCH_LIMITS = {
   /** Characters of a query. */
-  queryMax: 200,
+  queryMax: LIMITS.searchQueryMax,
   /** Words of a query that are used (the rest are ignored). */
   tokensMax: 8,
   /** Characters of one word. */

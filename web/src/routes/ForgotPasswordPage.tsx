@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { LIMITS } from '../../../src/contract/limits';
 import { errorMessage } from '../api/query-client';
 import { AuthLayout } from '../app/AuthLayout';
 import { useProviders } from '../features/auth/api/providers';
@@ -104,7 +105,7 @@ function ResetForm({ email, onBack }: { email: string; onBack: () => void }) {
             className="input text-center font-mono text-xl tracking-[0.4em]"
             inputMode="numeric"
             autoComplete="one-time-code"
-            maxLength={6}
+            maxLength={LIMITS.otpDigits}
             value={otp}
             onChange={(event) => setOtp(event.target.value.replace(/\D/g, ''))}
             required

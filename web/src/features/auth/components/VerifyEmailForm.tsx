@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
 import { destinationAfterSignIn } from '../../../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../../../lib/messages';
@@ -94,7 +95,7 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
             className="input text-center font-mono text-2xl tracking-[0.5em]"
             inputMode="numeric"
             autoComplete="one-time-code"
-            maxLength={6}
+            maxLength={LIMITS.otpDigits}
             placeholder="••••••"
             value={otp}
             onChange={(event) => setOtp(event.target.value.replace(/[^\d\s]/g, ''))}

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { LIMITS } from '../../../../../src/contract/limits';
 import { BookIcon, MoreIcon, PlayIcon, ShareIcon } from '../../../ui/icons';
 import { Modal } from '../../../ui/Modal';
 import type { Course } from '../api/courses';
@@ -157,7 +158,7 @@ export function ClassCard({
                 id={`rename-${course._id}`}
                 className="input"
                 value={name}
-                maxLength={120}
+                maxLength={LIMITS.courseNameMax}
                 onChange={(event) => setName(event.target.value)}
                 // biome-ignore lint/a11y/noAutofocus: the dialog opened for this input
                 autoFocus

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
 import { toast } from '../../../lib/toast';
 import { Modal, ModalActions } from '../../../ui/Modal';
@@ -44,7 +45,7 @@ export function CreateClassModal({ open, onClose }: { open: boolean; onClose: ()
             value={courseName}
             onChange={(event) => setCourseName(event.target.value)}
             placeholder="e.g. Physics 101"
-            maxLength={120}
+            maxLength={LIMITS.courseNameMax}
             required
           />
         </div>
@@ -55,11 +56,11 @@ export function CreateClassModal({ open, onClose }: { open: boolean; onClose: ()
             className="input"
             type="number"
             inputMode="numeric"
-            min={1}
-            max={12}
+            min={LIMITS.semesterMin}
+            max={LIMITS.semesterMax}
             value={semester}
             onChange={(event) => setSemester(event.target.value)}
-            placeholder="Optional, 1 to 12"
+            placeholder={`Optional, ${LIMITS.semesterMin} to ${LIMITS.semesterMax}`}
           />
         </div>
         <ModalActions onCancel={onClose} busy={busy} label="Create Class" busyLabel="Creating..." />

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { LIMITS } from '../../../../../src/contract/limits';
 import { toast } from '../../../lib/toast';
 import { FormError } from '../../../ui/FormError';
 import { Modal, ModalActions } from '../../../ui/Modal';
@@ -48,7 +49,7 @@ export function JoinClassModal({ open, onClose }: { open: boolean; onClose: () =
             autoCapitalize="characters"
             autoComplete="off"
             spellCheck={false}
-            maxLength={32}
+            maxLength={LIMITS.inviteCodeInputMax}
             required
           />
           <p className="text-xs text-slate-500">Ask your teacher for the code shown in the class.</p>

@@ -1,4 +1,5 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
+import { LIMITS } from '../../../../../src/contract/limits';
 import { errorMessage } from '../../../api/query-client';
 import { toast } from '../../../lib/toast';
 import { FormError } from '../../../ui/FormError';
@@ -112,7 +113,7 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
               className="input"
               list={`${id}-languages`}
               placeholder="en"
-              maxLength={20}
+              maxLength={LIMITS.captionLanguageMax}
               value={language}
               disabled={addCaption.isPending}
               onChange={(event) => {
@@ -133,7 +134,7 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
             <input
               className="input"
               placeholder="English"
-              maxLength={40}
+              maxLength={LIMITS.captionLabelMax}
               value={label}
               disabled={addCaption.isPending}
               onChange={(event) => {

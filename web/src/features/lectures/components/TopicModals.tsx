@@ -1,5 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { type FormEvent, useEffect, useState } from 'react';
+import { LIMITS } from '../../../../../src/contract/limits';
 import { errorMessage } from '../../../api/query-client';
 import { toast } from '../../../lib/toast';
 import { FormError } from '../../../ui/FormError';
@@ -17,7 +18,7 @@ const topicNameOf = (file: File) =>
     .replace(/\.[^.]+$/, '')
     .replace(/[_-]+/g, ' ')
     .trim()
-    .slice(0, 120) || 'Untitled topic';
+    .slice(0, LIMITS.topicNameMax) || 'Untitled topic';
 
 /**
  * Add New Topic: the upload runs in the tray (resumable), so closing the modal, Escape or a click outside never
@@ -121,7 +122,7 @@ export function AddTopicModal({
                   className="input"
                   aria-label={`Topic name for ${entry.file.name}`}
                   value={entry.name}
-                  maxLength={120}
+                  maxLength={LIMITS.topicNameMax}
                   onChange={(event) =>
                     setFiles((list) =>
                       list.map((item, i) => (i === index ? { ...item, name: event.target.value } : item)),

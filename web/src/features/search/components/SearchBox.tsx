@@ -1,9 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { LIMITS } from '../../../../../src/contract/limits';
 import { SearchIcon } from '../../../ui/icons';
-
-/** Characters of a search (the server's limit too). */
-export const SEARCH_MAX = 200;
 
 /**
  * A search form: Enter (or the button) opens the results page for the words, in all the user's classes or, with
@@ -52,7 +50,7 @@ export function SearchBox({
           className="input h-10 w-full rounded-r-none pr-2"
           placeholder={placeholder}
           value={text}
-          maxLength={SEARCH_MAX}
+          maxLength={LIMITS.searchQueryMax}
           autoComplete="off"
           enterKeyHint="search"
           onChange={(event) => setText(event.target.value)}
