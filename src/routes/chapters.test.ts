@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { entriesOfLecture } from '../search/index';
+import { entriesOfLecture, rebuildSearchIndex } from '../search/index';
 import type { Account, Harness } from '../test/harness';
 import { startHarness } from '../test/harness';
 import { classScenario } from '../test/scenario';
@@ -254,5 +254,12 @@ describe('chapters in search', () => {
     // The description is still searched as a description; its chapter rows are gone.
     const again = await search(student, 'transpiration');
     expect(again.json.hits.map((one: { kind: string }) => one.kind)).toEqual(['description']);
+
+    // Rebuilding the whole index (a restore, a move between engines) makes the same chapter and description rows.
+    const before = (await entriesOfLecture(h.db, made._id)).map(({ kind, seconds, text }) => [kind, seconds, text]);
+    await rebuildSearchIndex(h.db);
+    const after = (await entriesOfLecture(h.db, made._id)).map(({ kind, seconds, text }) => [kind, seconds, text]);
+    expect(after.sort()).toEqual(before.sort());
+    expect(after.filter(([kind]) => kind === 'chapter')).toHaveLength(2);
   });
 });

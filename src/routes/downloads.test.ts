@@ -210,6 +210,43 @@ describe('the MP4 download', () => {
   });
 });
 
+describe('chapters of a lecture with a video', () => {
+  test('no chapter may start past the end of the video, in the editor or the description; nothing changes', async () => {
+    const late = {
+      chapters: [
+        { seconds: 0, title: 'Intro' },
+        { seconds: 12, title: 'Late' },
+      ],
+    };
+    const refused = await expectRefused(h, {
+      name: 'editor past the end',
+      as: teacher.token,
+      method: 'PUT',
+      path: `/api/lectures/${lectureId}/chapters`,
+      body: late,
+      status: 400,
+      field: 'chapters',
+      code: 'bad_chapters',
+    });
+    expect(refused.json.error).toBe('Chapter 2: 0:12 is past the end of the video (0:09).');
+    await expectRefused(h, {
+      name: 'description past the end',
+      as: teacher.token,
+      method: 'PATCH',
+      path: `/api/lectures/${lectureId}/update`,
+      body: { description: '0:00 Intro\n0:12 Late' },
+      status: 400,
+      field: 'description',
+      code: 'bad_chapters',
+    });
+    const fits = await h.api('PUT', `/api/lectures/${lectureId}/chapters`, {
+      as: teacher.token,
+      body: { chapters: [{ seconds: 0, title: 'Intro' }] },
+    });
+    expect(fits.json.chapters).toEqual([{ seconds: 0, title: 'Intro' }]);
+  });
+});
+
 describe('who may download', () => {
   test('an outsider gets the lecture 404 on every route, and nothing changes', async () => {
     for (const [method, path] of [
