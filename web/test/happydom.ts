@@ -23,8 +23,11 @@ Bun.plugin({
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 // Imported after the window exists: testing-library reads `document` when it loads.
-const { afterEach } = await import('bun:test');
+const { afterAll, afterEach } = await import('bun:test');
+const { runAtEnd } = await import('./at-end');
 const { cleanup, configure } = await import('@testing-library/react');
 afterEach(() => cleanup());
+// In a preload, afterAll runs once, after the last file: the shared server stops there (web/test/server.ts).
+afterAll(runAtEnd);
 // Answers come from a real server on a machine shared with other work: wait up to 5 s for what a user waits for.
 configure({ asyncUtilTimeout: 5000 });

@@ -4,9 +4,10 @@
  */
 
 import { beforeAll } from 'bun:test';
-import { rmSync } from 'node:fs';
-import { type RunningServer, startServer } from '../../e2e/server';
+import { join } from 'node:path';
+import { type RunningServer, root, startServer } from '../../e2e/server';
 import { startMailCapture } from '../../src/test/mail-capture';
+import { atEnd } from './at-end';
 import { nativeFetch } from './native-fetch';
 
 export const TEST_PASSWORD = 'correct horse battery';
@@ -23,18 +24,18 @@ export type TestServer = {
 
 let shared: Promise<{ server: RunningServer; mail: Mail }> | undefined;
 
-/** One server for the whole run (each start costs seconds): started by the first file that asks, killed at exit. */
+/** One server for the whole run (each start costs seconds): started by the first file that asks, stopped at the end. */
 function sharedServer() {
   shared ??= (async () => {
     const mail = await startMailCapture();
-    const server = await startServer({ env: { SMTP_URL: mail.url, TEACHER_SIGNUP: 'open' } });
-    process.on('exit', () => {
-      try {
-        process.kill(server.pid);
-      } catch {
-        // already gone
-      }
-      rmSync(server.dataDir, { recursive: true, force: true });
+    const server = await startServer({
+      env: { SMTP_URL: mail.url, TEACHER_SIGNUP: 'open' },
+      // A run that is killed, or ends before its afterAll, takes the server with it.
+      command: ['bun', '--no-orphans', join(root, 'src', 'main.ts')],
+    });
+    atEnd(async () => {
+      await server.stop();
+      await mail.close();
     });
     return { server, mail };
   })();

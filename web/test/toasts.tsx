@@ -1,32 +1,29 @@
-import { act, waitFor } from '@testing-library/react';
-import { createRoot } from 'react-dom/client';
-import { dismissAllToasts, Toasts, toast } from '../src/lib/toast';
+import { act } from '@testing-library/react';
+import { createRoot, type Root } from 'react-dom/client';
+import { Toaster } from 'sonner';
+import { dismissAllToasts } from '../src/lib/toast';
 
-let mounted = false;
+let root: Root | undefined;
 
 /**
- * Puts the app's one `<Toasts />` on the page, once per run, outside testing-library's cleanup: as in the app,
- * sonner's Toaster mounts with the first toast and then stays (lib/toast.tsx loads it only once).
+ * Puts a sonner Toaster on the page, outside testing-library's cleanup. The app's `toast` (lib/toast.tsx) sends
+ * every toast to sonner, and any mounted Toaster shows it; the app's `<Toasts />` only adds placement, and
+ * mounts its Toaster once per page load, which a run of many test files cannot repeat.
  */
 export async function showToasts() {
-  if (mounted) return;
-  mounted = true;
+  if (root) return;
   const host = document.createElement('div');
   host.id = 'toasts';
   document.body.append(host);
-  await act(async () => createRoot(host).render(<Toasts />));
-  // The first toast loads sonner and mounts its Toaster: done here, so no test waits for it.
-  await act(async () => toast.info('ready'));
-  await waitFor(() => {
-    if (!document.querySelector('#toasts [data-sonner-toast]')) throw new Error('no Toaster yet');
-  });
-  await clearToasts();
+  root = createRoot(host);
+  await act(async () => root!.render(<Toaster />));
 }
 
-/** Takes every toast off the page and waits until they are gone, so the next test reads only its own. */
+/**
+ * Takes every toast off the page at once, so the next test reads only its own: dismissed in sonner, and a fresh
+ * Toaster (sonner would otherwise keep each one on screen for its exit animation).
+ */
 export async function clearToasts() {
   dismissAllToasts();
-  await waitFor(() => {
-    if (document.querySelector('#toasts [data-sonner-toast]')) throw new Error('toasts still on the page');
-  });
+  await act(async () => root?.render(<Toaster key={Math.random()} />));
 }
