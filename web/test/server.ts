@@ -29,7 +29,8 @@ function sharedServer() {
   shared ??= (async () => {
     const mail = await startMailCapture();
     const server = await startServer({
-      env: { SMTP_URL: mail.url, TEACHER_SIGNUP: 'open' },
+      // No worker: a component test never waits for a transcode, and ffmpeg would take the run's CPU.
+      env: { SMTP_URL: mail.url, TEACHER_SIGNUP: 'open', JOBS_IN_PROCESS: 'false' },
       // A run that is killed, or ends before its afterAll, takes the server with it.
       command: ['bun', '--no-orphans', join(root, 'src', 'main.ts')],
     });
