@@ -46,7 +46,11 @@ beforeEach(() => {
   localStorage.clear();
   appStore.set(uploadsAtom, []);
 });
-afterEach(() => discardAllUploads());
+afterEach(async () => {
+  await act(async () => {
+    await discardAllUploads();
+  });
+});
 
 test('shows nothing while there is no upload', async () => {
   await renderTray();
