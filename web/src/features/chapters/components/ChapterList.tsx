@@ -1,17 +1,17 @@
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { formatClock } from '../../../lib/format';
-import { playerClockAtom, seekRequestAtom } from '../../player/state/player';
-import { type Chapter, currentIndex } from '../api/chapters';
+import { seekRequestAtom } from '../../player/state/player';
+import type { Chapter } from '../api/chapters';
+import { useCurrentMark } from '../hooks/useCurrentMark';
 
 /**
  * A lecture's chapters as buttons that take the player to their start; the one playing is marked (from the
  * player's clock) and kept in sight inside the list's own scroll, never by scrolling the page or moving focus.
  */
 export function ChapterList({ chapters, labelledBy }: { chapters: Chapter[]; labelledBy?: string }) {
-  const clock = useAtomValue(playerClockAtom);
   const seek = useSetAtom(seekRequestAtom);
-  const current = currentIndex(chapters, clock);
+  const current = useCurrentMark(chapters);
   const list = useRef<HTMLOListElement>(null);
 
   useEffect(() => {

@@ -1,8 +1,8 @@
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useSetAtom } from 'jotai';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { formatClock } from '../../../lib/format';
-import { currentIndex } from '../../chapters/api/chapters';
-import { playerClockAtom, seekRequestAtom } from '../../player/state/player';
+import { useCurrentMark } from '../../chapters/hooks/useCurrentMark';
+import { seekRequestAtom } from '../../player/state/player';
 import { type Slide, slideLabel } from '../api/slides';
 
 const KEYS_BACK = ['ArrowLeft', 'ArrowUp'];
@@ -14,9 +14,8 @@ const KEYS_ON = ['ArrowRight', 'ArrowDown'];
  * One button is a Tab stop; the arrow keys, Home and End move along the strip, Enter or a tap jumps.
  */
 export function SlideStrip({ slides, labelledBy }: { slides: Slide[]; labelledBy?: string }) {
-  const clock = useAtomValue(playerClockAtom);
   const seek = useSetAtom(seekRequestAtom);
-  const current = currentIndex(slides, clock);
+  const current = useCurrentMark(slides);
   // The button keyboard focus is on while it moves along the strip; else the Tab stop follows the slide playing.
   const [active, setActive] = useState<number | null>(null);
   const strip = useRef<HTMLOListElement>(null);
