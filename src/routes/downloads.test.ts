@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { downloads, jobs } from '../db/schema';
+import { createWorker } from '../jobs/worker';
+import { createLogger } from '../lib/log';
 import { rungFiles } from '../media/download';
 import { probe, runTool } from '../media/ffmpeg';
 import { mediaKey } from '../storage/keys';
@@ -367,7 +369,7 @@ describe('who may download', () => {
 });
 
 describe('MEDIA_DELIVERY=redirect', () => {
-  test('the file route sends the browser to the bucket, which answers the MP4 with its file name', async () => {
+  test('a download asked for while no worker runs is made by the next one; the file route sends the browser to the bucket, which answers the MP4 with its file name', async () => {
     const r = await startHarness({ MEDIA_DELIVERY: 'redirect' }, { storage: 's3' });
     try {
       const cast = await classScenario(r, { courseName: 'Redirected' });
@@ -386,16 +388,31 @@ describe('MEDIA_DELIVERY=redirect', () => {
         body: { courseId: cast.course?.id, nameOfTopic: 'Über Wellen', videoLink: uploaded.json.masterPlaylist },
       });
       const path = `/api/lectures/${made.json._id}/download`;
-      expect((await r.api('POST', path, { as: cast.student.token })).json.rung).toEqual({
-        name: '240p',
-        width: 426,
-        height: 240,
+      // No worker runs (as while a server restarts): the request answers at once, the job waits in the database.
+      await r.worker.stop();
+      const asked = await r.api('POST', path, { as: cast.student.token });
+      expect(asked.status).toBe(202);
+      expect(asked.json).toMatchObject({ status: 'preparing', rung: { name: '240p', width: 426, height: 240 } });
+      await Bun.sleep(500);
+      expect((await r.api('GET', path, { as: cast.student.token })).json.status).toBe('preparing');
+      // A worker started afterwards (the restarted process) takes it up and finishes it.
+      const restarted = createWorker({
+        config: r.config,
+        db: r.db,
+        storage: r.storage,
+        log: createLogger({ level: 'silent', format: 'json' }),
       });
-      const ready = await waitUntil('the redirected download', async () => {
-        const state = (await r.api('GET', path, { as: cast.student.token })).json;
-        if (state.status === 'failed') throw new Error(state.error);
-        return state.status === 'ready' ? state : undefined;
-      });
+      restarted.start();
+      let ready: { url: string; bytes: number };
+      try {
+        ready = await waitUntil('the redirected download', async () => {
+          const state = (await r.api('GET', path, { as: cast.student.token })).json;
+          if (state.status === 'failed') throw new Error(state.error);
+          return state.status === 'ready' ? state : undefined;
+        });
+      } finally {
+        await restarted.stop();
+      }
       const answer = await fetch(`${r.baseUrl}${ready.url}`, {
         headers: { authorization: `Bearer ${cast.student.token}` },
         redirect: 'manual',
