@@ -138,7 +138,11 @@ test('a saved lecture plays offline after a reload, with its captions; a note wr
 });
 
 test('sign-out deletes what was saved for offline', async () => {
-  const context = await signedInContext(env.browser, env.server, student.token);
+  // Someone of their own: signing out ends the session on the server too.
+  const leaver = await createAccount(env.server, env.mail, 'Offline Leaver', 'student');
+  const { inviteCode } = await teacher.api('GET', `/api/courses/${openCourse}`);
+  await leaver.api('POST', '/api/enrollments/join', { inviteCode });
+  const context = await signedInContext(env.browser, env.server, leaver.token);
   const page = await openLecture(context);
   await page.getByRole('button', { name: 'Download for offline' }).click();
   await page.getByText(/Saved on this device \(/).waitFor({ timeout: 30_000 });

@@ -90,5 +90,8 @@ export function flushNotes(): Promise<void> {
   return flushing;
 }
 
+/** Whether notes wait on this device to be sent. */
+export const hasQueuedNotes = () => Object.keys(appStore.get(queuedNotesAtom)).length > 0;
+
 /** Re-reads the queue (the person changed). */
 export const refreshQueuedNotes = () => appStore.set(queuedNotesAtom, readQueue());
