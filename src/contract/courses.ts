@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { Course, Enrollment, User } from '../db/schema';
+import { LIMITS, normalizeInviteCode } from './limits';
+import { idSchema, plainText } from './text';
 import { isoTime, publicUserJson, toPublicUser } from './users';
 
 export const teacherRefJson = z.object({ _id: z.string(), username: z.string() });
@@ -82,3 +84,67 @@ export function toRosterEntryJson(user: User, joinedAt: number): RosterEntryJson
 
 /** `GET /api/invites/{code}`: what an invite link shows before anyone signs in. */
 export const invitePreviewJson = z.object({ courseName: z.string(), teacherName: z.string().nullable() });
+
+// What the class and enrollment routes take: the web's forms check the same schemas before sending.
+
+export const courseName = plainText({
+  required: 'Class name is required.',
+  tooShort: 'Class name is required.',
+  tooLong: `Class name must be at most ${LIMITS.courseNameMax} characters.`,
+  min: 1,
+  max: LIMITS.courseNameMax,
+  hidden: 'The class name contains hidden characters. Please type it again.',
+});
+const semesterRange = `Semester must be from ${LIMITS.semesterMin} to ${LIMITS.semesterMax}.`;
+// A number, or digits in a string (an HTML form sends text); never a list or true, which coercion would accept.
+export const semester = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,3}(\.\d+)?$/)
+        .transform(Number),
+    ],
+    { error: 'Semester must be a number.' },
+  )
+  .pipe(
+    z
+      .number()
+      .int('Semester must be a whole number.')
+      .min(LIMITS.semesterMin, semesterRange)
+      .max(LIMITS.semesterMax, semesterRange),
+  );
+export const optionalSemester = z.preprocess((value) => (value === '' ? null : value), semester.nullish());
+
+export const createCourseBody = z.object({ courseName, teacherId: idSchema.optional(), semester: optionalSemester });
+// A name is needed unless the change is only the downloads switch (docs/offline.md).
+export const updateCourseBody = z
+  .object({
+    courseName: courseName.optional(),
+    semester: optionalSemester,
+    downloadsAllowed: z.boolean({ error: 'downloadsAllowed must be true or false.' }).optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.courseName === undefined && body.downloadsAllowed === undefined) {
+      context.addIssue({ code: 'custom', path: ['courseName'], message: 'Class name is required.' });
+    }
+  });
+
+export const codeText = (what: string) =>
+  z
+    .string({ error: `${what} is required.` })
+    .trim()
+    .min(1, `${what} is required.`)
+    .max(LIMITS.inviteCodeInputMax, `${what} is too long.`)
+    .transform(normalizeInviteCode);
+
+export const enrollBody = z.object({ studentId: idSchema, classCode: codeText('Class code') });
+export const joinBody = z.object({ inviteCode: codeText('Invite code') });
+export const notesBody = z.object({
+  notes: z
+    .string({ error: 'Notes must be text.' })
+    .max(LIMITS.notesMax, `Notes can be at most ${LIMITS.notesMax.toLocaleString('en')} characters.`),
+});
+export const inviteCodeParam = z.object({ code: codeText('Invite code') });

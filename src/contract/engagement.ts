@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { WatchProgress } from '../db/schema';
+import { LIMITS } from './limits';
+import { idSchema, plainText } from './text';
 import { isoTime, publicUserJson, toPublicUser } from './users';
 
 export type CommentRow = {
@@ -145,3 +147,18 @@ export const likesJson = z.object({ noOfLikes: z.number().int(), liked: z.boolea
 export const viewsJson = z.object({ noOfViews: z.number().int(), counted: z.boolean() });
 export type LikesJson = z.infer<typeof likesJson>;
 export type ViewsJson = z.infer<typeof viewsJson>;
+
+/** A comment, or a reply (`parentId`). */
+export const commentBody = z.object({
+  text: plainText({
+    required: 'Comment text is required.',
+    tooShort: 'A comment cannot be blank.',
+    tooLong: `A comment can be at most ${LIMITS.commentMax.toLocaleString('en')} characters.`,
+    min: 1,
+    max: LIMITS.commentMax,
+    hidden: 'The comment contains hidden characters. Please type it again.',
+    multiline: true,
+  }),
+  /** The comment this one answers (a reply): its author is told by email (src/notifications). */
+  parentId: idSchema.optional(),
+});

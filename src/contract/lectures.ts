@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Caption, Lecture, Video } from '../db/schema';
 import { chapterJson, chaptersOfLecture } from './chapters';
+import { LIMITS } from './limits';
 import { SLIDE_INDEX_STATES, slideIndexState } from './slides';
+import { plainText } from './text';
 import { isoTime } from './users';
 import { masterPlaylistPath, processingStatusJson, toVideoJson, videoJson } from './videos';
 
@@ -94,4 +96,21 @@ export const toCaptionJson = (lectureId: string, caption: Pick<Caption, 'id' | '
   language: caption.language,
   label: caption.label,
   url: captionUrl(lectureId, caption.id),
+});
+
+/** The language and label of a lecture's captions (the file comes beside them in the multipart form). */
+export const captionFields = z.object({
+  // A BCP 47 tag as browsers and HLS players read it: en, de, pt-BR, zh-Hant.
+  language: z
+    .string({ error: 'Please choose the language of the captions.' })
+    .trim()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/, 'Please give a language code such as en, de or pt-BR.'),
+  label: plainText({
+    required: 'Please give the captions a label, such as English.',
+    tooShort: 'Please give the captions a label, such as English.',
+    tooLong: `A label can be at most ${LIMITS.captionLabelMax} characters.`,
+    min: 1,
+    max: LIMITS.captionLabelMax,
+    hidden: 'The label contains hidden characters. Please type it again.',
+  }),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Slide, Video } from '../db/schema';
-import { plainText } from '../http/text-fields';
+import { plainText } from './text';
 
 /** The slide index's limits, checked by the server and the web alike. */
 export const SLIDE_LIMITS = { titleMax: 120 } as const;

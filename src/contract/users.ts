@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { User } from '../db/schema';
+import { LIMITS, OTP_PATTERN } from './limits';
+import { plainText } from './text';
 
 export const PLACEHOLDER_AVATAR = '/placeholder-avatar.svg';
 
@@ -92,3 +94,52 @@ export type SignInMethodsJson = z.infer<typeof signInMethodsJson>;
 /** `GET`/`PUT /api/users/notifications`: the person's choice of notification email. */
 export const emailChoiceJson = z.object({ email: z.enum(['every', 'daily', 'none']) });
 export type EmailChoiceJson = z.infer<typeof emailChoiceJson>;
+
+// What the account routes take: the forms of the web app check the same schemas before sending.
+
+export const emailField = z
+  .string({ error: 'Email is required.' })
+  .trim()
+  .toLowerCase()
+  .max(LIMITS.emailMax, 'Email is too long.')
+  .pipe(z.email('Please enter a valid email address.'));
+export const newPasswordField = z
+  .string({ error: 'Password is required.' })
+  .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters.`)
+  .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters.`);
+export const usernameField = plainText({
+  required: 'Name is required.',
+  tooShort: `Name must be at least ${LIMITS.usernameMin} characters.`,
+  tooLong: `Name must be at most ${LIMITS.usernameMax} characters.`,
+  min: LIMITS.usernameMin,
+  max: LIMITS.usernameMax,
+  hidden: 'The name contains hidden characters. Please type it again.',
+});
+
+export const registerBody = z.object({
+  username: usernameField,
+  email: emailField,
+  password: newPasswordField,
+  role: z.enum(['teacher', 'student'], { error: 'Role must be teacher or student.' }).default('student'),
+});
+export const loginBody = z.object({
+  email: emailField,
+  password: z.string({ error: 'Password is required.' }).min(1, 'Password is required.').max(LIMITS.passwordMax),
+});
+export const otpField = z
+  .string({ error: 'Please enter the OTP sent to your email' })
+  .trim()
+  .regex(OTP_PATTERN, `The code is the ${LIMITS.otpDigits} digits from the email.`);
+/** `password`: chosen with the code when it is typed away from the browser that signed up (docs/accounts.md). */
+export const verifyBody = z.object({ email: emailField, otp: otpField, password: newPasswordField.optional() });
+export const emailBody = z.object({ email: emailField });
+export const resetBody = z.object({ email: emailField, otp: otpField, newPassword: newPasswordField });
+
+/**
+ * The current password is required of an account that has one; an account made by school sign-in has none and
+ * proves itself with a fresh school sign-in instead (src/auth/reauth.ts). Same shapes as the spec's.
+ */
+export const currentPasswordField = z.string().max(LIMITS.passwordMax).optional();
+export const passwordBody = z.object({ currentPassword: currentPasswordField, newPassword: newPasswordField });
+export const profileBody = z.object({ username: usernameField });
+export const deleteAccountBody = z.object({ password: currentPasswordField });

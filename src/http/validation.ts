@@ -2,7 +2,7 @@ import type { ValidationTargets } from 'hono';
 import { validator } from 'hono-openapi';
 import type { ZodType } from 'zod';
 import { z } from 'zod';
-import { ID_PATTERN } from '../contract/limits';
+import { idSchema } from '../contract/text';
 import { ApiError } from '../errors';
 
 /**
@@ -32,6 +32,5 @@ export function invalidInput(issues: readonly Issue[], fallbackField: string): A
   return new ApiError(400, 'invalid_input', `${firstField}: ${firstMessage}`, { fields });
 }
 
-/** Ids are opaque url-safe strings; anything else cannot name a row. */
-export const idSchema = z.string().regex(ID_PATTERN, 'Not a valid id.');
+export { idSchema };
 export const idParam = z.object({ id: idSchema });

@@ -7,7 +7,7 @@ import { createLecture, updateLecture } from '../db/queries/lectures';
 import type { User } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ApiError, badRequest } from '../errors';
-import { topicName } from '../http/text-fields';
+import { topicName } from '../contract/text';
 import { idSchema, invalidInput } from '../http/validation';
 import { newId } from '../lib/ids';
 import { sourceKey } from '../storage/keys';

@@ -1,7 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { z } from 'zod';
 import { checkCode, issueCode } from '../auth/email-codes';
 import { type AccountLimits, countCodeMail, countOrRefuse, inWords, refuseWhileLimited } from '../auth/limits';
 import { requireUser } from '../auth/middleware';
@@ -26,14 +25,18 @@ import {
   signupPasswordHash,
 } from '../auth/signups';
 import { accountDisabled, newAccountStanding } from '../auth/standing';
-import { LIMITS, OTP_PATTERN } from '../contract/limits';
 import {
+  emailBody,
   loggedOutJson,
+  loginBody,
   messageJson,
   privateUserJson,
+  registerBody,
   registeredJson,
+  resetBody,
   signInJson,
   toPrivateUser,
+  verifyBody,
 } from '../contract/users';
 import { administrators, findUserByEmail, recordLogin, updateUser } from '../db/queries/users';
 import type { User } from '../db/schema';
@@ -41,49 +44,10 @@ import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, forbidden, tooMany, unauthorized } from '../errors';
 import { clientAddress } from '../http/client-address';
 import { answers } from '../http/openapi';
-import { plainText } from '../http/text-fields';
 import { validate } from '../http/validation';
 import type { Mail } from '../mail/mailer';
 import { accountExistsMail, passwordResetMail, teacherWaitsMail, verificationCodeMail } from '../mail/templates';
 import { endSessionUrlOf } from './school-sign-in';
-
-export const emailField = z
-  .string({ error: 'Email is required.' })
-  .trim()
-  .toLowerCase()
-  .max(LIMITS.emailMax, 'Email is too long.')
-  .pipe(z.email('Please enter a valid email address.'));
-export const newPasswordField = z
-  .string({ error: 'Password is required.' })
-  .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters.`)
-  .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters.`);
-export const usernameField = plainText({
-  required: 'Name is required.',
-  tooShort: `Name must be at least ${LIMITS.usernameMin} characters.`,
-  tooLong: `Name must be at most ${LIMITS.usernameMax} characters.`,
-  min: LIMITS.usernameMin,
-  max: LIMITS.usernameMax,
-  hidden: 'The name contains hidden characters. Please type it again.',
-});
-
-const registerBody = z.object({
-  username: usernameField,
-  email: emailField,
-  password: newPasswordField,
-  role: z.enum(['teacher', 'student'], { error: 'Role must be teacher or student.' }).default('student'),
-});
-const loginBody = z.object({
-  email: emailField,
-  password: z.string({ error: 'Password is required.' }).min(1, 'Password is required.').max(LIMITS.passwordMax),
-});
-const otpField = z
-  .string({ error: 'Please enter the OTP sent to your email' })
-  .trim()
-  .regex(OTP_PATTERN, 'The code is the 6 digits from the email.');
-/** `password`: chosen with the code when it is typed away from the browser that signed up (docs/accounts.md). */
-const verifyBody = z.object({ email: emailField, otp: otpField, password: newPasswordField.optional() });
-const emailBody = z.object({ email: emailField });
-const resetBody = z.object({ email: emailField, otp: otpField, newPassword: newPasswordField });
 
 const SIGNUP_COOKIE = 'signup';
 const passwordSigninOff = () =>

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableLecture, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
-import { captionJson, toCaptionJson } from '../contract/lectures';
+import { captionFields, captionJson, toCaptionJson } from '../contract/lectures';
 import { LIMITS } from '../contract/limits';
 import { messageJson } from '../contract/users';
 import { captionOfLecture, deleteCaption, putCaption, videoById } from '../db/queries/lectures';
@@ -10,25 +10,9 @@ import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, notFound } from '../errors';
 import { smallFileForm } from '../http/form-file';
 import { answers, multipartBody } from '../http/openapi';
-import { plainText } from '../http/text-fields';
 import { idSchema, invalidInput, validate } from '../http/validation';
 import { subtitlePlaylist, toWebVtt } from '../media/captions';
 
-const captionFields = z.object({
-  // A BCP 47 tag as browsers and HLS players read it: en, de, pt-BR, zh-Hant.
-  language: z
-    .string({ error: 'Please choose the language of the captions.' })
-    .trim()
-    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/, 'Please give a language code such as en, de or pt-BR.'),
-  label: plainText({
-    required: 'Please give the captions a label, such as English.',
-    tooShort: 'Please give the captions a label, such as English.',
-    tooLong: `A label can be at most ${LIMITS.captionLabelMax} characters.`,
-    min: 1,
-    max: LIMITS.captionLabelMax,
-    hidden: 'The label contains hidden characters. Please type it again.',
-  }),
-});
 const captionParam = z.object({ id: idSchema, captionId: idSchema });
 const captionFileParam = z.object({
   id: idSchema,

@@ -18,7 +18,7 @@ import type { Lecture } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
 import { answers } from '../http/openapi';
-import { plainText } from '../http/text-fields';
+import { plainText } from '../contract/text';
 import { idParam, validate } from '../http/validation';
 
 /** A lecture's description: free text over several lines; its timed lines are chapters (src/contract/chapters.ts). */

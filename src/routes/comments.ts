@@ -2,31 +2,16 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
-import { commentJson, toCommentJson } from '../contract/engagement';
-import { LIMITS } from '../contract/limits';
+import { commentBody, commentJson, toCommentJson } from '../contract/engagement';
 import { messageJson } from '../contract/users';
 import { addComment, commentOfLecture, commentsOf, deleteComment } from '../db/queries/engagement';
 import { transaction } from '../db/transaction';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden, notFound } from '../errors';
 import { answers } from '../http/openapi';
-import { plainText } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { commentPosted } from '../notifications/notifications';
 
-const commentBody = z.object({
-  text: plainText({
-    required: 'Comment text is required.',
-    tooShort: 'A comment cannot be blank.',
-    tooLong: `A comment can be at most ${LIMITS.commentMax.toLocaleString('en')} characters.`,
-    min: 1,
-    max: LIMITS.commentMax,
-    hidden: 'The comment contains hidden characters. Please type it again.',
-    multiline: true,
-  }),
-  /** The comment this one answers (a reply): its author is told by email (src/notifications). */
-  parentId: idSchema.optional(),
-});
 const commentParam = z.object({ id: idSchema, commentId: idSchema });
 
 /** Comments of a lecture (mounted inside the lectures routes); every route asks for a signed-in user itself. */

@@ -2,8 +2,14 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableCourse, taughtCourse } from '../auth/access';
 import { requireApprovedTeacher, requireUser } from '../auth/middleware';
-import { courseJson, rosterEntryJson, toCourseJson, toRosterEntryJson } from '../contract/courses';
-import { LIMITS } from '../contract/limits';
+import {
+  courseJson,
+  createCourseBody,
+  rosterEntryJson,
+  toCourseJson,
+  toRosterEntryJson,
+  updateCourseBody,
+} from '../contract/courses';
 import { removedJson } from '../contract/users';
 import {
   coursesOf,
@@ -18,54 +24,9 @@ import {
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden, notFound } from '../errors';
 import { answers } from '../http/openapi';
-import { plainText } from '../http/text-fields';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
 
-const courseName = plainText({
-  required: 'Class name is required.',
-  tooShort: 'Class name is required.',
-  tooLong: `Class name must be at most ${LIMITS.courseNameMax} characters.`,
-  min: 1,
-  max: LIMITS.courseNameMax,
-  hidden: 'The class name contains hidden characters. Please type it again.',
-});
-const semesterRange = `Semester must be from ${LIMITS.semesterMin} to ${LIMITS.semesterMax}.`;
-// A number, or digits in a string (an HTML form sends text); never a list or true, which coercion would accept.
-const semester = z
-  .union(
-    [
-      z.number(),
-      z
-        .string()
-        .trim()
-        .regex(/^\d{1,3}(\.\d+)?$/)
-        .transform(Number),
-    ],
-    { error: 'Semester must be a number.' },
-  )
-  .pipe(
-    z
-      .number()
-      .int('Semester must be a whole number.')
-      .min(LIMITS.semesterMin, semesterRange)
-      .max(LIMITS.semesterMax, semesterRange),
-  );
-const optionalSemester = z.preprocess((value) => (value === '' ? null : value), semester.nullish());
-
-const createBody = z.object({ courseName, teacherId: idSchema.optional(), semester: optionalSemester });
-// A name is needed unless the change is only the downloads switch (docs/offline.md).
-const updateBody = z
-  .object({
-    courseName: courseName.optional(),
-    semester: optionalSemester,
-    downloadsAllowed: z.boolean({ error: 'downloadsAllowed must be true or false.' }).optional(),
-  })
-  .superRefine((body, context) => {
-    if (body.courseName === undefined && body.downloadsAllowed === undefined) {
-      context.addIssue({ code: 'custom', path: ['courseName'], message: 'Class name is required.' });
-    }
-  });
 const studentParam = z.object({ id: idSchema, userId: idSchema });
 
 export function coursesRoutes(deps: AppDeps) {
@@ -83,7 +44,7 @@ export function coursesRoutes(deps: AppDeps) {
       );
     })
 
-    .post('/', answers({ 201: courseJson }), requireApprovedTeacher, validate('json', createBody), async (c) => {
+    .post('/', answers({ 201: courseJson }), requireApprovedTeacher, validate('json', createCourseBody), async (c) => {
       const user = c.get('user');
       const body = c.req.valid('json');
       if (body.teacherId && body.teacherId !== user.id) throw forbidden('You can only create classes for yourself.');
@@ -104,7 +65,7 @@ export function coursesRoutes(deps: AppDeps) {
       '/:id',
       answers({ 200: courseJson }),
       validate('param', idParam),
-      validate('json', updateBody),
+      validate('json', updateCourseBody),
       async (c) => {
         const course = await taughtCourse(db, c.get('user'), c.req.valid('param').id);
         const body = c.req.valid('json');

@@ -4,15 +4,18 @@ import { readableCourse } from '../auth/access';
 import { type AccountLimits, refuseWhileLimited } from '../auth/limits';
 import { requireUser } from '../auth/middleware';
 import {
+  enrollBody,
   enrollmentJson,
+  inviteCodeParam,
   invitePreviewJson,
+  joinBody,
+  notesBody,
   notesJson,
   notesSavedJson,
   toCourseJson,
   toEnrollmentJson,
   toNotesJson,
 } from '../contract/courses';
-import { LIMITS, normalizeInviteCode } from '../contract/limits';
 import { courseByInviteCode, enroll, notesOf, saveNotes, teacherRef } from '../db/queries/courses';
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
@@ -21,22 +24,7 @@ import { clientAddress } from '../http/client-address';
 import { answers } from '../http/openapi';
 import { idSchema, validate } from '../http/validation';
 
-const codeText = (what: string) =>
-  z
-    .string({ error: `${what} is required.` })
-    .trim()
-    .min(1, `${what} is required.`)
-    .max(LIMITS.inviteCodeInputMax, `${what} is too long.`)
-    .transform(normalizeInviteCode);
-
-const enrollBody = z.object({ studentId: idSchema, classCode: codeText('Class code') });
-const joinBody = z.object({ inviteCode: codeText('Invite code') });
 const courseParam = z.object({ courseId: idSchema });
-const notesBody = z.object({
-  notes: z
-    .string({ error: 'Notes must be text.' })
-    .max(LIMITS.notesMax, `Notes can be at most ${LIMITS.notesMax.toLocaleString('en')} characters.`),
-});
 
 /**
  * What an invite link shows before anyone signs in: the class's name and its teacher's, so the sign-in and sign-up
@@ -48,7 +36,7 @@ export function invitesRoutes(deps: AppDeps & { limits: AccountLimits }) {
   return new Hono<AppEnv>().get(
     '/:code',
     answers({ 200: invitePreviewJson }),
-    validate('param', z.object({ code: codeText('Invite code') })),
+    validate('param', inviteCodeParam),
     async (c) => {
       const address = clientAddress(c, config.trustProxy);
       await refuseWhileLimited(limits.perClient.failedJoins, address, 'wrong class codes from this network');

@@ -21,7 +21,7 @@ import { transaction } from '../db/transaction';
 import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
 import { answers } from '../http/openapi';
-import { topicName } from '../http/text-fields';
+import { topicName } from '../contract/text';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
 import { lectureMayBeReady } from '../notifications/notifications';

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { hasPassword } from '../auth/federated';
 import { requireUser } from '../auth/middleware';
 import { hashPassword, verifyPassword } from '../auth/password';
@@ -7,7 +6,15 @@ import { clearReauthCookie, requireReauth } from '../auth/reauth';
 import { clearTokenCookie, endSessions, setTokenCookie } from '../auth/sessions';
 import { signToken } from '../auth/tokens';
 import { LIMITS } from '../contract/limits';
-import { messageJson, passwordChangedJson, privateUserJson, toPrivateUser } from '../contract/users';
+import {
+  deleteAccountBody,
+  messageJson,
+  passwordBody,
+  passwordChangedJson,
+  privateUserJson,
+  profileBody,
+  toPrivateUser,
+} from '../contract/users';
 import { deleteAccount } from '../db/queries/admin';
 import { administrators, avatarVersionOf, bumpAvatarVersion, updateUser } from '../db/queries/users';
 import type { User } from '../db/schema';
@@ -19,16 +26,7 @@ import { idParam, invalidInput, validate } from '../http/validation';
 import { toAvatar } from '../images/avatar';
 import { removeVideoFiles } from '../media/videos';
 import { avatarKey, tempDir } from '../storage/keys';
-import { newPasswordField, usernameField } from './accounts';
 
-/**
- * The current password is required of an account that has one; an account made by school sign-in has none and
- * proves itself with a fresh school sign-in instead (src/auth/reauth.ts). Same shapes as the spec's.
- */
-const currentPasswordField = z.string().max(LIMITS.passwordMax).optional();
-const passwordBody = z.object({ currentPassword: currentPasswordField, newPassword: newPasswordField });
-const profileBody = z.object({ username: usernameField });
-const deleteBody = z.object({ password: currentPasswordField });
 /** A password account without its password: the 400 the spec's strict schema gave. */
 const passwordMissing = (field: string, message: string) => invalidInput([{ message, path: [field] }], field);
 const picture = smallFileForm({
@@ -143,7 +141,7 @@ export function profileRoutes(deps: AppDeps) {
       answers({ 200: messageJson }),
       auth,
       validate('param', idParam),
-      validate('json', deleteBody),
+      validate('json', deleteAccountBody),
       async (c) => {
         const caller = c.get('user');
         ensureSelf(caller, c.req.valid('param').id);

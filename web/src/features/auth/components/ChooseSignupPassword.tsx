@@ -1,9 +1,13 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
+import { problemOf } from '../../../lib/form-check';
 import { FormError } from '../../../ui/FormError';
 import { verifyOtp } from '../api/users';
 import { NewPasswordFields } from './NewPasswordFields';
+
+/** The account routes' request schemas: the password is checked by the server's own rule. */
+const contract = () => import('../../../../../src/contract/users');
 
 /**
  * The code was right but typed away from the browser that signed up: the password typed there is not trusted
@@ -34,7 +38,7 @@ export function ChooseSignupPassword({
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     // Checked here, in words, rather than by the browser's own bubble (WebKit shows none): the last error goes.
-    if (password.length < LIMITS.passwordMin || password.length > LIMITS.passwordMax) {
+    if (await problemOf((await contract()).newPasswordField, password)) {
       setError(`Use ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters for your password.`);
       return;
     }
@@ -66,7 +70,7 @@ export function ChooseSignupPassword({
         <strong className="text-slate-900 [overflow-wrap:anywhere]">{email}</strong>, so a password typed elsewhere will
         not open the account.
       </p>
-      <form noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
+      <form noValidate onSubmit={onSubmit} onFocus={() => void contract()} className="mt-6 flex flex-col gap-4">
         <NewPasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />
         <FormError message={error} />
         <button type="submit" className="btn btn-primary w-full" disabled={saving}>

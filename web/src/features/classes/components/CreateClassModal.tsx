@@ -1,10 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
+import { problemOf } from '../../../lib/form-check';
 import { toast } from '../../../lib/toast';
 import { Modal, ModalActions } from '../../../ui/Modal';
 import { useSession } from '../../auth/state/session';
 import { useCreateCourse } from '../api/courses';
+
+/** The class routes' request schemas: the form is checked by the server's own rules before it is sent. */
+const contract = () => import('../../../../../src/contract/courses');
 
 export function CreateClassModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { user } = useSession();
@@ -16,13 +20,15 @@ export function CreateClassModal({ open, onClose }: { open: boolean; onClose: ()
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!user) return;
+    const body = { courseName, teacherId: user._id, semester: semester ? Number(semester) : null };
+    const problem = await problemOf((await contract()).createCourseBody, body);
+    if (problem) {
+      toast.error(problem);
+      return;
+    }
     setBusy(true);
     try {
-      const course = await createCourse.mutateAsync({
-        courseName,
-        teacherId: user._id,
-        semester: semester ? Number(semester) : null,
-      });
+      const course = await createCourse.mutateAsync(body);
       setCourseName('');
       setSemester('');
       onClose();
@@ -36,7 +42,7 @@ export function CreateClassModal({ open, onClose }: { open: boolean; onClose: ()
 
   return (
     <Modal open={open} title="Create New Class" onClose={onClose}>
-      <form onSubmit={onSubmit} className="flex flex-col gap-4">
+      <form onSubmit={onSubmit} onFocus={() => void contract()} className="flex flex-col gap-4">
         <div className="field">
           <label htmlFor="new-class-name">Class name</label>
           <input

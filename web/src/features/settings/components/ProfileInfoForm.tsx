@@ -1,16 +1,20 @@
 import { type FormEvent, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
+import { problemOf } from '../../../lib/form-check';
 import { toast } from '../../../lib/toast';
 import { type User, useChangeName } from '../../auth/api/users';
+
+/** The account routes' request schemas: the name is checked by the server's own rule. */
+const contract = () => import('../../../../../src/contract/users');
 
 export function ProfileInfoForm({ user, onSaved }: { user: User; onSaved: (user: User) => void }) {
   const [name, setName] = useState(user.username);
   const save = useChangeName();
   const busy = save.isPending;
-  function onSubmit(event: FormEvent) {
+  async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (name.trim().length < LIMITS.usernameMin) {
+    if (await problemOf((await contract()).profileBody, { username: name })) {
       toast.error('Please enter a valid name', { duration: 3000 });
       return;
     }
@@ -30,7 +34,7 @@ export function ProfileInfoForm({ user, onSaved }: { user: User; onSaved: (user:
     );
   }
   return (
-    <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
+    <form onSubmit={onSubmit} onFocus={() => void contract()} className="flex flex-col gap-4" noValidate>
       <div className="field">
         <label htmlFor="profile-name">Name</label>
         <input

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from '../contract/limits';
+import { ID_PATTERN, LIMITS } from './limits';
 
 /** Zero-width characters carry nothing a reader sees: removed. */
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
@@ -41,3 +41,6 @@ export const topicName = plainText({
   max: LIMITS.topicNameMax,
   hidden: 'The topic name contains hidden characters. Please type it again.',
 });
+
+/** Ids are opaque url-safe strings; anything else cannot name a row. */
+export const idSchema = z.string().regex(ID_PATTERN, 'Not a valid id.');
