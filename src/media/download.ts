@@ -201,6 +201,9 @@ export function downloadHandler(deps: {
         const bytes = statSync(output).size;
         // A run that lost its job (cancelled, taken back) publishes nothing.
         if (!(await holdsLease(db, context.job.id, context.lease))) throw new Error('Stopped.');
+        // Nor one whose row went meanwhile (the video was transcoded again or deleted): its file would name no row.
+        const [still] = await db.select({ id: downloads.id }).from(downloads).where(eq(downloads.id, row.id)).limit(1);
+        if (!still) return { bytes: 0 };
         await storage.putFile(downloadKey(video.id, row.id), output);
         return { bytes };
       } finally {
