@@ -157,6 +157,23 @@ test('sign-out deletes what was saved for offline', async () => {
   await context.close();
 });
 
+test('removed from the class: the next online check deletes the saved copy and says why', async () => {
+  const removed = await createAccount(env.server, env.mail, 'Offline Removed', 'student');
+  const { inviteCode } = await teacher.api('GET', `/api/courses/${openCourse}`);
+  await removed.api('POST', '/api/enrollments/join', { inviteCode });
+  const context = await signedInContext(env.browser, env.server, removed.token);
+  const page = await openLecture(context);
+  await page.getByRole('button', { name: 'Download for offline' }).click();
+  await page.getByText(/Saved on this device \(/).waitFor({ timeout: 30_000 });
+  await teacher.api('DELETE', `/api/courses/${openCourse}/students/${removed.user._id}`);
+  await page.goto(`${env.server.baseUrl}/downloads`);
+  await page.getByText('"Waves on a string" was removed from this device').waitFor({ timeout: 15_000 });
+  await page.getByText('You are no longer in its class, or the lecture was deleted.').waitFor();
+  await page.getByText('No lectures saved on this device').waitFor();
+  expect(await offlineCaches(page)).toEqual([]);
+  await context.close();
+});
+
 test('a class with downloads off shows no download button, and says why', async () => {
   const context = await signedInContext(env.browser, env.server, student.token);
   const page = await context.newPage();

@@ -12,10 +12,10 @@ export type {
 export const getOfflineManifest = (lectureId: string, signal?: AbortSignal) =>
   answer(api.lectures[':id'].offline.$get({ param: { id: lectureId } }, { init: { signal } }));
 
-/** The lecture as its class's members see it: the online check of a saved copy (404/403 once access is gone). */
-export const getLecture = (lectureId: string) => answer(api.lectures[':id'].$get({ param: { id: lectureId } }));
-
-/** The plain MP4 (browsers without offline storage): ask for it, then ask how it is going. */
+/**
+ * The plain MP4 (browsers without offline storage): ask for it, then ask how it is going. The GET is also the online
+ * check of a saved copy: it makes nothing, and refuses once the person may no longer download the lecture.
+ */
 export const requestMp4 = (lectureId: string) =>
   answer(api.lectures[':id'].download.$post({ param: { id: lectureId } }));
 export const getMp4 = (lectureId: string) => answer(api.lectures[':id'].download.$get({ param: { id: lectureId } }));

@@ -4,7 +4,8 @@ import { useSetDownloadsAllowed } from '../api/offline';
 
 /**
  * The teacher's per-class switch: may students save this class's lectures for offline viewing? Turning it off stops
- * new downloads; copies already saved inside the app stay until the student loses access or removes them.
+ * new downloads, and copies saved inside the app are deleted at their next online check; an MP4 already saved
+ * outside the app cannot be taken back (docs/offline.md).
  */
 export function DownloadsSwitch({ course }: { course: CourseJson }) {
   const setAllowed = useSetDownloadsAllowed(course._id);

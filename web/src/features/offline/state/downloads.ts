@@ -5,7 +5,7 @@ import { ApiError } from '../../../api/client';
 import { appStore } from '../../../lib/store';
 import { toast } from '../../../lib/toast';
 import { sessionAtom } from '../../auth/state/session';
-import { fetchForOffline, getLecture, getOfflineManifest } from '../api/offline';
+import { fetchForOffline, getMp4, getOfflineManifest } from '../api/offline';
 import { normalisedMediaPath, OFFLINE_PREFIX, offlineCacheName } from './cache-keys';
 
 /**
@@ -249,23 +249,31 @@ export async function forgetOfflineData(keepUserId?: string) {
   if (keepUserId) refreshSaved();
 }
 
+/** What a refusal of the download check means for a copy already saved (docs/offline.md, "Files already on a device"). */
+function lostBecause(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  if (error.status === 404) return 'You are no longer in its class, or the lecture was deleted.';
+  if (error.status === 403) return 'Your teacher turned off downloads for this class.';
+  if (error.status === 409 && error.code === 'no_video') return 'The teacher took the video off this lecture.';
+  return undefined;
+}
+
 /**
- * The online check of every saved lecture: one the person can no longer read (removed from the class, lecture
- * deleted: 404 or 403) is deleted from this device, and they are told. A failed network changes nothing.
+ * The online check of every saved lecture (`GET /api/lectures/{id}/download`, which makes nothing): one the person
+ * may no longer keep (removed from the class, lecture deleted, downloads turned off, video taken off) is deleted
+ * from this device, and they are told why. A failed network, or any other answer, changes nothing.
  */
 export async function checkSavedAccess() {
   const saved = Object.values(readIndex(currentUserId()));
   for (const entry of saved) {
-    if (!entry.complete && !controllers.has(entry.lectureId)) continue;
+    if (!entry.complete) continue;
     try {
-      await getLecture(entry.lectureId);
+      await getMp4(entry.lectureId);
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 404 || error.status === 403)) {
-        await removeSaved(entry.lectureId);
-        toast.error(`"${entry.title}" was removed from this device`, {
-          description: 'You no longer have access to it.',
-        });
-      }
+      const reason = lostBecause(error);
+      if (!reason) continue;
+      await removeSaved(entry.lectureId);
+      toast.error(`"${entry.title}" was removed from this device`, { description: reason });
     }
   }
 }
