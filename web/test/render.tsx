@@ -6,7 +6,7 @@ import { MemoryRouter } from 'react-router';
 import { queryClient } from '../src/api/query-client';
 import { sessionAtom } from '../src/features/auth/state/session';
 import { appStore } from '../src/lib/store';
-import { storeToken } from '../src/lib/token-cookie';
+import { clearToken, storeToken } from '../src/lib/token-cookie';
 
 /** Renders as main.tsx does: the app's jotai store, its one query cache and a router. */
 export function renderInApp(ui: ReactNode, path = '/') {
@@ -24,4 +24,11 @@ export function signInAs(account: { token: string; user: any }) {
   queryClient.clear();
   storeToken(account.token);
   appStore.set(sessionAtom, { status: 'authenticated', user: account.user });
+}
+
+/** A visitor: no token, no session, nothing cached from an earlier test file. */
+export function signedOut() {
+  queryClient.clear();
+  clearToken();
+  appStore.set(sessionAtom, { status: 'unauthenticated', user: null });
 }

@@ -1,9 +1,10 @@
-import { afterEach, beforeAll, expect, test } from 'bun:test';
+import { afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'jotai';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { LIMITS } from '../../../src/contract/limits';
+import { signedOut } from '../../test/render';
 import { realServer, TEST_PASSWORD } from '../../test/server';
 import { clearToasts, showToasts } from '../../test/toasts';
 import { sessionAtom } from '../features/auth/state/session';
@@ -17,6 +18,7 @@ beforeAll(async () => {
   account = await server.signUp('student', 'Signing In Student');
 });
 afterEach(clearToasts);
+beforeEach(signedOut);
 
 function renderAt(path: '/login' | '/signup') {
   return render(
