@@ -2,7 +2,13 @@ import { readStreamText } from '../lib/read-stream';
 
 export type Tools = { ffmpegPath: string; ffprobePath: string };
 
-export type RunResult = { exitCode: number; stdout: Uint8Array; stderr: string };
+export type RunResult = {
+  exitCode: number;
+  stdout: Uint8Array;
+  stderr: string;
+  /** CPU seconds the tool used (user + system), for the benchmarks. */
+  cpuSeconds: number;
+};
 
 /** Runs a tool to completion, keeping stdout as bytes and the tail of stderr as text. */
 export async function runTool(
@@ -26,7 +32,9 @@ export async function runTool(
     }),
   ]);
   const exitCode = await child.exited;
-  return { exitCode, stdout, stderr };
+  const used = child.resourceUsage();
+  const cpuSeconds = used ? Number(used.cpuTime.user + used.cpuTime.system) / 1e6 : 0;
+  return { exitCode, stdout, stderr, cpuSeconds };
 }
 
 export type ProbeStream = {

@@ -38,7 +38,7 @@ export async function readSlideText(
   tools: OcrTools,
   image: string,
   options: { signal?: AbortSignal; nice?: number } = {},
-): Promise<string> {
+): Promise<{ text: string; cpuSeconds: number }> {
   const result = await runTool([tools.tesseractPath, image, 'stdout', '-l', tools.ocrLanguages, '--psm', '3'], {
     ...options,
     env: { OMP_THREAD_LIMIT: '1' },
@@ -46,5 +46,5 @@ export async function readSlideText(
   if (result.exitCode !== 0) {
     throw new Error(`tesseract failed (${result.exitCode}): ${result.stderr.trim().split('\n').at(-1) ?? ''}`);
   }
-  return cleanOcrText(new TextDecoder().decode(result.stdout));
+  return { text: cleanOcrText(new TextDecoder().decode(result.stdout)), cpuSeconds: result.cpuSeconds };
 }

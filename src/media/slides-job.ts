@@ -159,7 +159,7 @@ export function slidesHandler(deps: {
       let text = '';
       if (readWords) {
         try {
-          text = await readSlideText(config, picture, { nice: SLIDES_NICE, signal });
+          text = (await readSlideText(config, picture, { nice: SLIDES_NICE, signal })).text;
         } catch (error) {
           if (signal.aborted) throw error;
           deps.warn?.(`[slides] ${videoId}: ${(error as Error).message}`);

@@ -165,7 +165,7 @@ test('Tesseract reads the words of a slide picture; a missing Tesseract or langu
     expect(drawn.exitCode).toBe(0);
     const ocr = { tesseractPath: 'tesseract', ocrLanguages: 'eng' };
     expect(checkTesseract(ocr)).toBeUndefined();
-    expect((await readSlideText(ocr, image)).toLowerCase()).toContain('osmosis and diffusion');
+    expect((await readSlideText(ocr, image)).text.toLowerCase()).toContain('osmosis and diffusion');
 
     expect(checkTesseract({ tesseractPath: join(dir, 'no-tesseract'), ocrLanguages: 'eng' })).toContain('not found');
     expect(checkTesseract({ tesseractPath: 'tesseract', ocrLanguages: 'eng+zzz' })).toContain('zzz');

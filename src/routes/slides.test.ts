@@ -334,3 +334,56 @@ describe("the teacher's controls", () => {
     expect(runs.every((run) => run.priority > 0)).toBe(true);
   });
 });
+
+describe('without Tesseract', () => {
+  let bare: Harness;
+  let dir: string;
+  afterAll(async () => {
+    await bare?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('slides are kept without words, one warning says what to install, and the lecture plays', async () => {
+    bare = await startHarness({ TESSERACT_PATH: '/nonexistent/tesseract' });
+    dir = mkdtempSync(join(tmpdir(), 'classroom-slides-bare-'));
+    const cast = await classScenario(bare, { courseName: 'No OCR' });
+    const short = await makeSlidesClip(
+      dir,
+      [
+        { seconds: 6, color: 'white', words: 'Volcano' },
+        { seconds: 6, color: 'lightblue', words: 'Magma' },
+        { seconds: 6, color: 'wheat', words: 'Lava' },
+      ],
+      { width: 640, height: 360, fps: 15 },
+    );
+    const form = uploadForm(readBytes(short.path), 'lecture.mp4');
+    form.append('courseId', cast.course?.id as string);
+    form.append('nameOfTopic', 'Volcanoes');
+    const uploaded = await bare.api('POST', '/api/upload', { as: cast.teacher.token, body: form });
+    expect(uploaded.status).toBe(201);
+    let seen = '';
+    await waitUntil(
+      'the slide index without words',
+      async () => {
+        const answer = await bare.api('GET', `/api/lectures/${uploaded.json.lectureId}/slides`, {
+          as: cast.student.token,
+        });
+        seen = answer.headers.get('x-slide-index') ?? '';
+        return seen === 'ready' ? answer : undefined;
+      },
+      { timeoutMs: 120_000, everyMs: 250, lastSeen: () => seen },
+    );
+    const slides = (
+      await bare.api('GET', `/api/lectures/${uploaded.json.lectureId}/slides`, { as: cast.student.token })
+    ).json as SlideAnswer[];
+    expect(
+      slides.map((slide) => Math.abs(slide.seconds - (short.changes[slides.indexOf(slide)] ?? -9)) <= 0.5),
+    ).toEqual([true, true, true]);
+    expect(slides.map((slide) => slide.text)).toEqual(['', '', '']);
+    const video = await bare.api('GET', `/api/videos/${uploaded.json.videoId}`, { as: cast.teacher.token });
+    expect(video.json.status).toBe('ready');
+    const warnings = bare.logLines.filter((line) => String(line.msg).includes('/nonexistent/tesseract was not found'));
+    expect(warnings.length).toBe(1);
+    expect(String(warnings[0]?.msg)).toContain('tesseract-ocr');
+  }, 180_000);
+});
