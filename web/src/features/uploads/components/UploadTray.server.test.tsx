@@ -122,3 +122,25 @@ test("a file the server turns down is refused in the server's words, with no Ret
   expect(tray.queryByRole('button', { name: 'Retry' })).toBeNull();
   expect(await topicsOfCourse()).not.toContain('Fake');
 });
+
+test('Pause holds an upload (nothing reaches the class) and Resume finishes it', async () => {
+  const view = renderInApp(<UploadTray />);
+  const tray = within(view.container);
+  act(() => {
+    startUpload(new File([clip], 'paused.mp4', { type: 'video/mp4' }), { courseId, nameOfTopic: 'Paused topic' });
+  });
+  // Pressed at once: before tus-js-client has even loaded, so the upload is held before its first byte.
+  act(() => tray.getByRole('button', { name: 'Pause upload of paused.mp4' }).click());
+  // The rows of the earlier tests may still be in the tray: look in this upload's own row.
+  const row = () => within(tray.getByText('paused.mp4').closest('li') as HTMLElement);
+  expect(row().getByText(/· paused$/)).toBeDefined();
+  expect(tray.getByText('1 upload paused')).toBeDefined();
+  expect(tray.queryByRole('button', { name: 'Pause upload of paused.mp4' })).toBeNull();
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect(row().getByText(/· paused$/)).toBeDefined();
+  expect(await topicsOfCourse()).not.toContain('Paused topic');
+
+  act(() => tray.getByRole('button', { name: 'Resume upload of paused.mp4' }).click());
+  expect(await row().findByText('Uploaded. It is being prepared for playback.')).toBeDefined();
+  expect(await topicsOfCourse()).toContain('Paused topic');
+});

@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useId, useState } from 'react';
 import { formatBytes, formatEta } from '../../../lib/format';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
-import { ChevronIcon, CloseIcon, RefreshIcon } from '../../../ui/icons';
+import { ChevronIcon, CloseIcon, PauseIcon, PlayIcon, RefreshIcon } from '../../../ui/icons';
 import {
   cancelUpload,
   clearFinished,
@@ -12,6 +12,8 @@ import {
   interruptedAtom,
   isActive,
   loadInterrupted,
+  pauseUpload,
+  resumeUpload,
   retryUpload,
   startUpload,
   type UploadItem,
@@ -54,7 +56,10 @@ export function UploadTray() {
   const sent = running.reduce((sum, item) => sum + item.sent, 0);
   const total = running.reduce((sum, item) => sum + item.size, 0);
   let summary = 'Uploads';
-  if (running.length > 0) {
+  const paused = running.filter((item) => item.status === 'paused').length;
+  if (running.length > 0 && paused === running.length) {
+    summary = `${paused} ${paused === 1 ? 'upload' : 'uploads'} paused`;
+  } else if (running.length > 0) {
     summary = `Uploading ${running.length} ${running.length === 1 ? 'video' : 'videos'}`;
     if (collapsed && total > 0) summary += ` · ${Math.floor((sent / total) * 100)}%`;
   } else if (failed > 0) summary = `${failed} ${failed === 1 ? 'upload' : 'uploads'} stopped`;
@@ -128,6 +133,8 @@ function TrayRow({ item, onCancel }: { item: UploadItem; onCancel: () => void })
   if (item.status === 'uploading' && item.speed) detail += ` · ${formatBytes(item.speed)}/s · ${formatEta(eta)}`;
   if (item.status === 'retrying') detail = `${percent}% · reconnecting…`;
   if (item.status === 'finishing') detail = 'Checking the video…';
+  if (item.status === 'paused') detail = `${percent}% of ${formatBytes(item.size)} · paused`;
+  const pausable = item.status === 'uploading' || item.status === 'retrying';
   if (item.status === 'done') detail = 'Uploaded. It is being prepared for playback.';
   if (item.status === 'refused') {
     return (
@@ -158,16 +165,38 @@ function TrayRow({ item, onCancel }: { item: UploadItem; onCancel: () => void })
           <p className="truncate text-sm font-medium text-slate-900">{item.topicName || item.fileName}</p>
           {item.topicName && <p className="truncate text-xs text-slate-500">{item.fileName}</p>}
         </div>
-        {item.status !== 'done' && (
-          <button
-            type="button"
-            className="icon-btn shrink-0"
-            aria-label={`Cancel upload of ${item.fileName}`}
-            onClick={onCancel}
-          >
-            <CloseIcon size={16} />
-          </button>
-        )}
+        <div className="flex shrink-0 items-center">
+          {pausable && (
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label={`Pause upload of ${item.fileName}`}
+              onClick={() => pauseUpload(item.key)}
+            >
+              <PauseIcon size={16} />
+            </button>
+          )}
+          {item.status === 'paused' && (
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label={`Resume upload of ${item.fileName}`}
+              onClick={() => resumeUpload(item.key)}
+            >
+              <PlayIcon size={14} />
+            </button>
+          )}
+          {item.status !== 'done' && (
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label={`Cancel upload of ${item.fileName}`}
+              onClick={onCancel}
+            >
+              <CloseIcon size={16} />
+            </button>
+          )}
+        </div>
       </div>
       <div
         className="h-1.5 overflow-hidden rounded-full bg-slate-200"
@@ -178,7 +207,7 @@ function TrayRow({ item, onCancel }: { item: UploadItem; onCancel: () => void })
         aria-valuemax={100}
       >
         <div
-          className={`h-full transition-[width] ${item.status === 'failed' ? 'bg-red-500' : item.status === 'done' ? 'bg-emerald-500' : 'bg-indigo-600'}`}
+          className={`h-full transition-[width] ${item.status === 'failed' ? 'bg-red-500' : item.status === 'done' ? 'bg-emerald-500' : item.status === 'paused' ? 'bg-slate-400' : 'bg-indigo-600'}`}
           style={{ width: `${percent}%` }}
         />
       </div>

@@ -33,9 +33,10 @@ export type UploadItem = {
   speed: number | null;
   /**
    * `failed`: stopped by the network or the server's trouble; Retry goes on. `refused`: the file itself was turned
-   * down (not a video, too large, …): nothing to retry, the teacher removes it and picks another file.
+   * down (not a video, too large, …): nothing to retry, the teacher removes it and picks another file. `paused`: the
+   * teacher paused it (a metered connection, a call); the server keeps what it has and Resume goes on from there.
    */
-  status: 'uploading' | 'retrying' | 'finishing' | 'done' | 'failed' | 'refused';
+  status: 'uploading' | 'retrying' | 'finishing' | 'paused' | 'done' | 'failed' | 'refused';
   error: string | null;
   courseId: string;
   lectureId: string | null;
@@ -140,6 +141,8 @@ async function run(key: string, file: File, target: UploadTarget) {
     headers: { authorization: `Bearer ${readToken() ?? ''}` },
     removeFingerprintOnSuccess: true,
     onProgress(bytesSent) {
+      // A request still draining after Pause reports its last bytes: the row stays paused.
+      if (appStore.get(uploadsAtom).find((entry) => entry.key === key)?.status === 'paused') return;
       const now = performance.now();
       const item = appStore.get(uploadsAtom).find((entry) => entry.key === key);
       let speed = item?.speed ?? null;
@@ -190,6 +193,8 @@ async function run(key: string, file: File, target: UploadTarget) {
     const resumed = previous[0].urlStorageKey;
     appStore.set(interruptedAtom, (list) => list.filter((entry) => entry.urlStorageKey !== resumed));
   }
+  // Paused (or cancelled) before it got going: Resume starts it.
+  if (appStore.get(uploadsAtom).find((entry) => entry.key === key)?.status !== 'uploading') return;
   upload.start();
 }
 
@@ -236,6 +241,29 @@ export function retryUpload(key: string) {
   upload.start();
 }
 
+/** Pauses a running upload: the request stops, the server keeps the bytes it has (tus), Resume goes on from them. */
+export function pauseUpload(key: string) {
+  const item = appStore.get(uploadsAtom).find((entry) => entry.key === key);
+  if (item?.status !== 'uploading' && item?.status !== 'retrying') return;
+  update(key, { status: 'paused', speed: null, error: null });
+  // Not made yet (tus still loading): `run` sees the pause and does not start it.
+  void running
+    .get(key)
+    ?.abort(false)
+    .catch(() => {
+      // nothing to stop
+    });
+}
+
+/** Resumes a paused upload from the bytes the server has. */
+export function resumeUpload(key: string) {
+  const item = appStore.get(uploadsAtom).find((entry) => entry.key === key);
+  if (item?.status !== 'paused') return;
+  update(key, { status: 'uploading', error: null });
+  // Not made yet: `run` starts it when it gets there.
+  running.get(key)?.start();
+}
+
 /**
  * Sign-out: every upload of this tab stops (the server deletes what it has of each), the tray empties, and the
  * resumable uploads this browser remembers are forgotten, so the next person sees none of them.
@@ -254,7 +282,7 @@ export async function discardAllUploads() {
   await Promise.race([Promise.all(stopping), new Promise((resolve) => setTimeout(resolve, 3000))]);
 }
 
-/** Whether an upload is under way (not done, failed or refused). */
+/** Whether an upload is under way (not done, failed or refused; a paused one is still unfinished). */
 export const isActive = (item: UploadItem) =>
   item.status !== 'done' && item.status !== 'failed' && item.status !== 'refused';
 export const hasActiveUploads = () => appStore.get(uploadsAtom).some(isActive);
