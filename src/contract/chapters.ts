@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from './limits';
+import { plainText } from './text';
 
 /** One chapter: where it starts (seconds from the start of the video) and its title. */
 export const chapterJson = z.object({ seconds: z.number(), title: z.string() });
@@ -166,3 +167,44 @@ export function chaptersOfLecture(
     durationSeconds,
   });
 }
+
+/** A lecture's description: free text over several lines; its timed lines are chapters (src/contract/chapters.ts). */
+export const descriptionField = plainText({
+  required: 'The description must be text.',
+  tooShort: 'The description must be text.',
+  tooLong: `A description can be at most ${LIMITS.descriptionMax} characters.`,
+  min: 0,
+  max: LIMITS.descriptionMax,
+  hidden: 'The description contains hidden characters. Please type it again.',
+  multiline: true,
+});
+
+export const chapterTitle = plainText({
+  required: 'Please give the chapter a title.',
+  tooShort: 'Please give the chapter a title.',
+  tooLong: `A chapter title can be at most ${LIMITS.chapterTitleMax} characters.`,
+  min: 1,
+  max: LIMITS.chapterTitleMax,
+  hidden: 'The chapter title contains hidden characters. Please type it again.',
+});
+
+/** `PUT /api/lectures/{id}/chapters`, the editor's list: each chapter checked, then the list against the rules (order, first at 0:00, length). */
+export const chaptersBody = z.object({
+  chapters: z
+    .array(
+      z.object({
+        seconds: z
+          .number({ error: 'Give the chapter start in seconds.' })
+          .min(0, 'A chapter cannot start before 0:00.')
+          .max(24 * 3600, 'A chapter must start within 24 hours.')
+          .transform((seconds) => Math.round(seconds * 1000) / 1000),
+        title: chapterTitle,
+      }),
+      { error: 'Send the chapters as a list, or null to use the description.' },
+    )
+    .max(LIMITS.chaptersMax, `A lecture can have at most ${LIMITS.chaptersMax} chapters.`)
+    .superRefine((chapters, context) => {
+      for (const message of chapterProblems(chapters, undefined)) context.addIssue({ code: 'custom', message });
+    })
+    .nullable(),
+});

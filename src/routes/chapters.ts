@@ -1,66 +1,23 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { readableLecture, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
 import {
   type Chapter,
   chapterProblems,
+  chaptersBody,
   chaptersFromDescription,
   chaptersOfLecture,
   type LectureChaptersJson,
   lectureChaptersJson,
   storedChapters,
 } from '../contract/chapters';
-import { LIMITS } from '../contract/limits';
 import type { Db } from '../db/client';
 import { updateLecture, videoById } from '../db/queries/lectures';
 import type { Lecture } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
 import { answers } from '../http/openapi';
-import { plainText } from '../contract/text';
 import { idParam, validate } from '../http/validation';
-
-/** A lecture's description: free text over several lines; its timed lines are chapters (src/contract/chapters.ts). */
-export const descriptionField = plainText({
-  required: 'The description must be text.',
-  tooShort: 'The description must be text.',
-  tooLong: `A description can be at most ${LIMITS.descriptionMax} characters.`,
-  min: 0,
-  max: LIMITS.descriptionMax,
-  hidden: 'The description contains hidden characters. Please type it again.',
-  multiline: true,
-});
-
-const chapterTitle = plainText({
-  required: 'Please give the chapter a title.',
-  tooShort: 'Please give the chapter a title.',
-  tooLong: `A chapter title can be at most ${LIMITS.chapterTitleMax} characters.`,
-  min: 1,
-  max: LIMITS.chapterTitleMax,
-  hidden: 'The chapter title contains hidden characters. Please type it again.',
-});
-
-/** The editor's list: each chapter checked, then the list against the rules (order, first at 0:00, length). */
-const chaptersBody = z.object({
-  chapters: z
-    .array(
-      z.object({
-        seconds: z
-          .number({ error: 'Give the chapter start in seconds.' })
-          .min(0, 'A chapter cannot start before 0:00.')
-          .max(24 * 3600, 'A chapter must start within 24 hours.')
-          .transform((seconds) => Math.round(seconds * 1000) / 1000),
-        title: chapterTitle,
-      }),
-      { error: 'Send the chapters as a list, or null to use the description.' },
-    )
-    .max(LIMITS.chaptersMax, `A lecture can have at most ${LIMITS.chaptersMax} chapters.`)
-    .superRefine((chapters, context) => {
-      for (const message of chapterProblems(chapters, undefined)) context.addIssue({ code: 'custom', message });
-    })
-    .nullable(),
-});
 
 /** The lecture's video length in seconds, when it has a video. */
 async function durationOf(db: Db, lecture: Pick<Lecture, 'videoId'>) {
