@@ -147,9 +147,18 @@ test('sign-out deletes what was saved for offline', async () => {
   await page.getByRole('button', { name: 'Download for offline' }).click();
   await page.getByText(/Saved on this device \(/).waitFor({ timeout: 30_000 });
   expect(await offlineCaches(page)).toHaveLength(1);
-  await page.goto(`${env.server.baseUrl}/settings`);
+  // A note that cannot reach the server: Logout says it would be lost, and asks.
+  await context.setOffline(true);
+  await page.getByRole('textbox', { name: 'Course notes' }).fill('Never sent');
+  await page.getByText('Saved on this device — will sync when you are back online').waitFor({ timeout: 10_000 });
+  await page.getByRole('link', { name: 'Open settings' }).click();
   await page.getByRole('button', { name: 'Logout' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Notes not sent yet' });
+  await dialog.waitFor();
+  await screenshot(page, 'offline-logout-unsent-notes-1280');
+  await dialog.getByRole('button', { name: 'Log out and lose them' }).click();
   await page.waitForURL(/\/login$/);
+  await context.setOffline(false);
   await waitUntil('the offline cache is gone', async () => (await offlineCaches(page)).length === 0);
   expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('classroom.')))).toEqual(
     [],
@@ -189,6 +198,12 @@ test('a class with downloads off shows no download button, and says why', async 
   const toggle = teacherPage.getByRole('checkbox', { name: 'Students may download lectures for offline viewing' });
   await toggle.waitFor();
   expect(await toggle.isChecked()).toBe(false);
+  await teacherPage.goto(`${env.server.baseUrl}/classroom/${openCourse}`);
+  await teacherPage.getByRole('button', { name: 'Download for offline' }).waitFor();
+  for (const width of [375, 768, 1024, 1280]) {
+    await teacherPage.setViewportSize({ width, height: 900 });
+    await screenshot(teacherPage, `offline-course-teacher-${width}`);
+  }
   await asTeacher.close();
 });
 

@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useProviders } from '../features/auth/api/providers';
 import { logout, logoutEverywhere } from '../features/auth/api/users';
 import { useSession } from '../features/auth/state/session';
+import { flushNotes, hasQueuedNotes } from '../features/offline/state/notes-queue';
 import { DeleteAccountForm } from '../features/settings/components/DeleteAccountForm';
 import { LinkedSignIn } from '../features/settings/components/LinkedSignIn';
 import { NotificationSettings } from '../features/settings/components/NotificationSettings';
@@ -39,6 +40,7 @@ export function SettingsPage() {
   /** Set while the "uploads are still running" question is open: whether the sign-out asked was everywhere. */
   const [askingEverywhere, setAskingEverywhere] = useState<boolean | null>(null);
   const [leaving, setLeaving] = useState(false);
+  const [unsentNotes, setUnsentNotes] = useState(false);
   const navigate = useNavigate();
   if (!user) return null;
 
@@ -66,8 +68,11 @@ export function SettingsPage() {
     else toast.success(everywhere ? 'Logged out of all devices' : 'Logged out successfully');
   };
 
-  const ask = (everywhere: boolean) => {
-    if (hasActiveUploads()) setAskingEverywhere(everywhere);
+  const ask = async (everywhere: boolean) => {
+    // Notes written offline go first while the token still works; what cannot be sent would be lost (docs/offline.md).
+    if (hasQueuedNotes()) await flushNotes();
+    setUnsentNotes(hasQueuedNotes());
+    if (hasActiveUploads() || hasQueuedNotes()) setAskingEverywhere(everywhere);
     else void leave(everywhere);
   };
 
@@ -75,14 +80,16 @@ export function SettingsPage() {
     <section className="mx-auto max-w-2xl">
       <ConfirmDialog
         open={askingEverywhere !== null}
-        title="Uploads are still running"
-        confirmLabel="Stop uploads and log out"
+        title={unsentNotes ? 'Notes not sent yet' : 'Uploads are still running'}
+        confirmLabel={unsentNotes ? 'Log out and lose them' : 'Stop uploads and log out'}
         busyLabel="Logging out..."
         busy={leaving}
         onConfirm={() => void leave(askingEverywhere === true)}
         onClose={() => setAskingEverywhere(null)}
       >
-        Logging out stops them and deletes what was sent. Stay to let them finish.
+        {unsentNotes
+          ? 'Notes you wrote offline are kept on this device until the server can be reached. Logging out deletes them. Stay until they say "Saved".'
+          : 'Logging out stops them and deletes what was sent. Stay to let them finish.'}
       </ConfirmDialog>
       <h1 className="page-title">Settings</h1>
       <div className="card mt-6 flex flex-col items-center gap-4 p-6 text-center sm:flex-row sm:text-left">
@@ -95,10 +102,10 @@ export function SettingsPage() {
           </span>
         </div>
         <div className="flex flex-col gap-2">
-          <button type="button" className="btn btn-secondary" onClick={() => ask(false)}>
+          <button type="button" className="btn btn-secondary" onClick={() => void ask(false)}>
             <LogOutIcon size={18} /> Logout
           </button>
-          <button type="button" className="btn btn-secondary text-sm" onClick={() => ask(true)}>
+          <button type="button" className="btn btn-secondary text-sm" onClick={() => void ask(true)}>
             Log out of all devices
           </button>
         </div>
