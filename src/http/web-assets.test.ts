@@ -66,3 +66,19 @@ test('every answer carries its own X-Request-Id, hashed assets included, and the
     }
   }
 });
+
+test('the service worker is at /sw.js, never kept by the browser, and precaches the page and every built script', async () => {
+  const answer = await get('/sw.js', 'identity');
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get('cache-control')).toBe('no-cache');
+  expect(answer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  const source = await answer.text();
+  const html = await (await get('/login', 'identity')).text();
+  const script = /src="(\/assets\/main-[^"]+\.js)"/.exec(html)?.[1] as string;
+  expect(source).toContain('"/index.html"');
+  expect(source).toContain(`"${script}"`);
+  expect(source).toMatch(/classroom-shell-/);
+  const manifest = await get('/manifest.webmanifest', 'identity');
+  expect(manifest.headers.get('content-type')).toBe('application/manifest+json');
+  expect(await manifest.json()).toMatchObject({ display: 'standalone', start_url: '/classroom' });
+});
