@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeClip, makeFlashClip } from '../src/test/fixtures';
 import { startMailCapture } from '../src/test/mail-capture';
+import { makeSlidesClip } from '../src/test/slides-clip';
 import { createAccount, type RunningServer, screenshotDir, startServer } from './server';
 import {
   launchWebKit,
@@ -26,6 +27,9 @@ let server: RunningServer;
 let mail: Awaited<ReturnType<typeof startMailCapture>>;
 let student: Awaited<ReturnType<typeof createAccount>>;
 let courseId: string;
+/** A slides lecture whose slide index is ready, and where its slides start. */
+let stripLectureId: string;
+let stripSeconds: number[] = [];
 
 /** A cue every two seconds for the whole clip: whenever the test looks, one is on screen. */
 const vtt = `WEBVTT\n\n${Array.from({ length: 15 }, (_, i) => {
@@ -66,7 +70,32 @@ beforeAll(async () => {
     'Slides lecture',
     await makeFlashClip(clips, { name: 'slides.mp4', seconds: 16, flashAt: 6, camera: false, width: 640, height: 360 }),
   );
-}, 240_000);
+  // Slides with words, for the slide strip: the server makes its index after the transcode.
+  const strip = await makeSlidesClip(
+    clips,
+    [
+      { seconds: 7, color: 'white', words: 'Compilers' },
+      { seconds: 7, color: 'lightyellow', words: 'Parsing' },
+      { seconds: 7, color: 'lightblue', words: 'Codegen' },
+    ],
+    { width: 640, height: 360, fps: 15, name: 'strip.mp4' },
+  );
+  stripLectureId = await add('Strip lecture', strip.path);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const answer = await fetch(`${server.baseUrl}/api/lectures/${stripLectureId}/slides`, {
+      headers: { authorization: `Bearer ${teacher.token}` },
+    });
+    const listed = (await answer.json()) as { seconds: number }[];
+    if (answer.headers.get('x-slide-index') === 'ready' && listed.length >= 2) {
+      stripSeconds = listed.map((slide) => slide.seconds);
+      break;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`the slide index was not ready in time: ${answer.headers.get('x-slide-index')}`);
+    await Bun.sleep(500);
+  }
+}, 360_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -266,6 +295,53 @@ for (const mode of ['mse', 'mms', 'native'] as WebKitMode[]) {
             const contrast = await readableContrast(png);
             expect({ label, readable: contrast >= 4.5, contrast }).toMatchObject({ label, readable: true });
           }
+        },
+        CHECK_MS,
+      );
+    }
+
+    if (mode === 'mse') {
+      test(
+        'the slide strip shows under the player; a tap on a slide takes the video to it',
+        async () => {
+          // Signed in again, so the check also runs on its own (-t).
+          await signInThroughForm(browser, server.baseUrl, student);
+          await browser.navigate(`${server.baseUrl}/classroom/${courseId}?lecture=${stripLectureId}`);
+          const count = await browser.waitFor(
+            'the slide strip',
+            () => document.querySelectorAll('[data-testid="slide-strip"] button').length,
+          );
+          expect(count).toBe(stripSeconds.length);
+          await browser.waitFor('a thumbnail drawn', () => {
+            const image = document.querySelector<HTMLImageElement>('[data-testid="slide-strip"] img');
+            return image?.complete && image.naturalWidth > 0;
+          });
+          const target = stripSeconds.length - 1;
+          const seconds = stripSeconds[target] as number;
+          // Where the element is sent (WebKitGTK cannot decode these still-slide rungs over MediaSource, a "Media
+          // Error" the player recovers from by reloading at 0: the seek itself is what the strip does).
+          await browser.run(() => {
+            const seeks: number[] = [];
+            (window as unknown as { seeks: number[] }).seeks = seeks;
+            document.querySelector('video')?.addEventListener('seeking', (event) => {
+              seeks.push((event.target as HTMLVideoElement).currentTime);
+            });
+          });
+          await browser.click(await browser.find(`[data-testid="slide-strip"] li:nth-child(${target + 1}) button`));
+          const landed = await browser.waitFor(
+            'the video sent to the slide',
+            (at: number) =>
+              (window as unknown as { seeks: number[] }).seeks.find((time) => time >= at - 0.3 && time <= at + 0.5),
+            [seconds],
+          );
+          expect(Math.abs((landed as number) - seconds)).toBeLessThanOrEqual(0.5);
+          // The other slides' buttons are out of the Tab order: the strip is one stop.
+          expect(
+            await browser.run(
+              () => document.querySelectorAll('[data-testid="slide-strip"] button[tabindex="0"]').length,
+            ),
+          ).toBe(1);
+          await browser.screenshot('webkit-slide-strip');
         },
         CHECK_MS,
       );
