@@ -139,6 +139,28 @@ test('a saved lecture plays offline after a reload, with its captions; a note wr
   await context.close();
 });
 
+test('a reload in the middle of a save never shows the half copy as saved', async () => {
+  const context = await signedInContext(env.browser, env.server, student.token);
+  // The second segment never arrives: the save is stuck half-way when the page reloads.
+  await context.route(/\/seg_00001\.m4s$/, () => {});
+  const page = await openLecture(context);
+  await page.getByRole('button', { name: 'Download for offline' }).click();
+  await page.getByRole('progressbar', { name: 'Saving for offline' }).waitFor();
+  await page.getByRole('button', { name: 'Cancel' }).waitFor();
+  await page.reload();
+  // Either the page's own clean-up ran as it closed (nothing listed) or the entry says it did not finish.
+  await page.getByRole('button', { name: /^Download (for offline|again)$/ }).waitFor();
+  expect(await page.getByText(/Saved on this device \(/).count()).toBe(0);
+  await page.goto(`${env.server.baseUrl}/downloads`);
+  await page.getByRole('heading', { name: 'Downloads' }).waitFor();
+  const unfinished = page.getByText('Not finished: open the lecture to download it again, or remove it.');
+  if ((await unfinished.count()) > 0) await page.getByRole('button', { name: 'Remove Waves on a string' }).click();
+  await page.getByText('No lectures saved on this device').waitFor();
+  // No half copy is left in the cache either (removed, or pruned at the app's start).
+  await waitUntil('no offline cache', async () => (await offlineCaches(page)).length === 0);
+  await context.close();
+});
+
 test('sign-out deletes what was saved for offline', async () => {
   // Someone of their own: signing out ends the session on the server too.
   const leaver = await createAccount(env.server, env.mail, 'Offline Leaver', 'student');

@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { useSession } from '../../auth/state/session';
-import { checkSavedAccess, forgetOfflineData, refreshSaved } from '../state/downloads';
+import { checkSavedAccess, forgetOfflineData, pruneSaved, refreshSaved } from '../state/downloads';
 import { flushNotes, hasQueuedNotes, refreshQueuedNotes } from '../state/notes-queue';
 
 /** How often notes written offline are tried again while they wait. */
@@ -43,7 +43,7 @@ export function useOfflineSync() {
       void flushNotes();
       void checkSavedAccess();
     };
-    void forgetOfflineData(userId).then(sync);
+    void forgetOfflineData(userId).then(pruneSaved).then(sync);
     // `navigator.onLine` can say online while nothing gets through (and some browsers never send `online`): notes
     // still waiting are tried again every few seconds.
     const retry = setInterval(() => {

@@ -231,6 +231,29 @@ export async function removeSaved(lectureId: string) {
 }
 
 /**
+ * Drops saved files no entry names (a save cut short by a closed page, whose own clean-up never ran), and the whole
+ * cache when nothing is saved; run at the start of the signed-in app, when no save of this tab is running.
+ */
+export async function pruneSaved() {
+  const userId = currentUserId();
+  if (!userId || controllers.size > 0 || typeof caches === 'undefined') return;
+  const name = offlineCacheName(userId);
+  if (!(await caches.has(name))) return;
+  const entries = Object.values(readIndex(userId));
+  if (entries.length === 0) {
+    await caches.delete(name);
+    return;
+  }
+  const named = new Set(entries.flatMap((entry) => entry.files));
+  const cache = await caches.open(name);
+  for (const request of await cache.keys()) {
+    const path = new URL(request.url).pathname;
+    const isFile = path.startsWith('/media/') || path.includes('/captions/');
+    if (isFile && !named.has(path)) await cache.delete(request);
+  }
+}
+
+/**
  * Everything kept for offline by anyone in this browser: the caches of saved lectures and JSON (the service
  * worker's shell stays: it holds no one's data). Called by `endSession()` and when another person signs in.
  */
