@@ -5,6 +5,7 @@ import { queryClient } from '../../../api/query-client';
 import { appStore } from '../../../lib/store';
 import { sessionAtom } from '../../auth/state/session';
 import { courseKeys } from '../../classes/api/courses';
+import { mergedNotes, type QueuedNotes } from './notes-merge';
 
 /**
  * Notes written while the server cannot be reached (docs/offline.md): kept in localStorage per person and class,
@@ -12,7 +13,7 @@ import { courseKeys } from '../../classes/api/courses';
  * (another device saved), neither text is lost: the offline text is added under the server's with a dated line.
  * An empty offline text never replaces newer notes on the server.
  */
-export type QueuedNotes = { text: string; base: string | null; at: number };
+export type { QueuedNotes };
 
 const queueKey = (userId: string) => `classroom.offline.notes.${userId}`;
 const currentUserId = () => appStore.get(sessionAtom).user?._id;
@@ -50,15 +51,6 @@ export function queueNotes(courseId: string, text: string, base: string | null):
 }
 
 export const queuedNotesOf = (courseId: string) => readQueue()[courseId];
-
-/** What to send: the offline text, or both texts when the server's changed since (never an empty overwrite). */
-export function mergedNotes(queued: QueuedNotes, server: NotesJson): string {
-  const serverChanged = server.updatedAt !== null && server.updatedAt !== queued.base && server.notes !== queued.text;
-  if (!serverChanged || server.notes.trim() === '') return queued.text;
-  if (queued.text.trim() === '' || server.notes.includes(queued.text)) return server.notes;
-  const when = new Date(queued.at).toLocaleString();
-  return `${server.notes}\n\n— Written offline on ${when} —\n${queued.text}`;
-}
 
 let flushing: Promise<void> | undefined;
 
