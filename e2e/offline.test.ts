@@ -235,7 +235,7 @@ test('a class with downloads off shows no download button, and says why', async 
 });
 
 test('without a service worker the app offers an MP4, prepared on the server, and the browser saves a real MP4', async () => {
-  const context = await signedInContext(env.browser, env.server, student.token);
+  const context = await signedInContext(env.browser, env.server, student.token, { width: 375, height: 812 });
   await context.addInitScript(() => {
     // A browser without service workers (as some in-app browsers are).
     delete (Navigator.prototype as unknown as { serviceWorker?: unknown }).serviceWorker;
@@ -251,5 +251,6 @@ test('without a service worker the app offers an MP4, prepared on the server, an
   expect(bytes.length).toBeGreaterThan(10_000);
   expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
   await page.getByText(/Downloaded Waves on a string\.mp4/).waitFor();
+  await screenshot(page, 'offline-mp4-375');
   await context.close();
 });

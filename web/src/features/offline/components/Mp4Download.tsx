@@ -59,7 +59,7 @@ export function Mp4Download({ lecture }: { lecture: LectureJson }) {
           : 'This browser cannot keep lectures inside the app: download a phone-sized MP4 instead.';
   return (
     <div className="flex flex-wrap items-center gap-3">
-      <span className={`min-w-0 flex-1 text-sm ${error || failed ? 'text-red-700' : 'text-slate-600'}`} role="status">
+      <span className={`min-w-56 flex-1 text-sm ${error || failed ? 'text-red-700' : 'text-slate-600'}`} role="status">
         {status}
       </span>
       {state?.url && (

@@ -47,7 +47,7 @@ export function OfflineDownload({
     const percent = saving.totalBytes > 0 ? Math.min(100, Math.round((saving.bytes / saving.totalBytes) * 100)) : 0;
     body = (
       <>
-        <div className="flex min-w-0 flex-1 flex-col gap-1">
+        <div className="flex min-w-56 flex-1 flex-col gap-1">
           <span className="text-sm text-slate-700" role="status">
             Saving for offline… {saving.total > 0 ? `${saving.done} of ${saving.total} parts, ` : ''}
             {formatBytes(saving.bytes)}
@@ -72,8 +72,8 @@ export function OfflineDownload({
   } else if (saved?.complete) {
     body = (
       <>
-        <span className="min-w-0 flex-1 text-sm text-emerald-800" role="status">
-          ✓ Saved on this device ({saved.rung}, {formatBytes(saved.bytes)}): plays without a connection.{' '}
+        <span className="min-w-56 flex-1 text-sm text-emerald-800" role="status">
+          ✓ Saved on this device ({saved.rung}, {formatBytes(saved.bytes)}) ·{' '}
           <Link to="/downloads" className="text-indigo-700 underline">
             Downloads
           </Link>
@@ -88,7 +88,7 @@ export function OfflineDownload({
   } else {
     body = (
       <>
-        <span className="min-w-0 flex-1 text-sm text-slate-600" role={failure || saved ? 'alert' : undefined}>
+        <span className="min-w-56 flex-1 text-sm text-slate-600" role={failure || saved ? 'alert' : undefined}>
           {failure
             ? `Not saved: ${failure.message}`
             : saved
