@@ -139,11 +139,17 @@ test('a saved lecture plays offline after a reload, with its captions; a note wr
   await context.close();
 });
 
-test('a reload in the middle of a save never shows the half copy as saved', async () => {
+test('Cancel removes a save in progress; a reload in the middle of one never shows the half copy as saved', async () => {
   const context = await signedInContext(env.browser, env.server, student.token);
   // The second segment never arrives: the save is stuck half-way when the page reloads.
   await context.route(/\/seg_00001\.m4s$/, () => {});
   const page = await openLecture(context);
+  // Cancel stops it and removes what it wrote.
+  await page.getByRole('button', { name: 'Download for offline' }).click();
+  await page.getByRole('progressbar', { name: 'Saving for offline' }).waitFor();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Download for offline' }).waitFor();
+  await waitUntil('the cancelled save left no cache', async () => (await offlineCaches(page)).length === 0);
   await page.getByRole('button', { name: 'Download for offline' }).click();
   await page.getByRole('progressbar', { name: 'Saving for offline' }).waitFor();
   await page.getByRole('button', { name: 'Cancel' }).waitFor();
