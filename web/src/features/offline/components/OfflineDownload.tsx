@@ -91,9 +91,11 @@ export function OfflineDownload({
         <span className="min-w-56 flex-1 text-sm text-slate-600" role={failure || saved ? 'alert' : undefined}>
           {failure
             ? `Not saved: ${failure.message}`
-            : saved
-              ? 'The last download did not finish.'
-              : 'Watch it without a connection, in a phone-sized quality.'}
+            : !online
+              ? 'You are offline, and this lecture is not saved on this device.'
+              : saved
+                ? 'The last download did not finish.'
+                : 'Watch it without a connection, in a phone-sized quality.'}
         </span>
         {failure?.storageRefused && (
           <button type="button" className="btn btn-secondary" onClick={() => setMp4(true)}>
