@@ -6,7 +6,7 @@ import { type DetectedSlide, type SlidesResult, slidesOfVideo } from '../db/quer
 import { holdsLease } from '../jobs/jobs';
 import type { JobHandler } from '../jobs/runner';
 import { newId } from '../lib/ids';
-import { slideThumbnailKey, slideThumbnailPrefix, tempDir, videoPrefix } from '../storage/keys';
+import { slidesScratchDir, slideThumbnailKey, slideThumbnailPrefix, videoPrefix } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 import { runTool } from './ffmpeg';
 import { checkTesseract, readSlideText } from './ocr';
@@ -186,7 +186,7 @@ export function slidesHandler(deps: {
       const video = await getVideo(db, videoId);
       if (video?.status !== 'ready' || video.slidesOff) return undefined;
       const plan = readPlan(video);
-      const work = join(tempDir(config.scratchDir), `slides-${videoId}-${attempt}`);
+      const work = join(slidesScratchDir(config.scratchDir), `${videoId}-${attempt}`);
       mkdirSync(work, { recursive: true });
       try {
         const started = Date.now();

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { videos } from '../db/schema';
-import { tempDir, UPLOADS_PREFIX, VIDEOS_PREFIX } from '../storage/keys';
+import { slidesScratchDir, tempDir, UPLOADS_PREFIX, VIDEOS_PREFIX } from '../storage/keys';
 import { deleteUnreferencedVideos, type MediaDeps, orphanVideoIds } from './videos';
 
 /** A file in tmp/ untouched this long belongs to no upload in progress. */
@@ -55,9 +55,12 @@ export async function sweepMedia(deps: MediaDeps, now = Date.now()): Promise<num
 export function sweepLocalTemp(config: MediaDeps['config'], now = Date.now()): number {
   let removed = 0;
   // Stale temp files, and downloads for ffmpeg (localCopy) a killed job did not release.
-  const temps = [tempDir(config.scratchDir), join(config.scratchDir, 'downloads')].flatMap((dir) =>
-    existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [],
-  );
+  // ... and slide index folders a killed worker left (slides-job.ts).
+  const temps = [
+    tempDir(config.scratchDir),
+    join(config.scratchDir, 'downloads'),
+    slidesScratchDir(config.scratchDir),
+  ].flatMap((dir) => (existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : []));
   for (const path of temps) {
     try {
       if (now - statSync(path).mtimeMs < STALE_TEMP_MS) continue;

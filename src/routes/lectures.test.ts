@@ -477,6 +477,8 @@ describe('the current open-source client', () => {
 
   test("naming another teacher's class, or a topic without a name, keeps nothing", async () => {
     const bytes = readBytes(await makeClip(clips, { width: 320, height: 240, seconds: 1, name: 'refused.mp4' }));
+    // The slide index of an earlier upload may still be running: it must not move rows between the snapshots.
+    await h.jobsSettled();
     for (const [name, as, fields, status] of [
       ['another teacher', otherTeacher.token, { courseId: classId, nameOfTopic: 'Mine now' }, 404],
       ['no topic name', teacher.token, { courseId: classId }, 400],
@@ -492,6 +494,8 @@ describe('the current open-source client', () => {
 });
 
 test('after every upload and transcode above, media bytes are only in storage: none on the local disk with S3', async () => {
+  // Every job done (the slide index runs after each transcode, with its own scratch folder).
+  await h.jobsSettled();
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -35,6 +35,9 @@ export const slideThumbnailKey = (videoId: string, slideId: string) =>
 /** The folder of a video's slide thumbnails. */
 export const slideThumbnailPrefix = (videoId: string) => `${videoPrefix(videoId)}/slides`;
 
+/** The slide index's work in progress (a rung's frames), one folder per attempt, under SCRATCH_DIR. */
+export const slidesScratchDir = (scratch: string) => join(scratch, 'slides');
+
 /** Half-received uploads and other short-lived files, under SCRATCH_DIR; emptied at start. */
 export const tempDir = (scratch: string) => join(scratch, 'tmp');
 /** Transcodes in progress, one folder per video, under SCRATCH_DIR. */
