@@ -487,3 +487,62 @@ test('the seek bar and volume slider are at least 24 px tall to hit, 44 px on a 
   expect(touch.volume).toBeGreaterThanOrEqual(44);
   expect(touch.track).toBe(4);
 });
+
+test('chapters are ticks on the seek bar, the current one shows beside the time, ] and [ jump between them (375 and 1280 px)', async () => {
+  const middle = 'The second part of this lecture, with a long name';
+  const set = await teacher.api('PUT', `/api/lectures/${landscape}/chapters`, {
+    chapters: [
+      { seconds: 0, title: 'Opening' },
+      { seconds: 12, title: middle },
+    ],
+  });
+  expect(set.source).toBe('editor');
+  for (const viewport of [
+    { width: 375, height: 812 },
+    { width: 1280, height: 800 },
+  ]) {
+    const at = `${viewport.width}px`;
+    const { context, page, player } = await open(viewport, landscape);
+    const seek = player.getByRole('slider', { name: 'Seek' });
+    const ticks = player.getByTestId('seek-marks').locator('[data-kind="chapter"]');
+    await ticks.first().waitFor();
+    // The bar's start has no tick of its own: one tick, at the second chapter, inside the seek bar.
+    expect({ at, ticks: await ticks.count() }).toEqual({ at, ticks: 1 });
+    const seekBox = (await seek.boundingBox())!;
+    const tickBox = (await ticks.first().boundingBox())!;
+    expect({ at, insideSeek: tickBox.x > seekBox.x && tickBox.x + tickBox.width < seekBox.x + seekBox.width }).toEqual({
+      at,
+      insideSeek: true,
+    });
+    const chapter = player.getByTestId('player-chapter');
+    expect(await chapter.textContent()).toBe('Opening');
+    expect(await seek.getAttribute('aria-valuetext')).toBe('0:00 of 0:24, Opening');
+
+    await player.getByRole('button', { name: 'Play', exact: true }).first().click();
+    await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1);
+    await player.focus();
+    await page.keyboard.press(']');
+    await page.waitForFunction(() => {
+      const time = document.querySelector('video')?.currentTime ?? 0;
+      return time >= 12 && time < 16;
+    });
+    await page.waitForFunction(
+      (name) => document.querySelector('[data-testid="player-chapter"]')?.textContent === name,
+      middle,
+    );
+    expect(await player.getByTestId('player-announcement').textContent()).toBe(`${middle} (2 of 2), 0:12`);
+    // A long name is cut short inside the bar, never pushing a control out of the player.
+    const chapterBox = (await chapter.boundingBox())!;
+    const playerBox = (await player.boundingBox())!;
+    expect({ at, fits: chapterBox.x + chapterBox.width <= playerBox.x + playerBox.width }).toEqual({ at, fits: true });
+    await expectInside(player, player.getByRole('button', { name: 'Fullscreen' }), `Fullscreen at ${at}`);
+    // It plays on from the chapter; [ goes back to the one before.
+    await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 13);
+    await page.keyboard.press('[');
+    await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 99) < 4);
+    expect(await player.getByTestId('player-announcement').textContent()).toBe('Opening (1 of 2), 0:00');
+    expect((await state(page)).paused).toBe(false);
+    await context.close();
+  }
+  await teacher.api('PUT', `/api/lectures/${landscape}/chapters`, { chapters: null });
+});
