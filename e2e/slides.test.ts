@@ -162,19 +162,35 @@ test('the slide strip: thumbnails after the index job, a click jumps, ] and [ st
       expect(Math.abs((box?.width ?? 0) / (box?.height ?? 1) - 16 / 9)).toBeLessThan(0.05);
 
       const third = slides[2] as Slide;
-      const scrollBefore = await page.evaluate(() => window.scrollY);
       await buttons.nth(2).click();
       await waitForTime(page, third.seconds - 0.3, third.seconds + 3);
-      await expect(buttons.nth(2).getAttribute('aria-current')).resolves.toBe('true');
-      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+      const markedCurrent = (index: number) =>
+        page.waitForFunction(
+          (at) =>
+            document
+              .querySelectorAll('[data-testid="slide-strip"] button')
+              [at as number]?.getAttribute('aria-current') === 'true',
+          index,
+        );
+      await markedCurrent(2);
+      expect(await strip.locator('button[aria-current="true"]').count()).toBe(1);
+      // A jump brings the player into sight (the player's seek request does).
+      const player = await page.getByTestId('video-player').boundingBox();
+      expect((player?.y ?? -1e4) + (player?.height ?? 0)).toBeGreaterThan(0);
+      expect(player?.y ?? 1e4).toBeLessThan(viewport.height);
 
-      // `]` and `[` go to the next and previous slide while the player has focus.
+      // `]` and `[` go to the next and previous slide while the player has focus; the strip follows the video
+      // without moving the page.
       await page.getByTestId('video-player').focus();
+      const scrollBefore = await page.evaluate(() => window.scrollY);
       await page.keyboard.press(']');
       const fourth = slides[3] as Slide;
       await waitForTime(page, fourth.seconds - 0.3, fourth.seconds + 3);
+      await markedCurrent(3);
       await page.keyboard.press('[');
       await waitForTime(page, third.seconds - 0.3, third.seconds + 3);
+      await markedCurrent(2);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
 
       // The strip is one Tab stop; the arrow keys move along it and Enter jumps.
       await buttons.nth(2).focus();
