@@ -54,7 +54,7 @@ export function SlideStrip({ slides, labelledBy }: { slides: Slide[]; labelledBy
       ref={strip}
       aria-labelledby={labelledBy}
       aria-label={labelledBy ? undefined : 'Slides'}
-      className="slide-strip relative flex snap-x gap-2 overflow-x-auto p-2"
+      className="relative flex snap-x scroll-px-2 gap-2 overflow-x-auto p-2"
       data-testid="slide-strip"
       onKeyDown={onKeyDown}
       onBlur={(event) => {
@@ -75,7 +75,7 @@ export function SlideStrip({ slides, labelledBy }: { slides: Slide[]; labelledBy
                 index === current ? 'bg-indigo-50 ring-2 ring-indigo-500' : 'hover:bg-slate-50'
               }`}
             >
-              <span className="block aspect-video w-full overflow-hidden rounded-md bg-slate-200">
+              <span className="block aspect-video w-full overflow-hidden rounded-md bg-slate-200 ring-1 ring-slate-200">
                 <img
                   src={slide.thumbnail}
                   alt={`${label}, at ${formatClock(slide.seconds)}`}
