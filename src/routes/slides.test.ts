@@ -11,6 +11,7 @@ import { classScenario } from '../test/scenario';
 import { makeSlidesClip, type SlidesClip } from '../test/slides-clip';
 import { expectRefused } from '../test/tables';
 import { waitForVideo, waitUntil } from '../test/wait';
+import { SLIDE_CHANGES_PER_MINUTE } from './slides';
 
 let h: Harness;
 let clips: string;
@@ -332,6 +333,27 @@ describe("the teacher's controls", () => {
       .where(and(eq(jobs.type, 'slides'), eq(jobs.subjectId, cameraVideoId)));
     expect(runs.map((run) => run.state)).toEqual(['done', 'done']);
     expect(runs.every((run) => run.priority > 0)).toBe(true);
+  });
+});
+
+describe('rates', () => {
+  test("a teacher's changes are rate-limited with a clear 429, and the refused one changes no slide", async () => {
+    const slides = (await slidesOf(lectureId, teacher)).json as SlideAnswer[];
+    const slide = slides[5] as SlideAnswer;
+    const path = `/api/lectures/${lectureId}/slides/${slide.id}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < SLIDE_CHANGES_PER_MINUTE + 5; i++) {
+      statuses.push((await h.api('PUT', path, { as: teacher.token, body: { title: `Take ${i}` } })).status);
+    }
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(statuses).toContain(429);
+    const titled = ((await slidesOf(lectureId, teacher)).json as SlideAnswer[])[5]?.title;
+    const limited = await h.api('PUT', path, { as: teacher.token, body: { title: 'One too many' } });
+    expect(limited.status).toBe(429);
+    expect(limited.json.message).toMatch(/^Too many changes to the slides\. Please try again in \d+ seconds\.$/);
+    expect(((await slidesOf(lectureId, teacher)).json as SlideAnswer[])[5]?.title).toBe(titled as string);
+    // The slides still read as before for everyone else.
+    expect((await slidesOf(lectureId, student)).status).toBe(200);
   });
 });
 

@@ -13,9 +13,10 @@ import {
 import { videoById } from '../db/queries/lectures';
 import { changeSlide, slideOfVideo, slidesOfVideo, switchSlideIndex } from '../db/queries/slides';
 import type { AppDeps, AppEnv } from '../deps';
-import { notFound } from '../errors';
+import { notFound, tooMany } from '../errors';
 import { fileResponse } from '../http/file-response';
 import { answers } from '../http/openapi';
+import { createRateLimiter } from '../http/rate-limit';
 import { idSchema, validate } from '../http/validation';
 import { slideThumbnailKey } from '../storage/keys';
 
@@ -27,6 +28,9 @@ const thumbnailParam = z.object({
 });
 const slideNotFound = () => notFound('slide_not_found', 'This slide does not exist.');
 
+/** A teacher's titles, hidings and switches per minute: each writes the lecture's search entries again. */
+export const SLIDE_CHANGES_PER_MINUTE = 60;
+
 /**
  * A lecture's slide index (src/media/slides-job.ts makes it): the list and thumbnails for whoever may watch the
  * lecture, the teacher's title, hiding and switch. Mounted inside the lectures routes; every route asks for a
@@ -36,6 +40,12 @@ const slideNotFound = () => notFound('slide_not_found', 'This slide does not exi
 export function slidesRoutes(deps: AppDeps) {
   const { db, storage } = deps;
   const signedIn = requireUser(deps);
+  const changes = createRateLimiter(db, 'slide-changes', SLIDE_CHANGES_PER_MINUTE, 60_000);
+  /** Counted once the teacher and the slide are known: a refused request writes nothing, not even a count. */
+  const countChange = async (userId: string) => {
+    const wait = await changes.hit(userId);
+    if (wait > 0) throw tooMany(`Too many changes to the slides. Please try again in ${wait} seconds.`, wait);
+  };
   return new Hono<AppEnv>()
     .get(
       '/:id/slides',
@@ -107,6 +117,7 @@ export function slidesRoutes(deps: AppDeps) {
         const lecture = await taughtLecture(db, c.get('user'), id);
         const slide = lecture.videoId ? await slideOfVideo(db, lecture.videoId, slideId) : undefined;
         if (!slide) throw slideNotFound();
+        await countChange(c.get('user').id);
         const changed = await changeSlide(db, lecture.id, slide, c.req.valid('json'));
         return c.json(toSlideJson(lecture.id, changed, true));
       },
@@ -127,6 +138,7 @@ export function slidesRoutes(deps: AppDeps) {
       async (c) => {
         const lecture = await taughtLecture(db, c.get('user'), c.req.valid('param').id);
         if (!lecture.videoId) throw notFound('video_not_found', 'This lecture has no video.');
+        await countChange(c.get('user').id);
         const queued = await switchSlideIndex(db, lecture.id, lecture.videoId, c.req.valid('json').enabled);
         if (queued) deps.jobs.wake();
         return c.json({ slideIndex: slideIndexState(await videoById(db, lecture.videoId)) ?? 'none' });
