@@ -1,13 +1,13 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
-import { problemOf } from '../../../lib/form-check';
+import { loadSchemas, problemOf } from '../../../lib/form-check';
 import { FormError } from '../../../ui/FormError';
 import { verifyOtp } from '../api/users';
 import { NewPasswordFields } from './NewPasswordFields';
 
 /** The account routes' request schemas: the password is checked by the server's own rule. */
-const contract = () => import('../../../../../src/contract/users');
+const contract = () => loadSchemas(() => import('../../../../../src/contract/users'));
 
 /**
  * The code was right but typed away from the browser that signed up: the password typed there is not trusted

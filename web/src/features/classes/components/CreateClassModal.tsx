@@ -1,14 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
-import { problemOf } from '../../../lib/form-check';
+import { loadSchemas, problemOf } from '../../../lib/form-check';
 import { toast } from '../../../lib/toast';
 import { Modal, ModalActions } from '../../../ui/Modal';
 import { useSession } from '../../auth/state/session';
 import { useCreateCourse } from '../api/courses';
 
 /** The class routes' request schemas: the form is checked by the server's own rules before it is sent. */
-const contract = () => import('../../../../../src/contract/courses');
+const contract = () => loadSchemas(() => import('../../../../../src/contract/courses'));
 
 export function CreateClassModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { user } = useSession();

@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
-import { problemOf } from '../../../lib/form-check';
+import { loadSchemas, problemOf } from '../../../lib/form-check';
 import { toast } from '../../../lib/toast';
 import { type User, useChangeName } from '../../auth/api/users';
 
 /** The account routes' request schemas: the name is checked by the server's own rule. */
-const contract = () => import('../../../../../src/contract/users');
+const contract = () => loadSchemas(() => import('../../../../../src/contract/users'));
 
 export function ProfileInfoForm({ user, onSaved }: { user: User; onSaved: (user: User) => void }) {
   const [name, setName] = useState(user.username);
