@@ -1,10 +1,12 @@
 import { afterAll, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LIMITS } from '../src/contract/limits';
 import { makeClip } from '../src/test/fixtures';
+import { waitForVideo, waitUntil } from '../src/test/wait';
 import { e2eEnvironment } from './environment';
-import { createAccount, screenshot, signedInContext } from './server';
+import { createAccount, screenshot, screenshotDir, signedInContext } from './server';
 
 const env = e2eEnvironment();
 const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-clips-'));
@@ -89,3 +91,138 @@ test('a file that is not a video is refused at once, in plain words', async () =
   expect(await teacher.api('GET', `/api/lectures/course/${course._id}`)).toEqual([]);
   await context.close();
 });
+
+test('the teacher writes chapters in the description in Edit Topic: the student sees them listed, as seek-bar ticks and in the description; a bad one is refused by the field and changes nothing', async () => {
+  const teacher = await createAccount(env.server, env.mail, 'Dora Describer', 'teacher');
+  const student = await createAccount(env.server, env.mail, 'Sid Student', 'student');
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Optics 110' });
+  await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
+  const form = new FormData();
+  form.append(
+    'uploadedFile',
+    Bun.file(await makeClip(clips, { width: 640, height: 360, seconds: 30, name: 'lens.mp4' })),
+  );
+  form.append('courseId', course._id);
+  form.append('nameOfTopic', 'Lenses');
+  const uploaded = await teacher.api('POST', '/api/upload', form);
+  await waitForVideo('lens', () => teacher.api('GET', `/api/videos/${uploaded.videoId}`));
+  const lecturePage = `${env.server.baseUrl}/classroom/${course._id}?lecture=${uploaded.lectureId}`;
+  const description = 'Plan for today\n0:00 Introduction\n0:10 Worked example\n0:20 Summary';
+
+  const context = await signedInContext(env.browser, env.server, teacher.token);
+  const page = await context.newPage();
+  const openEdit = async () => {
+    // The menu closes on any scroll or resize, which a page still settling after load may send: asked again then.
+    const menu = page.getByRole('menu', { name: 'Actions for Lenses' });
+    const dialog = page.getByRole('dialog', { name: 'Edit Topic' });
+    await waitUntil(
+      'Edit Topic to open from the actions menu',
+      async () => {
+        if (!(await menu.isVisible())) await page.getByRole('button', { name: 'Actions for Lenses' }).click();
+        await menu
+          .getByRole('menuitem', { name: 'Edit' })
+          .click({ timeout: 1000 })
+          .catch(() => {});
+        return dialog.isVisible();
+      },
+      { everyMs: 300 },
+    );
+    await dialog.getByText('lens.mp4').waitFor();
+    return dialog;
+  };
+  await page.goto(lecturePage);
+  let dialog = await openEdit();
+  const field = dialog.getByRole('textbox', { name: 'Description (optional)' });
+  expect(await field.getAttribute('maxlength')).toBe(String(LIMITS.descriptionMax));
+  expect(await field.getAttribute('aria-describedby')).toBeTruthy();
+  await dialog.getByText('Lines that start with a time, such as 0:00 Introduction, become chapters.').waitFor();
+  await field.fill(description);
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByText('Topic saved').waitFor();
+  await dialog.waitFor({ state: 'hidden' });
+  const saved = await teacher.api('GET', `/api/lectures/${uploaded.lectureId}`);
+  expect(saved.description).toBe(description);
+  expect(saved.chapters).toEqual([
+    { seconds: 0, title: 'Introduction' },
+    { seconds: 10, title: 'Worked example' },
+    { seconds: 20, title: 'Summary' },
+  ]);
+
+  // A second time before the first: the server's sentence by the field, the dialog stays, nothing changes.
+  dialog = await openEdit();
+  await expect(dialog.getByTestId('chapters-source').textContent()).resolves.toContain(
+    'timed lines in the description',
+  );
+  expect(await field.inputValue()).toBe(description);
+  await field.fill('Plan for today\n0:00 Introduction\n0:20 Worked example\n0:10 Summary');
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  const refusal = 'Line 4: chapters must be in order of time (0:10 comes after 0:20).';
+  await dialog.getByRole('alert').filter({ hasText: refusal }).waitFor();
+  expect(await field.getAttribute('aria-invalid')).toBe('true');
+  expect(await field.getAttribute('aria-describedby')).toContain(
+    (await dialog.getByRole('alert').filter({ hasText: refusal }).getAttribute('id')) as string,
+  );
+  expect(await teacher.api('GET', `/api/lectures/${uploaded.lectureId}`)).toEqual(saved);
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, 'edit-topic-description-refused-1280.png') });
+
+  // Edit Topic at a phone's width and a desktop's: the dialog scrolls as one (no box scrolling inside it) and its
+  // buttons can be reached.
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
+    await page.goto(lecturePage);
+    dialog = await openEdit();
+    await field.fill(`${description}\n${'More words about lenses. '.repeat(40)}`);
+    const nested = await dialog.evaluate((box) =>
+      [...box.querySelectorAll('*')]
+        .filter((element) => {
+          const { overflowY } = getComputedStyle(element);
+          return /auto|scroll/.test(overflowY) && element.scrollHeight > element.clientHeight + 1;
+        })
+        .map((element) => `${element.tagName} ${element.getAttribute('aria-label') ?? ''}`),
+    );
+    expect(nested).toEqual([]);
+    for (const name of ['Save', 'Cancel']) {
+      const button = dialog.getByRole('button', { name, exact: true }).first();
+      await button.scrollIntoViewIfNeeded();
+      const box = (await button.boundingBox()) as { x: number; y: number; width: number; height: number };
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      expect(box.y + box.height).toBeLessThanOrEqual(width === 375 ? 812 : 800);
+    }
+    // What the screen shows (a full-page shot would cut the fixed dialog): its top, then scrolled to its end.
+    for (const [part, top] of [
+      ['top', 0],
+      ['end', 100_000],
+    ] as const) {
+      await dialog.evaluate((box, y) => box.scrollTo({ top: y }), top);
+      await page.screenshot({ path: join(screenshotDir, `edit-topic-description-${width}-${part}.png`) });
+    }
+    await page.keyboard.press('Escape');
+  }
+  await context.close();
+
+  // The student: the chapters listed, two ticks on the seek bar (the bar starts at 0:00), the description with its
+  // line breaks, a timed line jumping there.
+  const asStudent = await signedInContext(env.browser, env.server, student.token);
+  const studentPage = await asStudent.newPage();
+  await studentPage.goto(lecturePage);
+  const list = studentPage.getByRole('list', { name: 'Chapters' });
+  await list.waitFor();
+  expect(await list.getByRole('button').allInnerTexts()).toEqual([
+    expect.stringMatching(/0:00\s+Introduction/),
+    expect.stringMatching(/0:10\s+Worked example/),
+    expect.stringMatching(/0:20\s+Summary/),
+  ]);
+  await studentPage.getByTestId('seek-marks').waitFor({ state: 'attached' });
+  expect(await studentPage.locator('[data-testid="seek-marks"] [data-kind="chapter"]').count()).toBe(2);
+  const shown = studentPage.getByTestId('lecture-description');
+  // biome-ignore lint/performance/useDomNodeTextContent: the line breaks as shown are what is checked
+  expect(await shown.innerText()).toBe(description);
+  await shown.getByRole('button', { name: 'Play from 0:10' }).click();
+  await studentPage.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) >= 9.5, undefined, {
+    timeout: 20_000,
+  });
+  await screenshot(studentPage, 'lecture-description-1280');
+  await asStudent.close();
+}, 120_000);

@@ -81,8 +81,15 @@ export function useCreateLecture() {
 export function useUpdateLecture() {
   const invalidate = useInvalidateCourseLectures();
   return useMutation({
-    mutationFn: ({ id, ...body }: { id: string; nameOfTopic: string; videoLink?: string | null }) =>
-      answer(api.lectures[':id'].update.$patch({ param: { id }, json: body })),
+    mutationFn: ({
+      id,
+      ...body
+    }: {
+      id: string;
+      nameOfTopic: string;
+      videoLink?: string | null;
+      description?: string;
+    }) => answer(api.lectures[':id'].update.$patch({ param: { id }, json: body })),
     meta: { quiet: true },
     onSuccess: (lecture) => invalidate(lecture.courseId),
   });

@@ -3,6 +3,7 @@ import { asSentence, plural, processingForStudents } from '../../../lib/format';
 import { EyeIcon, HeartIcon, PlayIcon } from '../../../ui/icons';
 import { VideoPlayer } from '../../player/components/VideoPlayer';
 import { type Lecture, useCountView, useSaveProgress, useToggleLike } from '../api/lectures';
+import { LectureDescription } from './LectureDescription';
 
 /** Seconds the "Up next" card counts down before the next lecture plays. */
 const UP_NEXT_SECONDS = 5;
@@ -165,6 +166,7 @@ export function LectureStage({
           </span>
         </button>
       </div>
+      <LectureDescription key={lecture._id} description={lecture.description} />
     </div>
   );
 }

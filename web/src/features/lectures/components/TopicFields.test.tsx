@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { appStore } from '../../../lib/store';
 import { type UploadItem, uploadsAtom } from '../../uploads/state/uploads';
-import { TopicNameField, UploadProgress, VideoFileField } from './TopicFields';
+import { DescriptionField, TopicNameField, UploadProgress, VideoFileField } from './TopicFields';
 
 beforeEach(() => appStore.set(uploadsAtom, []));
 
@@ -83,4 +83,27 @@ test("the modal's upload line follows the tray: percent, a failure's words, a re
   act(() => appStore.set(uploadsAtom, [item({ status: 'refused', error: 'This file is too large.' })]));
   expect(screen.getByRole('alert').textContent).toBe('This file is too large.');
   expect(screen.queryByRole('progressbar')).toBeNull();
+});
+
+function Description({ error }: { error: string }) {
+  const [description, setDescription] = useState('');
+  return <DescriptionField value={description} onChange={setDescription} disabled={false} error={error} />;
+}
+
+test('the description is labelled, stops at the shared limit, says what timed lines do and announces a refusal', async () => {
+  const user = userEvent.setup();
+  const { rerender } = render(<Description error="" />);
+  const field = screen.getByLabelText('Description (optional)') as HTMLTextAreaElement;
+  expect(field.maxLength).toBe(LIMITS.descriptionMax);
+  const hint = 'Lines that start with a time, such as 0:00 Introduction, become chapters.';
+  expect(document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent).toBe(hint);
+  expect(field.getAttribute('aria-invalid')).toBeNull();
+  await user.type(field, '0:00 Start{Enter}0:20 End');
+  expect(field.value).toBe('0:00 Start\n0:20 End');
+
+  const refusal = 'Line 2: 0:20 is past the end of the video (0:12).';
+  rerender(<Description error={refusal} />);
+  expect(screen.getByRole('alert').textContent).toBe(refusal);
+  expect(field.getAttribute('aria-invalid')).toBe('true');
+  expect(field.getAttribute('aria-describedby')).toContain(screen.getByRole('alert').id);
 });

@@ -28,6 +28,51 @@ export function TopicNameField({
   );
 }
 
+/**
+ * A lecture's description (optional): its timed lines become chapters on the server, whose refusal (`error`, the
+ * server's own sentence naming the line) shows under the field.
+ */
+export function DescriptionField({
+  value,
+  onChange,
+  disabled,
+  error,
+}: {
+  value: string;
+  onChange: (description: string) => void;
+  disabled: boolean;
+  error: string;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        Description <span className="font-normal text-slate-500">(optional)</span>
+      </label>
+      <textarea
+        id={id}
+        // Grows with its text (where the browser can), so the dialog scrolls as one instead of a box inside it.
+        className="textarea min-h-28 [field-sizing:content]"
+        rows={4}
+        value={value}
+        maxLength={LIMITS.descriptionMax}
+        onChange={(event) => onChange(event.target.value)}
+        disabled={disabled}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+        aria-invalid={error ? true : undefined}
+      />
+      <p id={`${id}-hint`} className="text-xs text-slate-500">
+        Lines that start with a time, such as 0:00 Introduction, become chapters.
+      </p>
+      {error && (
+        <p id={`${id}-error`} role="alert" className="text-sm font-medium text-red-600 [overflow-wrap:anywhere]">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** The video file input; with `multiple`, several files at once (each becomes its own topic). */
 export function VideoFileField({
   label,

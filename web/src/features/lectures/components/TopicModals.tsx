@@ -1,16 +1,19 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { type FormEvent, useEffect, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
+import { ApiError } from '../../../api/client';
 import { errorMessage } from '../../../api/query-client';
 import { toast } from '../../../lib/toast';
 import { FormError } from '../../../ui/FormError';
 import { Modal, ModalActions } from '../../../ui/Modal';
+import { chapterKeys } from '../../chapters/api/chapters';
 import { ChaptersEditor } from '../../chapters/components/ChaptersEditor';
 import { SlidesEditor } from '../../slides/components/SlidesEditor';
 import { looksLikeVideo, startUpload, uploadsAtom } from '../../uploads/state/uploads';
 import { type Lecture, useUpdateLecture } from '../api/lectures';
 import { CaptionsEditor } from './CaptionsEditor';
-import { TopicNameField, UploadProgress, VideoFileField } from './TopicFields';
+import { DescriptionField, TopicNameField, UploadProgress, VideoFileField } from './TopicFields';
 
 /** A topic name from a file name: "week-3_optics.mp4" → "week 3 optics". */
 const topicNameOf = (file: File) =>
@@ -156,7 +159,10 @@ export function EditTopicModal({ lecture, onClose }: { lecture: Lecture | null; 
 
 function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => void }) {
   const updateLecture = useUpdateLecture();
+  const queryClient = useQueryClient();
   const [name, setName] = useState(lecture.nameOfTopic);
+  const [description, setDescription] = useState(lecture.description);
+  const [descriptionError, setDescriptionError] = useState('');
   const [action, setAction] = useState<VideoAction>('keep');
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState('');
@@ -178,6 +184,7 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
     }
     setBusy(true);
     setError('');
+    setDescriptionError('');
     try {
       // An empty link removes the video (null would mean "unchanged" while the video still processes).
       const videoLink = action === 'delete' ? '' : undefined;
@@ -185,7 +192,11 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
         id: lecture._id,
         nameOfTopic: name.trim(),
         ...(videoLink !== undefined ? { videoLink } : {}),
+        // Sent only when edited: an old description never holds back a rename.
+        ...(description !== lecture.description ? { description } : {}),
       });
+      // Its timed lines may have changed the chapters the chapter editor shows.
+      void queryClient.invalidateQueries({ queryKey: chapterKeys.ofLecture(lecture._id) });
       // A new video goes through the tray (resumable); the topic shows it when the last byte lands.
       if (action === 'update' && file) {
         startUpload(file, { courseId: lecture.courseId, lectureId: lecture._id });
@@ -193,7 +204,11 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
       } else toast.success(action === 'delete' ? 'Saved. The video was removed.' : 'Topic saved');
       onClose();
     } catch (failure) {
-      setError(errorMessage(failure));
+      // A refused description (its chapters, its length) is said by the field, in the server's words.
+      const fields =
+        failure instanceof ApiError ? (failure.body.fields as Record<string, unknown> | undefined) : undefined;
+      if (typeof fields?.description === 'string') setDescriptionError(fields.description);
+      else setError(errorMessage(failure));
     } finally {
       setBusy(false);
     }
@@ -208,6 +223,7 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
   return (
     <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
       <TopicNameField value={name} onChange={setName} disabled={busy} />
+      <DescriptionField value={description} onChange={setDescription} disabled={busy} error={descriptionError} />
       <p className="text-sm text-slate-600">
         Current video:{' '}
         <span className="font-medium break-all text-slate-900">
