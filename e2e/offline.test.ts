@@ -9,7 +9,8 @@ import { e2eEnvironment } from './environment';
 import { createAccount, screenshot, signedInContext } from './server';
 
 /** Offline viewing (docs/offline.md): the installable app, lectures saved for offline, notes written offline. */
-const env = e2eEnvironment();
+// The app's service worker is what these tests are about: allowed here, blocked in the other files.
+const env = e2eEnvironment(undefined, { serviceWorkers: 'allow' });
 const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-offline-'));
 let teacher: Awaited<ReturnType<typeof createAccount>>;
 let student: Awaited<ReturnType<typeof createAccount>>;
@@ -94,6 +95,11 @@ test('a saved lecture plays offline after a reload, with its captions; a note wr
       ),
     ),
   ).toBe('offline');
+  // Comments are not saved: their box says it cannot load them, with Retry; never a spinner for ever, nor "no comments".
+  const comments = page.getByRole('region', { name: 'Comments' });
+  await comments.getByRole('alert').getByText('Could not load comments.').waitFor({ timeout: 15_000 });
+  await comments.getByRole('button', { name: 'Retry' }).waitFor();
+  expect(await comments.getByText(/Loading comments|No comments yet/).count()).toBe(0);
   await page.getByRole('button', { name: 'Play', exact: true }).first().click();
   await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1.5, undefined, {
     timeout: 30_000,

@@ -1,9 +1,9 @@
 import { expect, test } from 'bun:test';
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { onlineManager, QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ApiError } from '../api/client';
-import { QueryState } from './QueryState';
+import { OFFLINE_MESSAGE, QueryState } from './QueryState';
 
 /** A class list whose loads the test answers one at a time, as the server would. */
 function classesSource() {
@@ -93,4 +93,26 @@ test('a failed background refetch keeps the loaded data on screen', async () => 
   await refetch;
   expect(screen.getByText('Physics')).toBeDefined();
   expect(screen.queryByRole('alert')).toBeNull();
+});
+
+test('a first load held back offline says so with Retry, never a spinner for ever, and loads once back online', async () => {
+  onlineManager.setOnline(false);
+  try {
+    const { source } = renderClasses();
+    // TanStack Query does not even start the request while offline: paused, with no error.
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Could not load classes.');
+    expect(alert.textContent).toContain(OFFLINE_MESSAGE);
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    expect(screen.queryByRole('status', { name: 'Loading classes' })).toBeNull();
+    expect(screen.queryByText('No classes yet.')).toBeNull();
+    expect(source.loads).toBe(0);
+    onlineManager.setOnline(true);
+    await waitFor(() => expect(source.loads).toBe(1));
+    source.answer(['Geography']);
+    expect(await screen.findByText('Geography')).toBeDefined();
+    expect(screen.queryByRole('alert')).toBeNull();
+  } finally {
+    onlineManager.setOnline(true);
+  }
 });

@@ -1,11 +1,12 @@
-import type { UseQueryResult } from '@tanstack/react-query';
+import { onlineManager, type UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../api/query-client';
 import { Spinner } from './Spinner';
 
 /**
  * The one way a screen shows server data: a spinner while loading, the error with a Retry button when the
- * first load failed (never empty data a save could overwrite), `empty` when there is nothing, else `children`.
+ * first load failed or cannot start offline (never empty data a save could overwrite, never a spinner for ever),
+ * `empty` when there is nothing, else `children`.
  */
 export function QueryState<T>({
   query,
@@ -25,7 +26,7 @@ export function QueryState<T>({
 }) {
   // Data once loaded stays on screen when a background refetch fails; only a first load shows the error.
   if (query.data === undefined) {
-    if (query.isError) {
+    if (query.isError || query.fetchStatus === 'paused') {
       return <LoadError label={label} query={query} />;
     }
     return (
@@ -38,22 +39,38 @@ export function QueryState<T>({
   return <>{children(query.data)}</>;
 }
 
-/** A failed first load: what could not be loaded, why, and Retry. */
+/** The words for a first load TanStack Query holds back while the browser says it is offline. */
+export const OFFLINE_MESSAGE = 'You are offline. This will load by itself once you are back online.';
+
+/**
+ * A failed first load: what could not be loaded, why, and Retry. A load held back offline (TanStack Query pauses it
+ * until the browser is online again, with no error) says so too, instead of a spinner that never ends.
+ */
 export function LoadError({
   label,
   query,
 }: {
   label: string;
-  query: Pick<UseQueryResult<unknown>, 'error' | 'refetch' | 'isFetching'>;
+  query: Pick<UseQueryResult<unknown>, 'error' | 'refetch' | 'isFetching' | 'fetchStatus'>;
 }) {
+  const paused = query.fetchStatus === 'paused';
   return (
     <div
       role="alert"
       className="flex flex-col items-center gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-center"
     >
       <p className="text-sm font-medium text-red-800">Could not load {label}.</p>
-      <p className="text-sm text-red-700">{errorMessage(query.error)}</p>
-      <button type="button" className="btn btn-secondary" onClick={() => query.refetch()} disabled={query.isFetching}>
+      <p className="text-sm text-red-700">{paused ? OFFLINE_MESSAGE : errorMessage(query.error)}</p>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        onClick={() => {
+          // Held back offline: the browser may be back without having said so (no `online` event); ask it again.
+          if (paused) onlineManager.setOnline(navigator.onLine);
+          void query.refetch();
+        }}
+        disabled={query.isFetching}
+      >
         {query.isFetching ? 'Retrying...' : 'Retry'}
       </button>
     </div>

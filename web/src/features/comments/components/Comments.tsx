@@ -8,7 +8,7 @@ import { Avatar } from '../../../ui/Avatar';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { FormError } from '../../../ui/FormError';
 import { ChevronIcon, TrashIcon } from '../../../ui/icons';
-import { LoadError } from '../../../ui/QueryState';
+import { QueryState } from '../../../ui/QueryState';
 import { useSession } from '../../auth/state/session';
 import { type Comment, useAddComment, useComments, useDeleteComment } from '../../lectures/api/lectures';
 import { playerClockAtom, seekRequestAtom } from '../../player/state/player';
@@ -129,9 +129,7 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
           aria-expanded={open}
           onClick={() => setOpen((value) => !value)}
         >
-          <span>
-            Comments <span className="font-normal text-slate-500">({comments.length})</span>
-          </span>
+          <span>Comments {query.data && <span className="font-normal text-slate-500">({comments.length})</span>}</span>
           <ChevronIcon size={18} className={`transition-transform ${open ? 'rotate-180' : ''}`} />
         </button>
       </h2>
@@ -172,17 +170,19 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
               </button>
             </div>
           </form>
-          {query.isError && !query.data ? (
-            <LoadError label="comments" query={query} />
-          ) : query.isPending ? (
-            <p className="text-center text-sm text-slate-500">Loading comments…</p>
-          ) : comments.length === 0 ? (
-            <p className="text-center text-sm text-slate-500">No comments yet. Start the conversation.</p>
-          ) : (
-            <ul className="flex flex-col gap-4">
-              {threads(comments).map(({ comment, replies }) => renderComment(comment, replies))}
-            </ul>
-          )}
+          {/* Offline or failed: said in words with Retry, never a spinner for ever nor an empty list. */}
+          <QueryState
+            query={query}
+            label="comments"
+            compact
+            empty={<p className="text-center text-sm text-slate-500">No comments yet. Start the conversation.</p>}
+          >
+            {(loaded) => (
+              <ul className="flex flex-col gap-4">
+                {threads(loaded).map(({ comment, replies }) => renderComment(comment, replies))}
+              </ul>
+            )}
+          </QueryState>
         </div>
       )}
       <ConfirmDialog
