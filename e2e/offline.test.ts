@@ -100,6 +100,14 @@ test('a saved lecture plays offline after a reload, with its captions; a note wr
   await comments.getByRole('alert').getByText('Could not load comments.').waitFor({ timeout: 15_000 });
   await comments.getByRole('button', { name: 'Retry' }).waitFor();
   expect(await comments.getByText(/Loading comments|No comments yet/).count()).toBe(0);
+  // A page that heard the connection drop (its `offline` event, sent here as the browser does to an open page) holds
+  // new loads back: asked again, the box says the browser is offline instead of spinning; back online they load.
+  await page.evaluate(() => window.dispatchEvent(new Event('offline')));
+  await comments.getByRole('button', { name: 'Retry' }).click();
+  await comments.getByText('You are offline. This will load by itself once you are back online.').waitFor();
+  expect(await comments.getByRole('status', { name: 'Loading comments' }).count()).toBe(0);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await comments.getByText('Cannot reach the server. Check your connection.').waitFor();
   await page.getByRole('button', { name: 'Play', exact: true }).first().click();
   await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1.5, undefined, {
     timeout: 30_000,
@@ -124,6 +132,9 @@ test('a saved lecture plays offline after a reload, with its captions; a note wr
     async () => (await student.api('GET', `/api/enrollments/${openCourse}/notes`)).notes === note,
   );
   await page.getByText('Saved. Only you can see these').waitFor({ timeout: 10_000 });
+  // Back online, Retry loads them.
+  await comments.getByRole('button', { name: 'Retry' }).click();
+  await comments.getByText('No comments yet. Start the conversation.').waitFor({ timeout: 10_000 });
 
   // The Downloads page lists it with its size and the storage quota; Remove deletes the copy.
   await page.goto(`${env.server.baseUrl}/downloads`);
