@@ -52,7 +52,7 @@ export function DescriptionField({
       <textarea
         id={id}
         // Grows with its text (where the browser can), so the dialog scrolls as one instead of a box inside it.
-        className="textarea min-h-28 [field-sizing:content]"
+        className="textarea min-h-28 [field-sizing:content] aria-invalid:border-red-500"
         rows={4}
         value={value}
         maxLength={LIMITS.descriptionMax}
