@@ -1,18 +1,20 @@
 /**
  * Chapters of a lecture (docs/watching.md, "Chapters"): written as timed lines in its description
  * (`0:00 Introduction`, `12:30 Worked example`, `1:02:03 Summary`) or set as a list in the chapter editor. One rule
- * set for both sources, checked here (pure, so the web can show the same problems while the teacher types).
+ * set for both sources: the rules are in `chapter-rules.ts` (pure and zod-free, so the web can show the same problems
+ * while the teacher types), the schemas of the answers and of the editor's list here.
  */
 import { z } from 'zod';
+import { type Chapter, type ChapterSource, chapterProblems } from './chapter-rules';
 import { LIMITS } from './limits';
 import { plainText } from './text';
 
+export * from './chapter-rules';
+
 /** One chapter: where it starts (seconds from the start of the video) and its title. */
-export const chapterJson = z.object({ seconds: z.number(), title: z.string() });
-export type Chapter = z.infer<typeof chapterJson>;
+export const chapterJson = z.object({ seconds: z.number(), title: z.string() }) satisfies z.ZodType<Chapter>;
 /** Where a lecture's chapters come from: the editor's list, its description's timed lines, or nowhere. */
-export const chapterSourceJson = z.enum(['editor', 'description', 'none']);
-export type ChapterSource = z.infer<typeof chapterSourceJson>;
+export const chapterSourceJson = z.enum(['editor', 'description', 'none']) satisfies z.ZodType<ChapterSource>;
 /**
  * What `GET`/`PUT /api/lectures/{id}/chapters` answer: the chapters the player shows, where they come from, and the
  * editor's own list (null when the teacher set none, so the description's timed lines are used).
@@ -23,150 +25,6 @@ export const lectureChaptersJson = z.object({
   editor: z.array(chapterJson).nullable(),
 });
 export type LectureChaptersJson = z.infer<typeof lectureChaptersJson>;
-
-/** A line that starts with a time: `m:ss`, `mm:ss` or `h:mm:ss`, then an optional separator, then the title. */
-const TIMED_LINE = /^\s*(?:(\d{1,2}):)?(\d{1,3}):(\d{2})(?=\s|$)\s*(?:[-–—|:]\s+)?(.*)$/;
-
-/** `75` → `1:15`, `3723` → `1:02:03`: how a time reads in messages and descriptions. */
-export function formatSeconds(total: number): string {
-  const whole = Math.floor(total);
-  const hours = Math.floor(whole / 3600);
-  const minutes = Math.floor((whole % 3600) / 60);
-  const seconds = String(whole % 60).padStart(2, '0');
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
-}
-
-/** The timed lines of a description, each with its line number (1-based); a malformed time is a problem. */
-export function timedLines(description: string) {
-  const lines: { line: number; seconds: number; title: string }[] = [];
-  const problems: { line: number; message: string }[] = [];
-  description.split(/\r\n|\r|\n/).forEach((text, index) => {
-    const match = TIMED_LINE.exec(text);
-    if (!match) return;
-    const [, hours, minutes = '', seconds, title] = match;
-    // h:mm:ss has two digits of minutes; `1:2:03` is not a time.
-    if (hours !== undefined && minutes.length !== 2) return;
-    const line = index + 1;
-    if (Number(seconds) > 59 || (hours !== undefined && Number(minutes) > 59)) {
-      problems.push({ line, message: `Line ${line}: ${text.trim().split(/\s/)[0]} is not a valid time.` });
-      return;
-    }
-    lines.push({
-      line,
-      seconds: Number(hours ?? 0) * 3600 + Number(minutes) * 60 + Number(seconds),
-      title: (title ?? '').trim(),
-    });
-  });
-  return { lines, problems };
-}
-
-/**
- * The problems of a chapter list, in words a teacher can act on (empty when it is good): at most
- * `LIMITS.chaptersMax`; the first at 0:00; each later one after the one before and at least
- * `LIMITS.chapterMinSeconds` after it; titles 1 to `LIMITS.chapterTitleMax` characters; every start before the end
- * of the video when its length is known. `where(i)` names the i-th chapter in a message ("Line 4", "Chapter 2").
- */
-export function chapterProblems(
-  chapters: Chapter[],
-  durationSeconds: number | undefined,
-  where: (index: number) => string = (index) => `Chapter ${index + 1}`,
-): string[] {
-  const problems: string[] = [];
-  if (chapters.length > LIMITS.chaptersMax) problems.push(`A lecture can have at most ${LIMITS.chaptersMax} chapters.`);
-  chapters.forEach((chapter, index) => {
-    const at = where(index);
-    if (chapter.title.length === 0) problems.push(`${at}: please give the chapter a title.`);
-    if (chapter.title.length > LIMITS.chapterTitleMax) {
-      problems.push(`${at}: a chapter title can be at most ${LIMITS.chapterTitleMax} characters.`);
-    }
-    if (index === 0 && chapter.seconds !== 0) problems.push(`${at}: the first chapter must start at 0:00.`);
-    const before = chapters[index - 1];
-    if (before && chapter.seconds < before.seconds + LIMITS.chapterMinSeconds) {
-      problems.push(
-        chapter.seconds <= before.seconds
-          ? `${at}: chapters must be in order of time (${formatSeconds(chapter.seconds)} comes after ${formatSeconds(before.seconds)}).`
-          : `${at}: a chapter must be at least ${LIMITS.chapterMinSeconds} seconds long (${formatSeconds(before.seconds)} to ${formatSeconds(chapter.seconds)}).`,
-      );
-    }
-    if (durationSeconds !== undefined && index > 0 && chapter.seconds >= durationSeconds) {
-      problems.push(
-        `${at}: ${formatSeconds(chapter.seconds)} is past the end of the video (${formatSeconds(durationSeconds)}).`,
-      );
-    }
-  });
-  return problems;
-}
-
-/**
- * The chapters a description makes, and its problems. Fewer than `LIMITS.chaptersMin` timed lines are plain text
- * (one "see 12:30" is no chapter list); from that many on they are meant as chapters and must follow the rules.
- */
-export function chaptersFromDescription(description: string, durationSeconds?: number) {
-  const { lines, problems } = timedLines(description);
-  if (lines.length + problems.length < LIMITS.chaptersMin) return { chapters: [] as Chapter[], problems: [] };
-  const chapters = lines.map(({ seconds, title }) => ({ seconds, title }));
-  const ruleProblems = chapterProblems(chapters, durationSeconds, (index) => `Line ${lines[index]?.line}`);
-  return {
-    chapters: problems.length || ruleProblems.length ? [] : chapters,
-    problems: [...problems.map((problem) => problem.message), ...ruleProblems],
-  };
-}
-
-/**
- * The one place chapter sources combine (the seam for slides, issue 25): the editor's list when the teacher set one
- * (an empty list means "no chapters"), else the description's; then each titled slide that starts at least
- * `LIMITS.chapterMinSeconds` away from every chapter already there. Chapters at or past the end of the video (a
- * shorter video put in later) are left out.
- */
-export function mergeChapters(sources: {
-  editor: Chapter[] | null;
-  description: Chapter[];
-  slides?: Chapter[];
-  durationSeconds?: number;
-}): { chapters: Chapter[]; source: ChapterSource } {
-  const own = sources.editor ?? sources.description;
-  const source: ChapterSource = sources.editor ? 'editor' : own.length ? 'description' : 'none';
-  const merged = [...own];
-  for (const slide of sources.slides ?? []) {
-    if (!slide.title) continue;
-    if (merged.some((chapter) => Math.abs(chapter.seconds - slide.seconds) < LIMITS.chapterMinSeconds)) continue;
-    merged.push(slide);
-  }
-  merged.sort((a, b) => a.seconds - b.seconds);
-  const end = sources.durationSeconds;
-  return {
-    chapters: end ? merged.filter((chapter, index) => index === 0 || chapter.seconds < end) : merged,
-    source,
-  };
-}
-
-/** The editor's list as stored (`lectures.chapters`, JSON), or null when none was set or it does not read. */
-export function storedChapters(json: string | null): Chapter[] | null {
-  if (json === null) return null;
-  try {
-    const parsed = JSON.parse(json) as unknown;
-    if (!Array.isArray(parsed)) return null;
-    return parsed.filter(
-      (item): item is Chapter => typeof item?.seconds === 'number' && typeof item?.title === 'string',
-    );
-  } catch {
-    return null;
-  }
-}
-
-/** A lecture's chapters as the player shows them, from its stored fields (and, later, its titled slides). */
-export function chaptersOfLecture(
-  lecture: { description: string; chapters: string | null },
-  durationSeconds?: number,
-  slides: Chapter[] = [],
-) {
-  return mergeChapters({
-    editor: storedChapters(lecture.chapters),
-    description: chaptersFromDescription(lecture.description).chapters,
-    slides,
-    durationSeconds,
-  });
-}
 
 /** A lecture's description: free text over several lines; its timed lines are chapters (src/contract/chapters.ts). */
 export const descriptionField = plainText({

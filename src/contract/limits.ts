@@ -31,6 +31,8 @@ export const LIMITS = {
   /** Fewer timed lines in a description are plain text, not chapters. */
   chaptersMin: 2,
   chapterTitleMax: 100,
+  /** A slide's title (the teacher's, shown as a chapter). */
+  slideTitleMax: 120,
   chapterMinSeconds: 10,
 } as const;
 

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import type { Slide, Video } from '../db/schema';
+import { LIMITS } from './limits';
 import { plainText } from './text';
-
-/** The slide index's limits, checked by the server and the web alike. */
-export const SLIDE_LIMITS = { titleMax: 120 } as const;
 
 /**
  * The slide index of a lecture as a client reads it (a lecture's `slideIndex`, the `X-Slide-Index` header of its
@@ -64,9 +62,9 @@ export const slideChange = z
     title: plainText({
       required: 'The title must be text.',
       tooShort: 'The title must be text.',
-      tooLong: `A slide title can be at most ${SLIDE_LIMITS.titleMax} characters.`,
+      tooLong: `A slide title can be at most ${LIMITS.slideTitleMax} characters.`,
       min: 0,
-      max: SLIDE_LIMITS.titleMax,
+      max: LIMITS.slideTitleMax,
       hidden: 'The title contains hidden characters. Please type it again.',
     })
       .nullable()

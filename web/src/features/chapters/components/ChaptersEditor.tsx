@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { chapterProblems, formatSeconds } from '../../../../../src/contract/chapters';
+import { chapterProblems, formatSeconds } from '../../../../../src/contract/chapter-rules';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { errorMessage } from '../../../api/query-client';
 import { toast } from '../../../lib/toast';

@@ -1,6 +1,6 @@
 import { useSetAtom } from 'jotai';
 import { useId, useState } from 'react';
-import { timedLines } from '../../../../../src/contract/chapters';
+import { timedLines } from '../../../../../src/contract/chapter-rules';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { formatClock } from '../../../lib/format';
 import { seekRequestAtom } from '../../player/state/player';

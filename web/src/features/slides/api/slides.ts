@@ -5,7 +5,6 @@ import { formatClock } from '../../../lib/format';
 import { type Lecture, lectureKeys } from '../../lectures/api/lectures';
 
 export type { SlideIndexState } from '../../../../../src/contract/slides';
-export { SLIDE_LIMITS } from '../../../../../src/contract/slides';
 /** One slide; `id` and `hidden` come only to the lecture's teacher. */
 export type Slide = SlideJson & { id?: string; hidden?: boolean };
 

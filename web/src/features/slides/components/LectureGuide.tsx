@@ -1,6 +1,6 @@
 import { useSetAtom } from 'jotai';
 import { useEffect, useId, useMemo, useState } from 'react';
-import { mergeChapters } from '../../../../../src/contract/chapters';
+import { mergeChapters } from '../../../../../src/contract/chapter-rules';
 import { Tabs } from '../../../ui/Tabs';
 import { ChapterList } from '../../chapters/components/ChapterList';
 import type { Lecture } from '../../lectures/api/lectures';

@@ -1,15 +1,9 @@
 import { type FormEvent, useId, useState } from 'react';
+import { LIMITS } from '../../../../../src/contract/limits';
 import { formatClock } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import type { Lecture } from '../../lectures/api/lectures';
-import {
-  SLIDE_LIMITS,
-  type Slide,
-  slideLabel,
-  useChangeSlide,
-  useLectureSlides,
-  useSwitchSlideIndex,
-} from '../api/slides';
+import { type Slide, slideLabel, useChangeSlide, useLectureSlides, useSwitchSlideIndex } from '../api/slides';
 
 /**
  * The teacher's slide index controls, in the Edit Topic modal under the chapters: switch the index off (or on) for
@@ -100,7 +94,7 @@ function SlideRow({ lecture, slide }: { lecture: Lecture; slide: Slide }) {
             className="input h-9 min-w-0 flex-1 text-sm"
             aria-label={`Title of the slide at ${time}`}
             placeholder={slide.text ? slideLabel({ ...slide, title: null }, 4) : 'Title'}
-            maxLength={SLIDE_LIMITS.titleMax}
+            maxLength={LIMITS.slideTitleMax}
             value={title}
             onChange={(event) => setTitle(event.target.value)}
           />
