@@ -20,6 +20,17 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * New contexts block service workers unless a test asks for them (`serviceWorkers: 'allow'`): a page the app's
+ * worker controls sends its fetches through the worker, where `page.route` never sees them, so a test that cuts a
+ * request would watch it reach the server anyway. The offline tests opt in (see `e2eEnvironment`).
+ */
+export function serviceWorkersByDefault(browser: Browser, serviceWorkers: 'allow' | 'block'): Browser {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ serviceWorkers, ...options });
+  return browser;
+}
+
 const axeSource = await Bun.file(require.resolve('axe-core/axe.min.js')).text();
 
 /** Runs axe-core on the page as it is; answers the critical and serious findings (id, impact, where). */
