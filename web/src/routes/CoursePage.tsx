@@ -163,7 +163,8 @@ export function CoursePage() {
             canRetry={isTeacher}
           />
           {selected && <OfflineDownload lecture={selected} course={course} isTeacher={isTeacher} />}
-          {selected && <LectureGuide key={selected._id} lecture={selected} />}
+          {/* Its own key: a sibling with the stage's key (the lecture id) makes React keep the old stage beside the new. */}
+          {selected && <LectureGuide key={`guide ${selected._id}`} lecture={selected} />}
         </div>
         <div className="flex min-w-0 flex-col gap-6 xl:col-start-2 xl:row-span-2 xl:row-start-1">
           <Playlist
