@@ -67,7 +67,13 @@ async function openLecture(context: BrowserContext, course = openCourse) {
 test('a saved lecture plays offline after a reload, with its captions; a note written offline reaches the server; Remove frees it', async () => {
   const context = await signedInContext(env.browser, env.server, student.token, { width: 375, height: 812 });
   const page = await openLecture(context);
-  // The service worker takes the page once it is installed (after load), with the shell precached.
+  // Nothing saved yet: no service worker, so a first visit downloads no precached shell (state/service-worker.ts).
+  await page.waitForTimeout(1000);
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+
+  await page.getByRole('button', { name: 'Download for offline' }).click();
+  await page.getByText(/Saved on this device \(/).waitFor({ timeout: 30_000 });
+  // The save registered the worker, which takes the page with the shell precached.
   await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 30_000 });
 
   // The manifest and the worker make it installable (Chromium's own check).
@@ -77,9 +83,6 @@ test('a saved lecture plays offline after a reload, with its captions; a note wr
   };
   // Playwright's contexts are incognito-like profiles, where Chromium never offers an install.
   expect(installabilityErrors.map((error) => error.errorId).filter((id) => id !== 'in-incognito')).toEqual([]);
-
-  await page.getByRole('button', { name: 'Download for offline' }).click();
-  await page.getByText(/Saved on this device \(/).waitFor({ timeout: 30_000 });
   await screenshot(page, 'offline-saved-375');
   expect(await offlineCaches(page)).toEqual([`classroom-offline-${student.user._id}`]);
 

@@ -1,32 +1,16 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import { appStore } from '../../../lib/store';
 import { useSession } from '../../auth/state/session';
-import { checkSavedAccess, forgetOfflineData, pruneSaved, refreshSaved } from '../state/downloads';
+import { checkSavedAccess, forgetOfflineData, pruneSaved, refreshSaved, savedLecturesAtom } from '../state/downloads';
 import { flushNotes, hasQueuedNotes, refreshQueuedNotes } from '../state/notes-queue';
+import { linkManifest, registerServiceWorker } from '../state/service-worker';
 
 /** How often notes written offline are tried again while they wait. */
 const NOTES_RETRY_MS = 5000;
 
-/** Registers the service worker once the page has loaded: nothing of it competes with the first paint. */
-function registerServiceWorker() {
-  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
-  const register = () => {
-    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {
-      // No worker (blocked, private mode): the app works online, and offers the MP4 instead of saving.
-    });
-    // The manifest makes the app installable; linked here so the sign-in page does not fetch it.
-    if (!document.querySelector('link[rel="manifest"]')) {
-      const link = document.createElement('link');
-      link.rel = 'manifest';
-      link.href = '/manifest.webmanifest';
-      document.head.append(link);
-    }
-  };
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
-}
-
 /**
- * Runs in the signed-in shell: registers the service worker, drops any other person's offline data, and each time
+ * Runs in the signed-in shell: links the manifest, registers the service worker for a person with saved lectures
+ * (a save registers it too: state/service-worker.ts), drops any other person's offline data, and each time
  * the connection is back (and once at start) sends notes written offline and checks that saved lectures are still
  * the person's to watch.
  */
@@ -35,8 +19,9 @@ export function useOfflineSync() {
   const userId = user?._id;
   useEffect(() => {
     if (!userId) return;
-    registerServiceWorker();
+    linkManifest();
     refreshSaved();
+    if (Object.keys(appStore.get(savedLecturesAtom)).length > 0) void registerServiceWorker();
     refreshQueuedNotes();
     const sync = () => {
       if (!navigator.onLine) return;

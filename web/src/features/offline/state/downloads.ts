@@ -7,6 +7,7 @@ import { toast } from '../../../lib/toast';
 import { sessionAtom } from '../../auth/state/session';
 import { fetchForOffline, getMp4, getOfflineManifest } from '../api/offline';
 import { normalisedMediaPath, OFFLINE_PREFIX, offlineCacheName } from './cache-keys';
+import { registerServiceWorker } from './service-worker';
 
 /**
  * Lectures saved for offline viewing (docs/offline.md). The files live in the person's Cache Storage cache; the list
@@ -135,6 +136,8 @@ export async function saveForOffline(lecture: LectureJson, course: Pick<CourseJs
     savedAt: Date.now(),
     complete: false,
   };
+  // The worker that plays it back offline (and opens the app's shell without a network) installs meanwhile.
+  const worker = registerServiceWorker();
   try {
     const manifest = await getOfflineManifest(lecture._id, signal);
     const rungIndex = /\/(\d)\/index\.m3u8$/.exec(manifest.playlist)?.[1];
@@ -183,6 +186,9 @@ export async function saveForOffline(lecture: LectureJson, course: Pick<CourseJs
       const answer = await fetchForOffline(path, signal).catch(() => undefined);
       if (answer) await cache.put(path, answer);
     }
+    // Saved only once the worker is active: without it, the copy could not be opened offline.
+    if (!(await worker))
+      throw new Error("This browser did not start the app's offline helper, so the lecture cannot be saved.");
     entry.bytes = progress.bytes;
     entry.complete = true;
     entry.savedAt = Date.now();

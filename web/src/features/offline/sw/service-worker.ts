@@ -98,6 +98,21 @@ async function networkThenSaved(request: Request, key: string, keepIn?: string):
   }
 }
 
+/**
+ * A master playlist: the network's (every quality) when there is a network, else the saved one-rung copy. With a
+ * saved copy the browser's HTTP cache is skipped (`no-cache` revalidates, and fails without a network): offline, a
+ * cached full master (it may be kept 5 minutes) would send the player to a quality that was not saved.
+ */
+async function masterPlaylist(request: Request, key: string): Promise<Response> {
+  const saved = await savedCopy(key);
+  if (!saved) return fetch(request);
+  try {
+    return await fetch(request, { cache: 'no-cache' });
+  } catch {
+    return saved;
+  }
+}
+
 worker.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET') return;
@@ -112,7 +127,7 @@ worker.addEventListener('fetch', (event) => {
   const media = normalisedMediaPath(path);
   if (media) {
     // The master is asked of the network first (online, every quality); offline it is the saved one-rung master.
-    if (media.endsWith('/master.m3u8')) event.respondWith(networkThenSaved(request, media));
+    if (media.endsWith('/master.m3u8')) event.respondWith(masterPlaylist(request, media));
     else event.respondWith(savedCopy(media).then((hit) => hit ?? fetch(request)));
     return;
   }
