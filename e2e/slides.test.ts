@@ -118,6 +118,11 @@ test('chapters from the description: ticks on the seek bar, a list with the curr
     expect(await page.locator('[data-testid="seek-marks"] [data-kind="chapter"]').count()).toBe(2);
     await expect(list.getByRole('button', { name: /Introduction/ }).getAttribute('aria-current')).resolves.toBe('true');
 
+    // The description above the list can push it under the fold: scrolled just into sight first (the player stays in
+    // sight), so the scroll measured is the jump's, not the one Playwright makes to reach the button.
+    await list
+      .getByRole('button', { name: /Worked example/ })
+      .evaluate((button) => button.scrollIntoView({ block: 'nearest' }));
     const scrollBefore = await page.evaluate(() => window.scrollY);
     await list.getByRole('button', { name: /Worked example/ }).click();
     await waitForTime(page, 14.5, 19);
