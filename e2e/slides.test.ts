@@ -187,6 +187,14 @@ test('the slide strip: thumbnails after the index job, a click jumps, ] and [ st
       // `]` and `[` go to the next and previous slide while the player has focus; the strip follows the video
       // without moving the page.
       await page.getByTestId('video-player').focus();
+      // The click's jump scrolls the player into sight smoothly: measured once that scroll has ended.
+      await page.waitForFunction(
+        () =>
+          new Promise((resolve) => {
+            const before = window.scrollY;
+            setTimeout(() => resolve(window.scrollY === before), 300);
+          }),
+      );
       const scrollBefore = await page.evaluate(() => window.scrollY);
       await page.keyboard.press(']');
       const fourth = slides[3] as Slide;
