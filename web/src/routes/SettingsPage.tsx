@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useProviders } from '../features/auth/api/providers';
-import { logout, logoutEverywhere } from '../features/auth/api/users';
+import { logout } from '../features/auth/api/users';
 import { useSession } from '../features/auth/state/session';
 import { flushNotes, hasQueuedNotes } from '../features/offline/state/notes-queue';
+import { logoutEverywhere } from '../features/settings/api/account';
 import { DeleteAccountForm } from '../features/settings/components/DeleteAccountForm';
 import { LinkedSignIn } from '../features/settings/components/LinkedSignIn';
 import { NotificationSettings } from '../features/settings/components/NotificationSettings';

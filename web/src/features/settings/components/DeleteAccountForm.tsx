@@ -6,8 +6,9 @@ import { toast } from '../../../lib/toast';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { FormError } from '../../../ui/FormError';
 import { PasswordInput } from '../../../ui/PasswordInput';
-import { deleteAccount, type User } from '../../auth/api/users';
+import type { User } from '../../auth/api/users';
 import { useSession } from '../../auth/state/session';
+import { deleteAccount } from '../api/account';
 import { useSignInMethods } from '../api/sign-in-methods';
 import { ConfirmWithSchool, useSchoolConfirmed } from './SchoolConfirm';
 

@@ -3,7 +3,8 @@ import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
 import { loadSchemas, problemOf } from '../../../lib/form-check';
 import { toast } from '../../../lib/toast';
-import { type User, useChangeName } from '../../auth/api/users';
+import type { User } from '../../auth/api/users';
+import { useChangeName } from '../api/account';
 
 /** The account routes' request schemas: the name is checked by the server's own rule. */
 const contract = () => loadSchemas(() => import('../../../../../src/contract/users'));

@@ -5,8 +5,9 @@ import { ApiError } from '../../../api/client';
 import { toast } from '../../../lib/toast';
 import { PasswordInput } from '../../../ui/PasswordInput';
 import { useProviders } from '../../auth/api/providers';
-import { type User, useChangePassword } from '../../auth/api/users';
+import type { User } from '../../auth/api/users';
 import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
+import { useChangePassword } from '../api/account';
 import { signInMethodsQuery, useSignInMethods } from '../api/sign-in-methods';
 import { ConfirmWithSchool, useSchoolConfirmed } from './SchoolConfirm';
 

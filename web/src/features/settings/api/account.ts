@@ -1,0 +1,53 @@
+import { useMutation } from '@tanstack/react-query';
+import type { PrivateUserJson } from '../../../../../src/contract/users';
+import { answer, api } from '../../../api/client';
+import { storeToken } from '../../../lib/token-cookie';
+
+/** The account's own changes from Settings (name, picture, password, sessions, deletion): not on the sign-in page. */
+export const uploadProfilePicture = async (file: File, onProgress: (percent: number) => void = () => {}) => {
+  const form = new FormData();
+  form.append('profilePicture', file);
+  // Loaded when used: this module is on the sign-in page, the XHR upload is not.
+  const { uploadWithProgress } = await import('../../../lib/upload-progress');
+  return uploadWithProgress<PrivateUserJson>('/users/profile-picture', form, onProgress);
+};
+
+/** `currentPassword` is left out by an account without one (after confirming with the school account). */
+export const changePassword = (userId: string, currentPassword: string | undefined, newPassword: string) =>
+  answer(api.users[':id'].password.$patch({ param: { id: userId }, json: { currentPassword, newPassword } }));
+
+/** Ends every session of the account, this one included. */
+export const logoutEverywhere = () => answer(api.users['logout-all'].$post());
+
+/** `password` is left out by an account without one: its proof is the `reauth` cookie of a school confirmation. */
+export const deleteAccount = (userId: string, password?: string) =>
+  answer(api.users[':id'].$delete({ param: { id: userId }, json: { password } }));
+
+export const changeName = (userId: string, username: string) =>
+  answer(api.users[':id'].$patch({ param: { id: userId }, json: { username } }));
+
+/** The signed-in user's new name (the caller puts the answer in the session). Failures reach the form's toast. */
+export function useChangeName() {
+  return useMutation({
+    mutationFn: ({ id, username }: { id: string; username: string }) => changeName(id, username),
+    meta: { quiet: true },
+  });
+}
+
+/** A new password ends other sessions; this device continues with the token in the answer. */
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: ({ id, current, next }: { id: string; current?: string; next: string }) =>
+      changePassword(id, current, next),
+    meta: { quiet: true },
+    onSuccess: (answer) => storeToken(answer.token),
+  });
+}
+
+export function useUploadProfilePicture() {
+  return useMutation({
+    mutationFn: ({ file, onProgress }: { file: File; onProgress: (percent: number) => void }) =>
+      uploadProfilePicture(file, onProgress),
+    meta: { quiet: true },
+  });
+}
