@@ -89,9 +89,9 @@ export function DeleteAccountForm({ user }: { user: User }) {
   if (schoolOnly) {
     return (
       <section aria-labelledby="delete-account" className="mt-8 flex flex-col gap-3 border-t border-slate-200 pt-6">
-        <h3 id="delete-account" className="font-semibold text-red-700">
+        <h2 id="delete-account" className="font-semibold text-red-700">
           Delete my account
-        </h3>
+        </h2>
         <WhatGoes user={user} />
         <p className="text-sm text-slate-700">
           Your account has no password, so first confirm it is you by signing in with your school account again.
@@ -109,9 +109,9 @@ export function DeleteAccountForm({ user }: { user: User }) {
         aria-labelledby="delete-account"
         className="mt-8 flex flex-col gap-3 border-t border-slate-200 pt-6"
       >
-        <h3 id="delete-account" className="font-semibold text-red-700">
+        <h2 id="delete-account" className="font-semibold text-red-700">
           Delete my account
-        </h3>
+        </h2>
         <p className="text-sm text-slate-700">Deleting your account also deletes, for good:</p>
         <WhatGoes user={user} />
         <PasswordInput
