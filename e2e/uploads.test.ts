@@ -323,6 +323,9 @@ test('the tray docks in the page without hiding a control: collapsed on a phone,
     await page.getByRole('menuitem', { name: 'Edit' }).click({ timeout: 5000 });
     const edit = page.getByRole('dialog', { name: 'Edit Topic' });
     await edit.waitFor();
+    // At rest: the pointer left where the menu's Edit was (the taller dialog can put the caption picker under it,
+    // and a hovered picker is darker).
+    await page.mouse.move(0, 0);
     // The caption file field looks like the video file field: a button-styled picker, not a tall bordered box.
     expect({ width, caption: await fileLook(edit.getByLabel(/Caption file/)) }).toEqual({ width, caption: videoLook });
     await page.keyboard.press('Escape');

@@ -1,23 +1,17 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { errorMessage } from '../api/query-client';
 import { useSession } from '../features/auth/state/session';
 import { teacherIdOf, teacherName, useCourse } from '../features/classes/api/courses';
-import { ClassRoster } from '../features/classes/components/ClassRoster';
-import { SharePanel } from '../features/classes/components/SharePanel';
-import { TeacherProgress } from '../features/classes/components/TeacherProgress';
 import { Comments } from '../features/comments/components/Comments';
 import { type Lecture, useDeleteLecture, useLectures, useUpdateCachedLecture } from '../features/lectures/api/lectures';
-import { DeleteTopicDialog } from '../features/lectures/components/DeleteTopicDialog';
 import { LectureStage } from '../features/lectures/components/LectureStage';
 import { Playlist } from '../features/lectures/components/Playlist';
-import { AddTopicModal, EditTopicModal } from '../features/lectures/components/TopicModals';
 import { CourseNotes } from '../features/notes/components/CourseNotes';
 import { useRecordVisit } from '../features/notifications/api/notifications';
-import { DownloadsSwitch } from '../features/offline/components/DownloadsSwitch';
 import { OfflineDownload } from '../features/offline/components/OfflineDownload';
 import { seekRequestAtom } from '../features/player/state/player';
 import { SearchBox } from '../features/search/components/SearchBox';
@@ -26,6 +20,18 @@ import { toast } from '../lib/toast';
 import { ShareIcon } from '../ui/icons';
 import { LoadError } from '../ui/QueryState';
 import { FullPageLoader } from '../ui/Spinner';
+
+type Tools = typeof import('./course-teacher-tools');
+/** A teacher-only part, loaded with the others on first use (`course-teacher-tools.ts`). */
+const teacherTool = <Name extends keyof Tools>(name: Name) =>
+  lazy(async () => ({ default: (await import('./course-teacher-tools'))[name] }));
+const ClassRoster = teacherTool('ClassRoster');
+const SharePanel = teacherTool('SharePanel');
+const TeacherProgress = teacherTool('TeacherProgress');
+const DeleteTopicDialog = teacherTool('DeleteTopicDialog');
+const AddTopicModal = teacherTool('AddTopicModal');
+const EditTopicModal = teacherTool('EditTopicModal');
+const DownloadsSwitch = teacherTool('DownloadsSwitch');
 
 export function CoursePage() {
   const { id } = useParams();
@@ -144,8 +150,12 @@ export function CoursePage() {
           </button>
         )}
       </header>
-      {isTeacher && <DownloadsSwitch course={course} />}
-      {isTeacher && sharing && <SharePanel course={course} />}
+      {isTeacher && (
+        <Suspense fallback={null}>
+          <DownloadsSwitch course={course} />
+          {sharing && <SharePanel course={course} />}
+        </Suspense>
+      )}
       {/*
         One column up to 1279 px, in the order a student needs on a phone: the player, the playlist, notes, then
         comments. From 1280 px the playlist and notes sit beside the player, and comments under it. (At 1024 px a
@@ -184,10 +194,10 @@ export function CoursePage() {
           </div>
         )}
       </div>
-      {isTeacher && <ClassRoster courseId={course._id} />}
-      {isTeacher && <TeacherProgress courseId={course._id} />}
       {isTeacher && (
-        <>
+        <Suspense fallback={null}>
+          <ClassRoster courseId={course._id} />
+          <TeacherProgress courseId={course._id} />
           <AddTopicModal
             courseId={course._id}
             open={adding}
@@ -196,7 +206,7 @@ export function CoursePage() {
           />
           <EditTopicModal lecture={editing} onClose={() => setEditing(null)} />
           <DeleteTopicDialog lecture={deleting} onClose={() => setDeleting(null)} onConfirm={onDeleteLecture} />
-        </>
+        </Suspense>
       )}
     </div>
   );

@@ -1,0 +1,10 @@
+/**
+ * The class page's teacher-only parts, in a chunk of their own: a student's class page (on a phone, on 3G) never
+ * downloads the topic dialogs, the chapter and slide editors, the roster, the progress table or the share panel.
+ */
+export { ClassRoster } from '../features/classes/components/ClassRoster';
+export { SharePanel } from '../features/classes/components/SharePanel';
+export { TeacherProgress } from '../features/classes/components/TeacherProgress';
+export { DeleteTopicDialog } from '../features/lectures/components/DeleteTopicDialog';
+export { AddTopicModal, EditTopicModal } from '../features/lectures/components/TopicModals';
+export { DownloadsSwitch } from '../features/offline/components/DownloadsSwitch';
