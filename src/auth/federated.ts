@@ -118,6 +118,9 @@ export async function findOrCreateFederatedUser(
 function signInOrCreate(db: Db, policy: Policy, profile: FederatedProfile, now: number): Promise<FederatedSignIn> {
   const email = profile.email as string;
   return transaction(db, async (tx) => {
+    // The email is read before the identity: on PostgreSQL each statement sees what was committed before it, so a
+    // twin first sign-in that committed in between shows as the identity below, never as someone else's email.
+    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
     const identity = await findIdentity(tx, profile.issuer, profile.subject);
     if (identity) {
       const [user] = await tx.select().from(users).where(eq(users.id, identity.userId)).limit(1);
@@ -127,7 +130,6 @@ function signInOrCreate(db: Db, policy: Policy, profile: FederatedProfile, now: 
       }
       return { kind: 'ok', user: user as User, created: false };
     }
-    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
     if (taken) return { kind: 'refused', problem: 'email_in_use', userId: taken.id };
     const isFirstAccount = (await tx.$count(users)) === 0;
     const [user] = await tx
