@@ -233,14 +233,19 @@ test('classroom serve + classroom worker on one DATA_DIR: serve waits for migrat
   }
 }, 240_000);
 
-/** The pids of ffmpeg processes working on `videoId` (their command line names its original). */
+/**
+ * The pids of ffmpeg processes transcoding `videoId` (their command line names its original). The slide index's
+ * own ffmpeg runs (after the video is ready, at low priority: grey detection frames, or a slide's thumbnail) are
+ * not the killed worker's transcode, and are left out.
+ */
 function ffmpegsOf(videoId: string) {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((pid) => {
       try {
         const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        return commandLine.includes('ffmpeg') && commandLine.includes(videoId);
+        const slideIndex = commandLine.includes('format=gray') || commandLine.includes('[thumb]');
+        return commandLine.includes('ffmpeg') && commandLine.includes(videoId) && !slideIndex;
       } catch {
         return false;
       }
