@@ -222,18 +222,23 @@ export async function removeSaved(lectureId: string) {
   if (!userId) return;
   const index = readIndex(userId);
   const entry = index[lectureId];
-  writeEntry(userId, null, lectureId);
-  const others = Object.values(readIndex(userId));
+  const others = Object.values(index).filter((other) => other.lectureId !== lectureId);
   const name = offlineCacheName(userId);
-  if (!('caches' in window) || !(await caches.has(name))) return;
-  if (others.length === 0) {
-    await caches.delete(name);
-    return;
+  // The files go first, then the entry: the list never says "removed" while the bytes are still there.
+  if ('caches' in window && (await caches.has(name))) {
+    if (others.length === 0) {
+      await caches.delete(name);
+      // A refresh of the person's JSON already in flight in the service worker could open the cache again.
+      setTimeout(() => {
+        if (Object.keys(readIndex(userId)).length === 0) void caches.delete(name);
+      }, 2000);
+    } else if (entry) {
+      const stillUsed = new Set(others.flatMap((other) => other.files));
+      const cache = await caches.open(name);
+      await Promise.all(entry.files.filter((key) => !stillUsed.has(key)).map((key) => cache.delete(key)));
+    }
   }
-  if (!entry) return;
-  const stillUsed = new Set(others.flatMap((other) => other.files));
-  const cache = await caches.open(name);
-  await Promise.all(entry.files.filter((key) => !stillUsed.has(key)).map((key) => cache.delete(key)));
+  writeEntry(userId, null, lectureId);
 }
 
 /**
