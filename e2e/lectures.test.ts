@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LIMITS } from '../src/contract/limits';
 import { makeClip } from '../src/test/fixtures';
-import { waitForVideo, waitUntil } from '../src/test/wait';
+import { waitForVideo } from '../src/test/wait';
 import { e2eEnvironment } from './environment';
 import { createAccount, screenshot, screenshotDir, signedInContext } from './server';
 
@@ -112,21 +112,10 @@ test('the teacher writes chapters in the description in Edit Topic: the student 
   const context = await signedInContext(env.browser, env.server, teacher.token);
   const page = await context.newPage();
   const openEdit = async () => {
-    // The menu closes on any scroll or resize, which a page still settling after load may send: asked again then.
-    const menu = page.getByRole('menu', { name: 'Actions for Lenses' });
+    // The menu follows its button when the page scrolls (Playwright scrolls the button into view to click it).
     const dialog = page.getByRole('dialog', { name: 'Edit Topic' });
-    await waitUntil(
-      'Edit Topic to open from the actions menu',
-      async () => {
-        if (!(await menu.isVisible())) await page.getByRole('button', { name: 'Actions for Lenses' }).click();
-        await menu
-          .getByRole('menuitem', { name: 'Edit' })
-          .click({ timeout: 1000 })
-          .catch(() => {});
-        return dialog.isVisible();
-      },
-      { everyMs: 300 },
-    );
+    await page.getByRole('button', { name: 'Actions for Lenses' }).click();
+    await page.getByRole('menu', { name: 'Actions for Lenses' }).getByRole('menuitem', { name: 'Edit' }).click();
     await dialog.getByText('lens.mp4').waitFor();
     return dialog;
   };

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useDismiss } from '../../../lib/use-dismiss';
 import { MoreIcon, PlayIcon, PlusIcon } from '../../../ui/icons';
 import type { Lecture } from '../api/lectures';
@@ -150,19 +150,43 @@ function TopicMenu({
   const menuRef = useRef<HTMLDivElement>(null);
   const [position, setPosition] = useState<{ top: number; right: number } | null>(null);
 
-  useLayoutEffect(() => {
-    if (!open || !buttonRef.current) return;
-    const rect = buttonRef.current.getBoundingClientRect();
+  const onOpenChangeRef = useRef(onOpenChange);
+  onOpenChangeRef.current = onOpenChange;
+  // Placed by the button, below it or above when there is no room. It follows the button when the page scrolls
+  // or resizes (a scroll event can arrive a frame after the tap that opened it), and closes once the button is
+  // out of sight.
+  const place = useCallback(() => {
+    const button = buttonRef.current;
+    if (!button) return;
+    const rect = button.getBoundingClientRect();
+    if (rect.bottom < 0 || rect.top > window.innerHeight) {
+      onOpenChangeRef.current(false);
+      return;
+    }
     const menuHeight = 96;
     const below = rect.bottom + 4 + menuHeight <= window.innerHeight;
     setPosition({ top: below ? rect.bottom + 4 : rect.top - 4 - menuHeight, right: window.innerWidth - rect.right });
-  }, [open]);
-  // Once placed (and so visible), the first item takes focus.
+  }, []);
+  useLayoutEffect(() => {
+    if (open) place();
+    else setPosition(null);
+  }, [open, place]);
   useEffect(() => {
-    if (open && position) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-  }, [open, position]);
+    if (!open) return;
+    window.addEventListener('scroll', place, true);
+    window.addEventListener('resize', place);
+    return () => {
+      window.removeEventListener('scroll', place, true);
+      window.removeEventListener('resize', place);
+    };
+  }, [open, place]);
+  // Once placed (and so visible), the first item takes focus; a later move keeps the focus where it is.
+  const placed = position !== null;
+  useEffect(() => {
+    if (open && placed) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [open, placed]);
 
-  // Escape closes and gives focus back to the button; a click outside, Tab, a scroll or a resize just close.
+  // Escape closes and gives focus back to the button; a click outside or Tab just close.
   useDismiss(
     open,
     [menuRef, buttonRef],
@@ -179,16 +203,6 @@ function TopicMenu({
       } else if (event.key === 'Tab') onOpenChange(false);
     },
   );
-  useEffect(() => {
-    if (!open) return;
-    const close = () => onOpenChange(false);
-    window.addEventListener('scroll', close, true);
-    window.addEventListener('resize', close);
-    return () => {
-      window.removeEventListener('scroll', close, true);
-      window.removeEventListener('resize', close);
-    };
-  }, [open, onOpenChange]);
 
   const choose = (action: (lecture: Lecture) => void) => {
     onOpenChange(false);
