@@ -15,7 +15,8 @@ function createPeerWork(db) {
       'SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.id = ? AND sessions.user_id = ? AND sessions.expires_at > ?',
     ),
     courses: db.prepare(
-      'SELECT courses.*, users.username FROM enrollments JOIN courses ON courses.id = enrollments.course_id JOIN users ON users.id = courses.teacher_id WHERE enrollments.student_id = ? ORDER BY enrollments.joined_at DESC',
+      // With the unread dot (`hasNew`), as the server's class list computes it (src/db/queries/courses.ts).
+      'SELECT courses.*, users.username, EXISTS (SELECT 1 FROM notifications LEFT JOIN class_visits ON class_visits.user_id = notifications.user_id AND class_visits.course_id = notifications.course_id WHERE notifications.user_id = ? AND notifications.course_id = courses.id AND (class_visits.visited_at IS NULL OR notifications.created_at > class_visits.visited_at)) AS has_new FROM enrollments JOIN courses ON courses.id = enrollments.course_id JOIN users ON users.id = courses.teacher_id WHERE enrollments.student_id = ? ORDER BY enrollments.joined_at DESC',
     ),
     course: db.prepare('SELECT * FROM courses WHERE id = ?'),
     enrolled: db.prepare('SELECT id FROM enrollments WHERE course_id = ? AND student_id = ?'),
@@ -78,7 +79,7 @@ function createPeerWork(db) {
       return q.session.get(claims.sid, claims.sub, Date.now()) ?? null;
     },
     currentUser: (user) => [200, user],
-    courses: (user) => [200, q.courses.all(user.id)],
+    courses: (user) => [200, q.courses.all(user.id, user.id)],
     lectureList(user, courseId) {
       const course = readable(user, courseId);
       if (!course) return notFound;
