@@ -28,10 +28,23 @@ const isMissing = (error: unknown) => {
   return code === 'NoSuchKey' || code === 'NotFound' || /key does not exist|not found|\b404\b/i.test(message ?? '');
 };
 
-/** S3's answers worth another try (as the AWS SDKs retry them): its own trouble or a request to slow down. */
+/** S3's own trouble or a request to slow down: worth another try, as the AWS SDKs retry them. */
+const TRANSIENT_CODES = new Set(['InternalError', 'SlowDown', 'ServiceUnavailable', 'RequestTimeout']);
+/**
+ * The connection's trouble, which the SDKs retry too: a kept-alive connection the store closed as it was reused,
+ * or a reset (Bun names them as Node does, or in its own words).
+ */
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ConnectionClosed',
+  'ConnectionReset',
+  'UND_ERR_SOCKET',
+]);
 const isTransient = (error: unknown) => {
   const { code } = error as { code?: string };
-  return code === 'InternalError' || code === 'SlowDown' || code === 'ServiceUnavailable' || code === 'RequestTimeout';
+  return code !== undefined && (TRANSIENT_CODES.has(code) || NETWORK_CODES.has(code));
 };
 async function retrying<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -203,7 +216,8 @@ export function createS3Storage(settings: S3Settings): Storage {
       mkdirSync(dir, { recursive: true });
       const path = join(dir, `${randomBytes(8).toString('hex')}-${assertKey(key).replaceAll('/', '_')}`);
       try {
-        await Bun.write(path, client.file(objectOf(key)));
+        // A retry writes the whole file again (Bun.write truncates), so a cut download leaves no partial copy.
+        await retrying(() => Bun.write(path, client.file(objectOf(key))));
       } catch (error) {
         rmSync(path, { force: true });
         if (isMissing(error)) return undefined;
