@@ -15,6 +15,7 @@ import { startHarness } from '../test/harness';
 import { classScenario } from '../test/scenario';
 import { expectRefused } from '../test/tables';
 import { waitForVideo, waitUntil } from '../test/wait';
+import { DOWNLOAD_REQUESTS_PER_HOUR } from './downloads';
 
 let h: Harness;
 let dir: string;
@@ -22,6 +23,7 @@ let teacher: Account;
 let student: Account;
 let outsider: Account;
 let leaver: Account;
+let rater: Account;
 let courseId: string;
 let lectureId: string;
 let videoId: string;
@@ -65,10 +67,11 @@ beforeAll(async () => {
   const cast = await classScenario(h, {
     names: { teacher: 'Dora Download', student: 'Sid Student', outsider: 'Oona Outside' },
     courseName: 'Biology offline',
-    classmates: ['Lea Leaver'],
+    classmates: ['Lea Leaver', 'Rae Rate'],
   });
   ({ teacher, student, outsider } = cast);
   leaver = cast.classmates[0] as Account;
+  rater = cast.classmates[1] as Account;
   courseId = cast.course?.id as string;
   const clip = await makeClip(dir, { width: 640, height: 360, seconds: 9, name: 'offline.mp4' });
   const uploaded = await h.api('POST', '/api/upload', {
@@ -365,6 +368,72 @@ describe('who may download', () => {
         code: 'lecture_not_found',
       });
     }
+  });
+});
+
+describe('the rate of MP4 requests', () => {
+  test(`a person may ask for ${DOWNLOAD_REQUESTS_PER_HOUR} MP4s an hour; the next is 429 with Retry-After, starts no job and writes no row`, async () => {
+    // A second video nobody asked an MP4 of: a request that got through would make its row and its job.
+    const clip = await makeClip(dir, { width: 320, height: 180, seconds: 3, name: 'rate.mp4' });
+    const uploaded = await h.api('POST', '/api/upload', {
+      as: teacher.token,
+      body: uploadForm(readBytes(clip), 'r.mp4'),
+    });
+    expect(uploaded.status).toBe(201);
+    const freshVideoId: string = uploaded.json.videoId;
+    await waitForVideo(
+      'the second video',
+      async () => (await h.api('GET', `/api/videos/${freshVideoId}`, { as: teacher.token })).json,
+    );
+    const made = await h.api('POST', '/api/lectures', {
+      as: teacher.token,
+      body: { courseId, nameOfTopic: 'Rates', videoLink: uploaded.json.masterPlaylist },
+    });
+    expect(made.status).toBe(201);
+    const fresh = `/api/lectures/${made.json._id}/download`;
+    const rowsOfFresh = () => h.db.select().from(downloads).where(eq(downloads.videoId, freshVideoId));
+
+    // Up to the cap every request works as before (the first lecture's MP4 is ready: found, no new job).
+    const jobsBefore = await downloadJobs();
+    for (let i = 0; i < DOWNLOAD_REQUESTS_PER_HOUR; i++) {
+      const allowed = await h.api('POST', `/api/lectures/${lectureId}/download`, { as: rater.token });
+      expect({ i, status: allowed.status, state: allowed.json.status }).toEqual({ i, status: 200, state: 'ready' });
+    }
+    expect(await downloadJobs()).toBe(jobsBefore);
+
+    // One more, for the video that has no copy: refused, and nothing is made.
+    const refused = await expectRefused(h, {
+      name: 'one request over the cap',
+      as: rater.token,
+      method: 'POST',
+      path: fresh,
+      status: 429,
+      code: 'too_many_requests',
+    });
+    expect(refused.json.error).toMatch(/^Too many downloads asked for\. Please try again in \d+ minutes\.$/);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(50 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(60 * 60);
+    expect(await rowsOfFresh()).toEqual([]);
+    expect(await downloadJobs()).toBe(jobsBefore);
+    // Asking how it goes is not counted, and still answers.
+    const state = await h.api('GET', fresh, { as: rater.token });
+    expect({ status: state.status, state: state.json.status }).toEqual({ status: 200, state: 'none' });
+
+    // Someone else is not held back: the student's request starts the copy, which is made.
+    const other = await h.api('POST', fresh, { as: student.token });
+    expect(other.status).toBe(202);
+    expect(await rowsOfFresh()).toHaveLength(1);
+    expect(await downloadJobs()).toBe(jobsBefore + 1);
+    await waitUntil(
+      'the second download',
+      async () => {
+        const now = (await h.api('GET', fresh, { as: student.token })).json;
+        if (now.status === 'failed') throw new Error(now.error);
+        return now.status === 'ready' ? now : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 100 },
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { downloadableLecture } from '../auth/access';
+import { inWords } from '../auth/limits';
 import { requireUser } from '../auth/middleware';
 import {
   type DownloadJson,
@@ -16,9 +17,10 @@ import { posterPath } from '../contract/videos';
 import { videoById } from '../db/queries/lectures';
 import { captions, type Download, type Lecture, type User, type Video } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
-import { ApiError, notFound } from '../errors';
+import { ApiError, notFound, tooMany } from '../errors';
 import { fileResponse } from '../http/file-response';
 import { answers } from '../http/openapi';
+import { createRateLimiter } from '../http/rate-limit';
 import { idParam, validate } from '../http/validation';
 import { downloadOf, downloadRung, requestDownload, rungBytes, rungFiles } from '../media/download';
 import { segmentTokens } from '../media/segment-token';
@@ -33,6 +35,12 @@ function attachment(filename: string) {
 }
 
 /**
+ * MP4 requests a person may make per hour (each may start a remux job): a whole class's lectures in one sitting,
+ * not a script re-queuing failed copies. Counted per person, in the database, so every server process shares it.
+ */
+export const DOWNLOAD_REQUESTS_PER_HOUR = 30;
+
+/**
  * Offline viewing (docs/offline.md): a lecture's MP4 download, made on demand from its phone-sized rung, and the
  * manifest a service worker caches to play it through HLS. Only someone who may watch the lecture, while its class
  * allows downloads (its teacher always). Mounted inside the lectures routes; each route asks for a signed-in user.
@@ -42,6 +50,12 @@ export function downloadsRoutes(deps: AppDeps) {
   const signedIn = requireUser(deps);
   const tokens = segmentTokens(config.jwtSecret, config.segmentTokenSeconds);
   const redirect = config.mediaDelivery === 'redirect' && storage.presign ? storage.presign.bind(storage) : undefined;
+  const requests = createRateLimiter(db, 'download-requests', DOWNLOAD_REQUESTS_PER_HOUR, 60 * 60_000);
+  /** Counted once the lecture may be downloaded: a refused request writes nothing, not even a count. */
+  const countRequest = async (userId: string) => {
+    const wait = await requests.hit(userId);
+    if (wait > 0) throw tooMany(`Too many downloads asked for. Please try again in ${inWords(wait)}.`, wait);
+  };
 
   /** The lecture and its ready video, for someone who may download it; refused with why otherwise. */
   async function downloadable(user: User, lectureId: string): Promise<{ lecture: Lecture; video: Video }> {
@@ -87,12 +101,16 @@ export function downloadsRoutes(deps: AppDeps) {
       '/:id/download',
       answers(
         { 200: downloadJson, 202: downloadJson },
-        { summary: "Start (or find) a lecture's offline MP4: 202 while it is prepared, 200 when ready" },
+        {
+          summary: "Start (or find) a lecture's offline MP4: 202 while it is prepared, 200 when ready",
+          description: `At most ${DOWNLOAD_REQUESTS_PER_HOUR} an hour per person; over that, 429 with Retry-After.`,
+        },
       ),
       signedIn,
       validate('param', idParam),
       async (c) => {
         const { lecture, video } = await downloadable(c.get('user'), c.req.valid('param').id);
+        await countRequest(c.get('user').id);
         const row = await requestDownload(db, storage, video);
         deps.jobs.wake();
         const answer: DownloadJson = await stateOf(lecture, video, row);
