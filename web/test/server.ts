@@ -20,6 +20,11 @@ export type TestServer = {
   api: (method: string, path: string, body?: unknown, token?: string) => Promise<{ status: number; json: any }>;
   /** Signs a user up and verifies them by the mailed code, as the sign-up form does. */
   signUp: (role: 'teacher' | 'student', name: string) => Promise<{ token: string; email: string; user: any }>;
+  /**
+   * How many requests to this method and path (as sent, without the query) the server has answered so far, read
+   * from its own request log: a form that sends nothing leaves the count as it was.
+   */
+  requests: (method: string, path: string) => Promise<number>;
 };
 
 let shared: Promise<{ server: RunningServer; mail: Mail }> | undefined;
@@ -62,8 +67,32 @@ export function realServer(): TestServer {
       const text = await response.text();
       return { status: response.status, json: text ? JSON.parse(text) : undefined, headers: response.headers };
     };
+    /** The request log's lines, once a marker request asked after everything before it shows in them. */
+    const requestLines = async () => {
+      const marker = `/api/test-marker-${crypto.randomUUID()}`;
+      await call('GET', marker);
+      const deadline = Date.now() + 5000;
+      while (!server.logs().includes(marker)) {
+        if (Date.now() > deadline) throw new Error('The request log never showed the marker request');
+        await Bun.sleep(10);
+      }
+      return server
+        .logs()
+        .split('\n')
+        .flatMap((line) => {
+          try {
+            const entry = JSON.parse(line);
+            return entry.msg === 'request' ? [entry as { method: string; path: string }] : [];
+          } catch {
+            return [];
+          }
+        });
+    };
     Object.assign(state, {
       baseUrl: server.baseUrl,
+      async requests(method: string, path: string) {
+        return (await requestLines()).filter((entry) => entry.method === method && entry.path === path).length;
+      },
       mail,
       api: (method: string, path: string, body?: unknown, token?: string) => call(method, path, body, token),
       async signUp(role: 'teacher' | 'student', name: string) {

@@ -10,14 +10,24 @@ export async function loadSchemas<Module>(load: () => Promise<Module>): Promise<
   return load();
 }
 
+/** Each field's first problem, keyed by its path (`parentId`, `a.b`), as the server's 400 gives them in `fields`. */
+export type FieldProblems = Record<string, string>;
+
 /**
- * A form's values checked with the server's own request schema (src/contract), before anything is sent: the
- * problem in the words the server's 400 would give (`field: message`), or null.
+ * A form's values checked with the server's own request schema (src/contract), before anything is sent: each
+ * field's first problem in the words the server's 400 would give, empty when the values would be taken.
  */
-export async function problemOf(schema: ZodType, values: unknown): Promise<string | null> {
+export async function fieldProblems(schema: ZodType, values: unknown): Promise<FieldProblems> {
   const result = await schema.safeParseAsync(values);
-  if (result.success) return null;
-  const [issue] = result.error.issues;
-  const field = issue.path.map(String).join('.');
-  return field ? `${field}: ${issue.message}` : issue.message;
+  const problems: FieldProblems = {};
+  for (const issue of result.error?.issues ?? []) problems[issue.path.map(String).join('.')] ??= issue.message;
+  return problems;
+}
+
+/** The first problem as the server's 400 words its message (`field: message`), or null. */
+export async function problemOf(schema: ZodType, values: unknown): Promise<string | null> {
+  const [first] = Object.entries(await fieldProblems(schema, values));
+  if (!first) return null;
+  const [field, message] = first;
+  return field ? `${field}: ${message}` : message;
 }

@@ -94,43 +94,75 @@ test('sign-up: the name and password limits come from the shared LIMITS, and eve
   expect((signUp.getByRole('radio', { name: 'student' }) as HTMLInputElement).checked).toBe(true);
 });
 
-test('sign-up: empty required fields stop the form before anything is sent', async () => {
+/** The words the server gives each field of a sign-up it refuses (its 400's `fields`). */
+async function serverWordsFor(body: Record<string, unknown>) {
+  const refusal = await server.api('POST', '/api/users/register', body);
+  expect(refusal.status).toBe(400);
+  return refusal.json.fields as Record<string, string>;
+}
+
+/** The field's problem as a screen reader meets it: the field is invalid and described by these words. */
+function problemOf(field: HTMLElement) {
+  expect(field.getAttribute('aria-invalid')).toBe('true');
+  const ids = (field.getAttribute('aria-describedby') ?? '').split(' ');
+  return ids.map((id) => document.getElementById(id)?.textContent ?? '').filter((text) => text !== '');
+}
+
+test("sign-up: empty fields are said under each field in the server's words, and nothing is sent", async () => {
   const user = userEvent.setup({ delay: null });
+  const words = await serverWordsFor({ username: '', email: '', password: '', role: 'student' });
+  const before = await server.requests('POST', '/api/users/register');
   renderAt('/signup');
   const signUp = within(await form());
   await user.click(signUp.getByRole('button', { name: 'Sign Up' }));
-  // Nothing was sent: the button never said it was working, and no answer came.
+  expect(await signUp.findByText(words.username)).toBeDefined();
+  expect(problemOf(signUp.getByLabelText('Name'))).toEqual([words.username]);
+  expect(problemOf(signUp.getByLabelText('Email'))).toEqual([words.email]);
+  expect(problemOf(signUp.getByLabelText('Password'))).toEqual([
+    `At least ${LIMITS.passwordMin} characters.`,
+    words.password,
+  ]);
   expect(signUp.getByRole('button', { name: 'Sign Up' })).toBeDefined();
-  expect(screen.queryByText(/Please try again\.$/)).toBeNull();
-  expect((signUp.getByLabelText('Name') as HTMLInputElement).validity.valueMissing).toBe(true);
+  expect(await server.requests('POST', '/api/users/register')).toBe(before);
 });
 
-test("sign-up: the server's refusal is shown in words; a good form asks for the mailed code", async () => {
+test("sign-up: a password longer than the server takes is said under it; the server's refusal still shows", async () => {
   const user = userEvent.setup({ delay: null });
-  const refusal = await server.api('POST', '/api/users/register', {
-    username: 'New Teacher',
-    email: 'new.teacher@example.test',
-    password: 'p'.repeat(LIMITS.passwordMax + 1),
-    role: 'teacher',
-  });
-  expect(refusal.status).toBe(400);
+  const email = 'new.teacher@example.test';
+  const tooLong = 'p'.repeat(LIMITS.passwordMax + 1);
+  const words = await serverWordsFor({ username: 'New Teacher', email, password: tooLong, role: 'teacher' });
+  const before = await server.requests('POST', '/api/users/register');
   renderAt('/signup');
   const signUp = within(await form());
   await user.type(signUp.getByLabelText('Name'), 'New Teacher');
-  await user.type(signUp.getByLabelText('Email'), 'new.teacher@example.test');
-  // Longer than the server takes: the field has no maxLength, so the server's rule is what the user meets.
+  await user.type(signUp.getByLabelText('Email'), email);
+  // Longer than the server takes: the field has no maxLength, so the contract's rule is what the user meets.
   await user.click(signUp.getByLabelText('Password'));
-  await user.paste('p'.repeat(LIMITS.passwordMax + 1));
+  await user.paste(tooLong);
   await user.click(signUp.getByRole('radio', { name: 'teacher' }));
   await user.click(signUp.getByRole('button', { name: 'Sign Up' }));
-  expect((signUp.getByRole('button', { name: 'Creating account...' }) as HTMLButtonElement).disabled).toBe(true);
-  expect(await screen.findByText(`${refusal.json.error.replace(/[.!\s]+$/, '')}. Please try again.`)).toBeDefined();
-  expect(screen.queryByText('Registration successful! Please verify your email with the OTP sent.')).toBeNull();
+  expect(await signUp.findByText(words.password)).toBeDefined();
+  expect(Object.keys(words)).toEqual(['password']);
+  expect(signUp.getByLabelText('Name').getAttribute('aria-invalid')).toBeNull();
+  expect(await server.requests('POST', '/api/users/register')).toBe(before);
 
   await user.clear(signUp.getByLabelText('Password'));
   await user.type(signUp.getByLabelText('Password'), TEST_PASSWORD);
   await user.click(signUp.getByRole('button', { name: 'Sign Up' }));
   expect(await screen.findByText('Registration successful! Please verify your email with the OTP sent.')).toBeDefined();
-  expect(await server.mail.codeFor('new.teacher@example.test')).toMatch(/^\d{6}$/);
+  expect(await server.mail.codeFor(email)).toMatch(/^\d{6}$/);
   expect(await screen.findByRole('heading', { name: 'Verify Your Email' })).toBeDefined();
+  expect(await server.requests('POST', '/api/users/register')).toBe(before + 1);
+
+  // Back from the code form: the form is as it was, and a second code this minute is the server's to refuse.
+  await user.click(screen.getByRole('button', { name: 'Go back' }));
+  const again = within(await form());
+  expect((again.getByLabelText('Email') as HTMLInputElement).value).toBe(email);
+  expect((again.getByRole('radio', { name: 'teacher' }) as HTMLInputElement).checked).toBe(true);
+  await user.click(again.getByRole('button', { name: 'Sign Up' }));
+  expect((again.getByRole('button', { name: 'Creating account...' }) as HTMLButtonElement).disabled).toBe(true);
+  expect(
+    await screen.findByText(/^Please wait \d+ seconds before asking for a new code\. Please try again\.$/),
+  ).toBeDefined();
+  expect(screen.queryByRole('heading', { name: 'Verify Your Email' })).toBeNull();
 });

@@ -1,10 +1,10 @@
-import { type FormEvent, lazy, Suspense, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { LIMITS } from '../../../src/contract/limits';
 import { ApiError } from '../api/client';
 import { AuthLayout } from '../app/AuthLayout';
 import { schoolSignInUrl, useProviders } from '../features/auth/api/providers';
-import { login, type Role, register } from '../features/auth/api/users';
+import { login } from '../features/auth/api/users';
+import type { SignUpValues } from '../features/auth/components/SignupForm';
 import { useSession } from '../features/auth/state/session';
 import { destinationAfterSignIn, schoolSignInNext } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS, withTryAgain } from '../lib/messages';
@@ -22,19 +22,25 @@ const VerifyEmailForm = lazy(() =>
 const InviteBanner = lazy(() =>
   import('../features/classes/components/InviteBanner').then((m) => ({ default: m.InviteBanner })),
 );
+// The sign-up form comes with /signup only (its fields and checks are no part of the sign-in page's budget).
+const loadSignupForm = () => import('../features/auth/components/SignupForm');
+const SignupForm = lazy(() => loadSignupForm().then((m) => ({ default: m.SignupForm })));
 
-/** One form for /login and /signup; it turns into the code form when the account needs verifying. */
+/** The sign-in form at /login, the sign-up form at /signup; it turns into the code form when the account needs verifying. */
 export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
   const isSignup = mode === 'signup';
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [username, setUsername] = useState('');
-  const [role, setRole] = useState<Role>('student');
   const [busy, setBusy] = useState(false);
   const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
+  const [signUp, setSignUp] = useState<SignUpValues>({ username: '', email: '', password: '', role: 'student' });
   const { signIn } = useSession();
   const navigate = useNavigate();
   const providers = useProviders();
+  // Asked for beside the ways to sign in, not after them.
+  useEffect(() => {
+    if (isSignup) void loadSignupForm();
+  }, [isSignup]);
 
   const askForVerification = (address: string, message?: string) => {
     toast.info(message || 'Please verify your email', { duration: AUTH_TOAST_MS });
@@ -64,30 +70,11 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
     setTimeout(() => navigate(path), REDIRECT_DELAY_MS);
   }
 
-  async function onRegister() {
-    try {
-      const answer = await register({ username, email, password, role });
-      if (answer.requiresVerification) {
-        toast.success('Registration successful! Please verify your email with the OTP sent.', {
-          duration: AUTH_TOAST_MS,
-        });
-        setVerifyEmail(email);
-      } else {
-        toast.success('Registration successful! Please log in.', { duration: AUTH_TOAST_MS });
-        setTimeout(() => navigate('/login'), REDIRECT_DELAY_MS);
-      }
-    } catch (error) {
-      if (error instanceof ApiError && error.requiresVerification) return askForVerification(email, error.message);
-      const message = error instanceof ApiError && error.status !== 0 ? error.message : 'Registration failed';
-      toast.error(withTryAgain(message), { duration: AUTH_TOAST_MS });
-    }
-  }
-
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
     try {
-      await (isSignup ? onRegister() : onLogin());
+      await onLogin();
     } finally {
       setBusy(false);
     }
@@ -95,81 +82,46 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
 
   const form = (
     <>
-      <form onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
-        {isSignup && (
+      {isSignup ? (
+        <Suspense
+          fallback={
+            <div className="mt-6 flex justify-center">
+              <Spinner label="Loading the sign-up form" />
+            </div>
+          }
+        >
+          <SignupForm values={signUp} onChange={setSignUp} onVerify={setVerifyEmail} />
+        </Suspense>
+      ) : (
+        <form onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
           <div className="field">
-            <label htmlFor="username">Name</label>
+            <label htmlFor="email">Email</label>
             <input
-              id="username"
-              name="username"
+              id="email"
+              name="email"
+              type="email"
               className="input"
-              value={username}
-              onChange={(event) => setUsername(event.target.value)}
-              autoComplete="name"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              autoComplete="email"
               required
-              minLength={LIMITS.usernameMin}
-              maxLength={LIMITS.usernameMax}
             />
           </div>
-        )}
-        <div className="field">
-          <label htmlFor="email">Email</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            className="input"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            autoComplete="email"
-            required
+          <PasswordInput
+            label="Password"
+            name="password"
+            value={password}
+            onChange={setPassword}
+            autoComplete="current-password"
           />
-        </div>
-        <PasswordInput
-          label="Password"
-          name="password"
-          value={password}
-          onChange={setPassword}
-          autoComplete={isSignup ? 'new-password' : 'current-password'}
-          minLength={isSignup ? LIMITS.passwordMin : undefined}
-          hint={isSignup ? `At least ${LIMITS.passwordMin} characters.` : undefined}
-        />
-        {!isSignup && (
           <Link to="/forgot-password" className="link -mt-2 self-end text-sm">
             Forgot password?
           </Link>
-        )}
-        {isSignup && (
-          <fieldset className="field">
-            <legend className="mb-1.5 text-sm font-medium text-slate-700">I am a</legend>
-            <div className="grid grid-cols-2 gap-2">
-              {(['student', 'teacher'] as const).map((option) => (
-                <label
-                  key={option}
-                  className={`flex h-11 cursor-pointer items-center justify-center gap-2 rounded-xl border text-sm font-medium capitalize has-focus-visible:outline-2 has-focus-visible:outline-indigo-500 ${
-                    role === option
-                      ? 'border-indigo-600 bg-indigo-50 text-indigo-700'
-                      : 'border-slate-300 text-slate-600 hover:bg-slate-50'
-                  }`}
-                >
-                  <input
-                    type="radio"
-                    name="role"
-                    value={option}
-                    checked={role === option}
-                    onChange={() => setRole(option)}
-                    className="sr-only"
-                  />
-                  {option}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        )}
-        <button type="submit" className="btn btn-primary mt-2 w-full" disabled={busy}>
-          {busy ? (isSignup ? 'Creating account...' : 'Logging in...') : isSignup ? 'Sign Up' : 'Log In'}
-        </button>
-      </form>
+          <button type="submit" className="btn btn-primary mt-2 w-full" disabled={busy}>
+            {busy ? 'Logging in...' : 'Log In'}
+          </button>
+        </form>
+      )}
       <p className="mt-6 text-center text-sm text-slate-600">
         {isSignup ? 'Already have an account? ' : "Don't have an account? "}
         <Link to={isSignup ? '/login' : '/signup'} className="link">

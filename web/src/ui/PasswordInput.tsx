@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { FieldProblem } from './FieldProblem';
 
 /** The show/hide eye, drawn here rather than taken from icons.tsx: the sign-in page then loads no icon chunk. */
 function Eye({ crossed }: { crossed: boolean }) {
@@ -37,6 +38,7 @@ export function PasswordInput({
   name,
   minLength,
   hint,
+  problem,
 }: {
   label: string;
   value: string;
@@ -46,6 +48,8 @@ export function PasswordInput({
   minLength?: number;
   /** A rule the password must follow, shown under the field and read with it. */
   hint?: string;
+  /** What is wrong with the value, in the contract's words: shown under the field and read with it. */
+  problem?: string;
 }) {
   const [visible, setVisible] = useState(false);
   const id = useId();
@@ -57,12 +61,13 @@ export function PasswordInput({
           id={id}
           name={name}
           type={visible ? 'text' : 'password'}
-          className="input pr-11"
+          className="input pr-11 aria-invalid:border-red-500"
           value={value}
           onChange={(event) => onChange(event.target.value)}
           autoComplete={autoComplete}
           minLength={minLength}
-          aria-describedby={hint ? `${id}-hint` : undefined}
+          aria-describedby={[hint && `${id}-hint`, problem && `${id}-problem`].filter(Boolean).join(' ') || undefined}
+          aria-invalid={problem ? true : undefined}
           required
         />
         <button
@@ -80,6 +85,7 @@ export function PasswordInput({
           {hint}
         </p>
       )}
+      <FieldProblem id={`${id}-problem`} message={problem} />
     </div>
   );
 }
