@@ -1,17 +1,22 @@
 import { LIMITS } from '../../../../../src/contract/limits';
 import { PasswordInput } from '../../../ui/PasswordInput';
 
-/** "New password" and "Confirm new password", for the Security tab and the password reset. */
+/**
+ * "New password" and "Confirm new password", for the Security tab and the password reset; `problems` are said
+ * under each field (the new password's in the contract's words).
+ */
 export function NewPasswordFields({
   password,
   confirm,
   onPassword,
   onConfirm,
+  problems = {},
 }: {
   password: string;
   confirm: string;
   onPassword: (value: string) => void;
   onConfirm: (value: string) => void;
+  problems?: { password?: string; confirm?: string };
 }) {
   return (
     <>
@@ -23,6 +28,7 @@ export function NewPasswordFields({
         autoComplete="new-password"
         minLength={LIMITS.passwordMin}
         hint={`At least ${LIMITS.passwordMin} characters.`}
+        problem={problems.password}
       />
       <PasswordInput
         label="Confirm new password"
@@ -31,6 +37,7 @@ export function NewPasswordFields({
         onChange={onConfirm}
         autoComplete="new-password"
         minLength={LIMITS.passwordMin}
+        problem={problems.confirm}
       />
     </>
   );

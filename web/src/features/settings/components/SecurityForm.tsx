@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
+import { type FieldProblems, fieldProblems, loadSchemas } from '../../../lib/form-check';
 import { toast } from '../../../lib/toast';
 import { PasswordInput } from '../../../ui/PasswordInput';
 import { useProviders } from '../../auth/api/providers';
@@ -10,6 +11,9 @@ import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
 import { useChangePassword } from '../api/account';
 import { signInMethodsQuery, useSignInMethods } from '../api/sign-in-methods';
 import { ConfirmWithSchool, useSchoolConfirmed } from './SchoolConfirm';
+
+/** The account routes' request schemas: the new password is checked by the server's own rule. */
+const contract = () => loadSchemas(() => import('../../../../../src/contract/users'));
 
 export function SecurityForm({ user }: { user: User }) {
   const [current, setCurrent] = useState('');
@@ -23,12 +27,18 @@ export function SecurityForm({ user }: { user: User }) {
   // An account made by a school sign-in has no password; it may choose one after confirming with the school.
   const noPassword = methods.data?.password === false;
   const [confirmed, setConfirmed] = useSchoolConfirmed('password');
-  function onSubmit(event: FormEvent) {
+  /** Each field's problem, under it: the contract's words before sending, the server's after a refusal. */
+  const [problems, setProblems] = useState<FieldProblems>({});
+  async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (next !== confirm) {
-      toast.error("New passwords don't match");
-      return;
-    }
+    const found = await fieldProblems((await contract()).passwordBody, {
+      currentPassword: noPassword ? undefined : current,
+      newPassword: next,
+    });
+    // The second typing is the form's own check: the server never sees it.
+    if (next !== confirm) found.confirm = "New passwords don't match";
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
     change.mutate(
       { id: user._id, current: noPassword ? undefined : current, next },
       {
@@ -42,10 +52,13 @@ export function SecurityForm({ user }: { user: User }) {
           setNext('');
           setConfirm('');
         },
-        onError: (error) =>
+        onError: (error) => {
+          const refused = error instanceof ApiError && error.status > 0;
+          if (refused && error.body.fields) setProblems(error.body.fields as FieldProblems);
           toast.error('Failed to update password. Please try again.', {
-            description: error instanceof ApiError && error.status ? error.message : undefined,
-          }),
+            description: refused ? error.message : undefined,
+          });
+        },
       },
     );
   }
@@ -67,7 +80,8 @@ export function SecurityForm({ user }: { user: User }) {
     );
   }
   return (
-    <form onSubmit={onSubmit} className="flex flex-col gap-4">
+    // noValidate: the contract's words under each field, rather than the browser's bubble (WebKit shows none).
+    <form onSubmit={onSubmit} onFocus={() => void contract()} noValidate className="flex flex-col gap-4">
       {noPassword ? (
         <p className="text-sm text-slate-700">
           You confirmed with your school account. Choose your password within 5 minutes.
@@ -79,9 +93,16 @@ export function SecurityForm({ user }: { user: User }) {
           value={current}
           onChange={setCurrent}
           autoComplete="current-password"
+          problem={problems.currentPassword}
         />
       )}
-      <NewPasswordFields password={next} confirm={confirm} onPassword={setNext} onConfirm={setConfirm} />
+      <NewPasswordFields
+        password={next}
+        confirm={confirm}
+        onPassword={setNext}
+        onConfirm={setConfirm}
+        problems={{ password: problems.newPassword, confirm: problems.confirm }}
+      />
       <p className="text-xs text-slate-600">
         At least {LIMITS.passwordMin} characters. Other devices will be signed out; this one stays signed in.
       </p>

@@ -96,16 +96,56 @@ test('new password: both fields take the shared minimum and say it', async () =>
 /** Whether the account's token still works: a password change signs every other session out. */
 const tokenWorks = async (token: string) => (await server.api('GET', '/api/users', undefined, token)).status === 200;
 
-test('new password: two different new passwords are caught before sending', async () => {
+/** The words a field is described by while it is invalid (its hint, then its problem). */
+function describedWords(field: HTMLElement) {
+  expect(field.getAttribute('aria-invalid')).toBe('true');
+  return (field.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '');
+}
+
+const passwordPath = (account: Account) => `/api/users/${account.user._id}/password`;
+
+test('new password: two different new passwords are said under the second one, and nothing is sent', async () => {
   const user = userEvent.setup({ delay: null });
   const account = await signedIn(passwordAccount);
+  const before = await server.requests('PATCH', passwordPath(account));
   renderInApp(<SecurityForm user={account.user} />);
   await user.type(await screen.findByLabelText('Current password'), TEST_PASSWORD);
   await user.type(screen.getByLabelText('New password'), 'a brand new secret');
   await user.type(screen.getByLabelText('Confirm new password'), 'another new secret');
   await user.click(screen.getByRole('button', { name: 'Update Password' }));
   expect(await screen.findByText("New passwords don't match")).toBeDefined();
+  expect(describedWords(screen.getByLabelText('Confirm new password'))).toEqual(["New passwords don't match"]);
+  expect(screen.getByLabelText('New password').getAttribute('aria-invalid')).toBeNull();
   expect(screen.getByRole('button', { name: 'Update Password' })).toBeDefined();
+  expect(await server.requests('PATCH', passwordPath(account))).toBe(before);
+  expect(await tokenWorks(account.token)).toBe(true);
+});
+
+test("new password: one too short is said under it in the server's words, and nothing is sent", async () => {
+  const user = userEvent.setup({ delay: null });
+  const account = await signedIn(passwordAccount);
+  const short = 'x'.repeat(LIMITS.passwordMin - 1);
+  const refusal = await server.api(
+    'PATCH',
+    passwordPath(account),
+    { currentPassword: TEST_PASSWORD, newPassword: short },
+    account.token,
+  );
+  expect(refusal.status).toBe(400);
+  const before = await server.requests('PATCH', passwordPath(account));
+  renderInApp(<SecurityForm user={account.user} />);
+  await user.type(await screen.findByLabelText('Current password'), TEST_PASSWORD);
+  await user.type(screen.getByLabelText('New password'), short);
+  await user.type(screen.getByLabelText('Confirm new password'), short);
+  await user.click(screen.getByRole('button', { name: 'Update Password' }));
+  expect(await screen.findByText(refusal.json.fields.newPassword)).toBeDefined();
+  expect(describedWords(screen.getByLabelText('New password'))).toEqual([
+    `At least ${LIMITS.passwordMin} characters.`,
+    refusal.json.fields.newPassword,
+  ]);
+  expect(await server.requests('PATCH', passwordPath(account))).toBe(before);
   expect(await tokenWorks(account.token)).toBe(true);
 });
 
@@ -126,7 +166,9 @@ test("new password: a wrong current password shows the server's reason under the
   await user.click(screen.getByRole('button', { name: 'Update Password' }));
   expect((screen.getByRole('button', { name: 'Updating...' }) as HTMLButtonElement).disabled).toBe(true);
   expect(await screen.findByText('Failed to update password. Please try again.')).toBeDefined();
-  expect(screen.getByText(refusal.json.error)).toBeDefined();
+  // In the toast, and under the field it is about.
+  expect(screen.getAllByText(refusal.json.error)).toHaveLength(2);
+  expect(describedWords(screen.getByLabelText('Current password'))).toEqual([refusal.json.fields.currentPassword]);
   expect(await tokenWorks(account.token)).toBe(true);
 });
 
