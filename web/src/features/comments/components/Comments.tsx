@@ -2,16 +2,21 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { type FormEvent, Fragment, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { errorMessage } from '../../../api/query-client';
+import { fieldProblems, loadSchemas } from '../../../lib/form-check';
 import { formatClock, formatLongDate, formatRelative, secondsOf, TIME_IN_TEXT } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import { Avatar } from '../../../ui/Avatar';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
+import { FieldProblem } from '../../../ui/FieldProblem';
 import { FormError } from '../../../ui/FormError';
 import { ChevronIcon, TrashIcon } from '../../../ui/icons';
 import { QueryState } from '../../../ui/QueryState';
 import { useSession } from '../../auth/state/session';
 import { type Comment, useAddComment, useComments, useDeleteComment } from '../../lectures/api/lectures';
 import { playerClockAtom, seekRequestAtom } from '../../player/state/player';
+
+/** The comment routes' request schemas: a comment or a reply is checked by the server's own rules before sending. */
+const contract = () => loadSchemas(() => import('../../../../../src/contract/engagement'));
 
 /** Collapsible Comments with the add form; the author and the class's teacher can delete. */
 export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeacher: boolean }) {
@@ -24,6 +29,8 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
   const [text, setText] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState('');
+  /** What the contract finds wrong with the text, in the words the server would answer. */
+  const [problem, setProblem] = useState('');
   /** The comment being answered: its author is told by email. */
   const [replyTo, setReplyTo] = useState<Comment | null>(null);
 
@@ -31,10 +38,14 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
     event.preventDefault();
     const trimmed = text.trim();
     if (!trimmed) return;
-    setSubmitting(true);
+    const reply = replyTo ? { text: trimmed, parentId: replyTo._id } : null;
     setError('');
+    const found = await fieldProblems((await contract()).commentBody, reply ?? { text: trimmed });
+    setProblem(found.text ?? Object.values(found)[0] ?? '');
+    if (Object.keys(found).length > 0) return;
+    setSubmitting(true);
     try {
-      await add.mutateAsync(replyTo ? { text: trimmed, parentId: replyTo._id } : trimmed);
+      await add.mutateAsync(reply ?? trimmed);
       setText('');
       setReplyTo(null);
     } catch (failure) {
@@ -135,7 +146,7 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
       </h2>
       {open && (
         <div className="flex flex-col gap-4 border-t border-slate-100 p-4">
-          <form onSubmit={onSubmit} className="flex flex-col gap-2">
+          <form onSubmit={onSubmit} onFocus={() => void contract()} className="flex flex-col gap-2">
             {replyTo && (
               <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
                 Replying to <strong className="font-semibold">{replyTo.userId.username}</strong>
@@ -154,12 +165,15 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
             <textarea
               ref={textRef}
               id="comment-text"
-              className="textarea min-h-20"
+              className="textarea min-h-20 aria-invalid:border-red-500"
               placeholder="Share your thoughts..."
               value={text}
               maxLength={LIMITS.commentMax}
               onChange={(event) => setText(event.target.value)}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? 'comment-text-problem' : undefined}
             />
+            <FieldProblem id="comment-text-problem" message={problem} />
             <FormError message={error} />
             <div className="flex flex-wrap items-center justify-end gap-2">
               <button type="button" className="btn btn-secondary" onClick={addCurrentTime}>

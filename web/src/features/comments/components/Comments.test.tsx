@@ -1,0 +1,94 @@
+import { beforeAll, expect, test } from 'bun:test';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { classWithTopic } from '../../../../test/lecture';
+import { renderInApp, signInAs } from '../../../../test/render';
+import { realServer } from '../../../../test/server';
+import { Comments } from './Comments';
+
+const server = realServer();
+type Account = Awaited<ReturnType<typeof server.signUp>>;
+let teacher: Account;
+let student: Account;
+let lectureId: string;
+beforeAll(async () => {
+  [teacher, student] = await Promise.all([
+    server.signUp('teacher', 'Commenting Teacher'),
+    server.signUp('student', 'Commenting Student'),
+  ]);
+  const made = await classWithTopic(server, teacher, 'Astronomy 101', 'Comets');
+  lectureId = made.lectureId;
+  const joined = await server.api(
+    'POST',
+    '/api/enrollments/join',
+    { inviteCode: made.course.inviteCode },
+    student.token,
+  );
+  expect(joined.status).toBeLessThan(300);
+});
+
+const commentsPath = () => `/api/lectures/${lectureId}/comments`;
+const commentsOnServer = async () =>
+  (await server.api('GET', commentsPath(), undefined, teacher.token)).json as { text: string; parentId?: string }[];
+
+/** The words the server refuses this comment with, for its text (its 400's `fields`). */
+async function serverWordsFor(body: { text: string; parentId?: string }) {
+  const refusal = await server.api('POST', commentsPath(), body, teacher.token);
+  expect(refusal.status).toBe(400);
+  return refusal.json.fields.text as string;
+}
+
+/** The words the comment field is described by, once it is invalid. */
+function problemOf(field: HTMLElement) {
+  expect(field.getAttribute('aria-invalid')).toBe('true');
+  return document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent;
+}
+
+test("a comment with hidden characters is said under the field in the server's words, and nothing is sent", async () => {
+  const user = userEvent.setup({ delay: null });
+  const hidden = 'See 1:05 \u202Eworks backwards';
+  const words = await serverWordsFor({ text: hidden });
+  const before = await server.requests('POST', commentsPath());
+  signInAs(teacher);
+  renderInApp(<Comments lectureId={lectureId} isTeacher />);
+  const field = await screen.findByRole('textbox', { name: 'Add a comment' });
+  await user.click(field);
+  await user.paste(hidden);
+  await user.click(screen.getByRole('button', { name: 'Add Comment' }));
+  expect(await screen.findByText(words)).toBeDefined();
+  expect(problemOf(field)).toBe(words);
+  expect((field as HTMLTextAreaElement).value).toBe(hidden);
+  expect(await server.requests('POST', commentsPath())).toBe(before);
+  expect(await commentsOnServer()).toEqual([]);
+});
+
+test("a blank reply is said under the field in the server's words and not sent; a good one then goes", async () => {
+  const user = userEvent.setup({ delay: null });
+  const asked = await server.api('POST', commentsPath(), { text: 'Why do comets have tails?' }, student.token);
+  expect(asked.status).toBe(201);
+  // Only a zero-width space: not white space to the browser, blank to the server once it is removed.
+  const blank = '\u200B';
+  const words = await serverWordsFor({ text: blank, parentId: asked.json._id });
+  const before = await server.requests('POST', commentsPath());
+  signInAs(teacher);
+  renderInApp(<Comments lectureId={lectureId} isTeacher />);
+  await user.click(await screen.findByRole('button', { name: 'Reply to Commenting Student' }));
+  const field = screen.getByRole('textbox', { name: 'Reply to Commenting Student' });
+  await user.paste(blank);
+  await user.click(screen.getByRole('button', { name: 'Reply' }));
+  expect(await screen.findByText(words)).toBeDefined();
+  expect(problemOf(field)).toBe(words);
+  expect(await server.requests('POST', commentsPath())).toBe(before);
+  expect(await commentsOnServer()).toHaveLength(1);
+
+  await user.clear(field);
+  await user.type(field, 'The solar wind pushes them.');
+  await user.click(screen.getByRole('button', { name: 'Reply' }));
+  const replies = await screen.findByRole('list', { name: 'Replies to Commenting Student' });
+  expect(within(replies).getByText('The solar wind pushes them.')).toBeDefined();
+  expect(field.getAttribute('aria-invalid')).toBeNull();
+  expect(await server.requests('POST', commentsPath())).toBe(before + 1);
+  expect((await commentsOnServer()).find((comment) => comment.parentId === asked.json._id)?.text).toBe(
+    'The solar wind pushes them.',
+  );
+});
