@@ -153,7 +153,8 @@ test("the console's Cancel leaves a lecture the teacher reads as cancelled, and 
   await adminPage.goto(`${env.server.baseUrl}/admin`);
   await adminPage.getByRole('tab', { name: 'Server' }).click();
   const entry = adminPage.getByRole('listitem').filter({ hasText: 'long-cancel.mp4' });
-  // The row names the lecture and its class, not only the file.
+  // The row names the job's type, the lecture and its class, not only the file.
+  await entry.getByText('Video processing', { exact: true }).waitFor();
   await entry.getByText('Too long', { exact: true }).waitFor();
   await entry.getByText('in Cancel 101').waitFor();
   await entry.getByRole('button', { name: 'Cancel processing of Too long' }).click();
@@ -161,6 +162,18 @@ test("the console's Cancel leaves a lecture the teacher reads as cancelled, and 
   await entry.getByRole('button', { name: 'Retry' }).waitFor();
   await entry.getByText(/Processing was cancelled\. The teacher/).waitFor();
   await adminPage.getByText('Processing of "Too long" was cancelled.').waitFor();
+  // The queue reads at every width (a phone opens the console afresh, as a phone would).
+  for (const width of [1024, 768]) {
+    await adminPage.setViewportSize({ width, height: 900 });
+    await fits(adminPage, `admin-queue-${width}`);
+  }
+  const phoneContext = await signedInContext(env.browser, env.server, admin.token, { width: 375, height: 812 });
+  const phone = await phoneContext.newPage();
+  await phone.goto(`${env.server.baseUrl}/admin`);
+  await phone.getByRole('tab', { name: 'Server' }).click();
+  await phone.getByRole('listitem').filter({ hasText: 'long-cancel.mp4' }).getByText('Video processing').waitFor();
+  await fits(phone, 'admin-queue-375');
+  await phoneContext.close();
 
   // A student of the class reads that it is not available, with a placeholder, never a broken poster.
   const pupil = await createAccount(env.server, env.mail, 'Paul Pupil', 'student');

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { SnapshotManifest } from '../backup/snapshots';
-import type { Course, Job, User } from '../db/schema';
+import type { Course, User } from '../db/schema';
 import { courseJson, toCourseJson } from './courses';
+import { queueEntryJson } from './job-queue';
 import { isoTime, privateUserJson, toPrivateUser } from './users';
-import { videoJson } from './videos';
 
 /** A user as the administrator's list shows them. */
 export const adminUserJson = privateUserJson.extend({
@@ -35,45 +35,6 @@ export function toAdminCourseJson(
   counts: { students: number; lectures: number; storageBytes: number },
 ): AdminCourseJson {
   return { ...toCourseJson(course, { _id: course.teacherId, username: teacher }), ...counts };
-}
-
-export const queueEntryJson = z.object({
-  _id: z.string(),
-  type: z.string(),
-  state: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
-  attempts: z.number().int(),
-  lastError: z.string().nullable(),
-  videoId: z.string().nullable(),
-  fileName: z.string().nullable(),
-  videoStatus: videoJson.shape.status.nullable(),
-  /** The topic and class the video is for (null before it has a topic). */
-  lectureTitle: z.string().nullable(),
-  courseId: z.string().nullable(),
-  className: z.string().nullable(),
-  createdAt: isoTime,
-});
-export type QueueEntryJson = z.infer<typeof queueEntryJson>;
-
-export function toQueueEntryJson(
-  job: Job,
-  fileName: string | null,
-  videoStatus: QueueEntryJson['videoStatus'],
-  topic: { lectureTitle: string | null; courseId: string | null; className: string | null },
-): QueueEntryJson {
-  return {
-    _id: job.id,
-    type: job.type,
-    state: job.state,
-    attempts: job.attempts,
-    lastError: job.lastError,
-    videoId: job.subjectId,
-    fileName,
-    videoStatus,
-    lectureTitle: topic.lectureTitle,
-    courseId: topic.courseId,
-    className: topic.className,
-    createdAt: new Date(job.createdAt).toISOString(),
-  };
 }
 
 /** A backup snapshot as the console lists it (without its file list). */

@@ -2,10 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { enqueueSlides } from '../db/queries/slides';
+import { transaction } from '../db/transaction';
 import { videoPrefix } from '../storage/keys';
 import { makeClip, readBytes, uploadForm } from '../test/fixtures';
 import { type Account, type Harness, signupCookie, startHarness, TEST_PASSWORD } from '../test/harness';
+import { classScenario } from '../test/scenario';
 import { expectPermissions, expectRefused } from '../test/tables';
+import { waitForVideo } from '../test/wait';
 
 /** A fresh install with the default TEACHER_SIGNUP=approval. */
 let h: Harness;
@@ -241,4 +245,99 @@ describe('the admin API', () => {
       (await h.api('POST', '/api/users/login', { body: { email: leaver.email, password: TEST_PASSWORD } })).status,
     ).toBe(401);
   }, 60_000);
+});
+
+describe('the job queue', () => {
+  test('lists every type with a readable name and its subject: a slide index, an offline MP4, mail by its count', async () => {
+    // One mail a minute: the lecture's mail to three students sends one and leaves a job for the other two.
+    const q = await startHarness({ MAIL_RATE_PER_MINUTE: '1' });
+    try {
+      const boss = await q.signUp('teacher', 'Quinn Admin');
+      expect(boss.user.isAdmin).toBe(true);
+      const cast = await classScenario(q, {
+        names: { teacher: 'Tia Queue', student: 'Sam Queue' },
+        courseName: 'Queue 101',
+        classmates: ['Cleo Queue', 'Cody Queue'],
+      });
+      const clip = await makeClip(clips, { width: 320, height: 180, seconds: 2, name: 'queue.mp4' });
+      const uploaded = await q.api('POST', '/api/upload', {
+        as: cast.teacher.token,
+        body: uploadForm(readBytes(clip), 'queue.mp4'),
+      });
+      expect(uploaded.status).toBe(201);
+      const videoId: string = uploaded.json.videoId;
+      await waitForVideo(
+        'the queue video',
+        async () => (await q.api('GET', `/api/videos/${videoId}`, { as: cast.teacher.token })).json,
+      );
+      const lecture = await q.api('POST', '/api/lectures', {
+        as: cast.teacher.token,
+        body: { courseId: cast.course?.id, nameOfTopic: 'Queued topic', videoLink: uploaded.json.masterPlaylist },
+      });
+      expect(lecture.status).toBe(201);
+      // The processing, its slide index and the lecture's first mail are done; what is left waits for later.
+      await q.jobsSettled();
+      await q.worker.stop();
+
+      // With no worker running (a busy or restarting server), new work waits in the queue.
+      const asked = await q.api('POST', `/api/lectures/${lecture.json._id}/download`, { as: cast.student.token });
+      expect(asked.status).toBe(202);
+      // The slide index again, as a teacher's switch or a finished transcode queues it.
+      expect(await transaction(q.db, (tx) => enqueueSlides(tx, videoId))).toBe(true);
+      const comment = await q.api('POST', `/api/lectures/${lecture.json._id}/comments`, {
+        as: cast.student.token,
+        body: { text: 'When is the test?' },
+      });
+      expect(comment.status).toBe(201);
+
+      const overview = await q.api('GET', '/api/admin/overview', { as: boss.token });
+      expect(overview.status).toBe(200);
+      const queue = overview.json.queue as Array<Record<string, unknown>>;
+      const ofType = (type: string) => queue.filter((entry) => entry.type === type);
+      const topic = { lectureTitle: 'Queued topic', courseId: cast.course?.id, className: 'Queue 101' };
+      expect(ofType('slides')).toEqual([
+        expect.objectContaining({
+          typeName: 'Slide index',
+          state: 'queued',
+          videoId,
+          fileName: 'queue.mp4',
+          videoStatus: 'ready',
+          recipients: null,
+          ...topic,
+        }),
+      ]);
+      expect(ofType('download')).toEqual([
+        expect.objectContaining({
+          typeName: 'Offline MP4',
+          state: 'queued',
+          attempts: 0,
+          lastError: null,
+          videoId,
+          fileName: 'queue.mp4',
+          recipients: null,
+          ...topic,
+        }),
+      ]);
+      expect(ofType('send-mail')).toEqual([
+        expect.objectContaining({
+          typeName: 'Notification mail',
+          state: 'queued',
+          videoId: null,
+          recipients: 2,
+          lectureTitle: null,
+        }),
+      ]);
+      expect(ofType('notify')).toEqual([
+        expect.objectContaining({ typeName: 'Notifications', state: 'queued', videoId: null, ...topic }),
+      ]);
+      // Finished work and the periodic jobs between runs are not listed.
+      expect(queue.map((entry) => entry.type).sort()).toEqual(['download', 'notify', 'send-mail', 'slides']);
+      // Nobody's address or token is in the queue.
+      const listed = JSON.stringify(queue);
+      expect(listed).not.toContain('@');
+      for (const who of [boss, cast.teacher, cast.student, ...cast.classmates]) expect(listed).not.toContain(who.token);
+    } finally {
+      await q.close();
+    }
+  }, 90_000);
 });

@@ -12,12 +12,13 @@ import {
   overviewJson,
   toAdminCourseJson,
   toAdminUserJson,
-  toQueueEntryJson,
   toSnapshotJson,
 } from '../contract/admin';
+import { toQueueEntryJson } from '../contract/job-queue';
 import { messageJson, removedJson } from '../contract/users';
-import { allCourses, deleteAccount, jobQueue, searchUsers, setStanding, userById } from '../db/queries/admin';
+import { allCourses, deleteAccount, searchUsers, setStanding, userById } from '../db/queries/admin';
 import { deleteCourse } from '../db/queries/courses';
+import { jobQueue } from '../db/queries/job-queue';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, notFound } from '../errors';
 import { answers } from '../http/openapi';
@@ -156,9 +157,7 @@ export function adminRoutes(deps: AppDeps) {
             (await prefixBytes(storage, AVATARS_PREFIX)),
           minFreeBytes: config.minFreeDiskBytes,
         },
-        queue: queue.map(({ job, fileName, videoStatus, ...topic }) =>
-          toQueueEntryJson(job, fileName, videoStatus, topic),
-        ),
+        queue: queue.map(({ job, subject }) => toQueueEntryJson(job, subject)),
         mail: { kind: mailer.kind, from: config.mailFrom },
         backups: {
           dir: config.backupDir ?? null,

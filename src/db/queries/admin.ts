@@ -1,7 +1,7 @@
-import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { containsIgnoringCase, greatest } from '../dialect';
-import { courses, enrollments, jobs, lectures, likes, type User, users, videos } from '../schema';
+import { courses, enrollments, lectures, likes, type User, users, videos } from '../schema';
 import { transaction } from '../transaction';
 
 const SEARCH_LIMIT = 100;
@@ -96,39 +96,4 @@ export async function allCourses(db: Db) {
     .from(lectures)
     .where(sql`${lectures.videoId} is not null`);
   return { rows, videoRows };
-}
-
-/**
- * The transcoding queue: what waits, runs, or failed, and the cancelled videos still waiting for a Retry or a
- * delete, newest first, with the video's file name and the topic and class it is for (none for a video not yet
- * given a topic). The periodic jobs (the cleanup) are not listed.
- */
-export async function jobQueue(db: Db) {
-  const rows = await db
-    .select({
-      job: jobs,
-      fileName: videos.sourceName,
-      videoStatus: videos.status,
-      lectureTitle: lectures.nameOfTopic,
-      courseId: courses.id,
-      className: courses.courseName,
-    })
-    .from(jobs)
-    .leftJoin(videos, eq(videos.id, jobs.subjectId))
-    .leftJoin(lectures, eq(lectures.videoId, videos.id))
-    .leftJoin(courses, eq(courses.id, lectures.courseId))
-    .where(
-      and(
-        inArray(jobs.type, ['transcode', 'backup']),
-        or(
-          inArray(jobs.state, ['queued', 'running', 'failed']),
-          and(eq(jobs.state, 'cancelled'), eq(videos.status, 'cancelled')),
-        ),
-      ),
-    )
-    .orderBy(desc(jobs.createdAt))
-    .limit(50);
-  // A video is one lecture's; should two ever name it, the job is still listed once.
-  const seen = new Set<string>();
-  return rows.filter((row) => !seen.has(row.job.id) && seen.add(row.job.id));
 }

@@ -5,8 +5,8 @@ export type {
   AdminCourseJson as AdminCourse,
   AdminUserJson as AdminUser,
   OverviewJson as Overview,
-  QueueEntryJson as QueueEntry,
 } from '../../../../../src/contract/admin';
+export type { QueueEntryJson as QueueEntry } from '../../../../../src/contract/job-queue';
 
 export const adminKeys = {
   all: ['admin'] as const,

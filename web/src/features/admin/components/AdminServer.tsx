@@ -1,13 +1,12 @@
 import { formatBytes, formatLongDate } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import { QueryState } from '../../../ui/QueryState';
-import { useCancelJob, useOverview, useRetryJob, useStartBackup, useTestMail } from '../api/admin';
+import { useOverview, useStartBackup, useTestMail } from '../api/admin';
+import { JobQueue } from './JobQueue';
 
-/** Disk, the transcoding queue, mail and backups, refreshed every few seconds. */
+/** Disk, the job queue, mail and backups, refreshed every few seconds. */
 export function AdminServer() {
   const query = useOverview();
-  const retry = useRetryJob();
-  const cancel = useCancelJob();
   const testMail = useTestMail();
   const backup = useStartBackup();
   return (
@@ -28,69 +27,9 @@ export function AdminServer() {
 
           <section aria-labelledby="admin-queue" className="card p-4">
             <h2 id="admin-queue" className="font-semibold text-slate-900">
-              Transcoding queue
+              Job queue
             </h2>
-            {overview.queue.length === 0 ? (
-              <p className="mt-1 text-sm text-slate-600">Nothing waits or runs.</p>
-            ) : (
-              <ul className="mt-2 flex flex-col gap-2">
-                {overview.queue.map((entry) => (
-                  <li key={entry._id} className="flex flex-wrap items-center gap-2 text-sm">
-                    <span className="min-w-0 flex-1 text-slate-800 [overflow-wrap:anywhere]">
-                      {entry.type === 'backup' ? (
-                        'Backup'
-                      ) : entry.lectureTitle ? (
-                        <>
-                          <span className="font-medium">{entry.lectureTitle}</span>
-                          <span className="text-slate-600"> in {entry.className}</span>
-                        </>
-                      ) : (
-                        (entry.fileName ?? 'Deleted video')
-                      )}{' '}
-                      · <span className="font-medium">{entry.state}</span> (attempt {entry.attempts})
-                      {entry.lectureTitle && entry.fileName && (
-                        <span className="block text-xs text-slate-600">{entry.fileName}</span>
-                      )}
-                      {entry.state === 'cancelled' && (
-                        <span className="block text-xs text-slate-700">
-                          Processing was cancelled. The teacher reads it on the topic and can retry it or delete the
-                          topic; Retry here starts it again.
-                        </span>
-                      )}
-                      {entry.lastError && entry.state !== 'cancelled' && (
-                        <span className="block text-xs text-red-700">{entry.lastError}</span>
-                      )}
-                    </span>
-                    {entry.videoId && (entry.state === 'failed' || entry.state === 'cancelled') && (
-                      <button
-                        type="button"
-                        className="btn btn-secondary h-8 px-3 text-xs"
-                        onClick={() => retry.mutate(entry.videoId as string)}
-                      >
-                        Retry
-                      </button>
-                    )}
-                    {entry.videoId && (entry.state === 'queued' || entry.state === 'running') && (
-                      <button
-                        type="button"
-                        className="btn btn-secondary h-8 px-3 text-xs"
-                        aria-label={`Cancel processing of ${entry.lectureTitle ?? entry.fileName ?? 'this video'}`}
-                        onClick={() =>
-                          cancel.mutate(entry.videoId as string, {
-                            onSuccess: () =>
-                              toast.success(
-                                `Processing of "${entry.lectureTitle ?? entry.fileName ?? 'the video'}" was cancelled.`,
-                              ),
-                          })
-                        }
-                      >
-                        Cancel
-                      </button>
-                    )}
-                  </li>
-                ))}
-              </ul>
-            )}
+            <JobQueue queue={overview.queue} />
           </section>
 
           <section aria-labelledby="admin-mail" className="card p-4">

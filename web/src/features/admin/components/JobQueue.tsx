@@ -1,0 +1,80 @@
+import type { ReactNode } from 'react';
+import { toast } from '../../../lib/toast';
+import { type QueueEntry, useCancelJob, useRetryJob } from '../api/admin';
+
+/** What a job is about, as a person reads it: the lecture and class, the video file, or a mail's recipient count. */
+function subjectOf(entry: QueueEntry): ReactNode {
+  if (entry.lectureTitle) {
+    return (
+      <>
+        <span className="font-medium">{entry.lectureTitle}</span>
+        <span className="text-slate-600"> in {entry.className}</span>
+      </>
+    );
+  }
+  if (entry.recipients !== null) return entry.recipients === 1 ? '1 recipient' : `${entry.recipients} recipients`;
+  if (entry.fileName) return entry.fileName;
+  if (entry.type === 'transcode' || entry.type === 'slides' || entry.type === 'download') return 'Deleted video';
+  return null;
+}
+
+/** Every job that waits, runs or failed, by type, with Retry and Cancel for a video's processing. */
+export function JobQueue({ queue }: { queue: QueueEntry[] }) {
+  const retry = useRetryJob();
+  const cancel = useCancelJob();
+  if (queue.length === 0) return <p className="mt-1 text-sm text-slate-600">Nothing waits or runs.</p>;
+  return (
+    <ul className="mt-2 flex flex-col gap-3">
+      {queue.map((entry) => {
+        const processing = entry.type === 'transcode' && entry.videoId;
+        const name = entry.lectureTitle ?? entry.fileName;
+        const subject = subjectOf(entry);
+        return (
+          <li key={entry._id} className="flex flex-wrap items-center gap-2 text-sm">
+            <span className="min-w-0 flex-1 text-slate-800 [overflow-wrap:anywhere]">
+              <span className="block text-xs font-semibold text-slate-600">{entry.typeName}</span>
+              {subject}
+              {subject !== null && ' · '}
+              <span className="font-medium">{entry.state}</span> (attempt {entry.attempts})
+              {entry.lectureTitle && entry.fileName && (
+                <span className="block text-xs text-slate-600">{entry.fileName}</span>
+              )}
+              {entry.state === 'cancelled' && (
+                <span className="block text-xs text-slate-700">
+                  Processing was cancelled. The teacher reads it on the topic and can retry it or delete the topic;
+                  Retry here starts it again.
+                </span>
+              )}
+              {entry.lastError && entry.state !== 'cancelled' && (
+                <span className="block text-xs text-red-700">{entry.lastError}</span>
+              )}
+            </span>
+            {processing && (entry.state === 'failed' || entry.state === 'cancelled') && (
+              <button
+                type="button"
+                className="btn btn-secondary h-8 px-3 text-xs"
+                onClick={() => retry.mutate(entry.videoId as string)}
+              >
+                Retry
+              </button>
+            )}
+            {processing && (entry.state === 'queued' || entry.state === 'running') && (
+              <button
+                type="button"
+                className="btn btn-secondary h-8 px-3 text-xs"
+                aria-label={`Cancel processing of ${name ?? 'this video'}`}
+                onClick={() =>
+                  cancel.mutate(entry.videoId as string, {
+                    onSuccess: () => toast.success(`Processing of "${name ?? 'the video'}" was cancelled.`),
+                  })
+                }
+              >
+                Cancel
+              </button>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
