@@ -6,6 +6,8 @@ import { nativeFetch } from './native-fetch';
 import type { TestServer } from './server';
 
 type Account = Awaited<ReturnType<TestServer['signUp']>>;
+/** A file part of a multipart form. */
+export type FilePart = { fileName: string; type: string; bytes: Uint8Array };
 
 /** A tiny MP4 the server's ffprobe accepts (nothing transcodes it: the test server runs no worker). */
 async function clip(): Promise<Uint8Array> {
@@ -37,30 +39,49 @@ async function clip(): Promise<Uint8Array> {
 }
 
 /**
- * The teacher's new class with one topic, `nameOfTopic`. The multipart body is written by hand: happy-dom's
- * FormData and Blob have replaced Bun's, and Bun's fetch does not send them.
+ * A multipart form sent with Bun's fetch, its body written by hand: happy-dom's FormData and Blob have replaced
+ * Bun's, and Bun's fetch does not send them.
  */
+export async function postForm(
+  server: TestServer,
+  path: string,
+  token: string,
+  parts: Record<string, string | FilePart>,
+): Promise<{ status: number; json: any }> {
+  const boundary = `----classroom${crypto.randomUUID()}`;
+  const text = (value: string) => new TextEncoder().encode(value);
+  const body = Buffer.concat([
+    ...Object.entries(parts).flatMap(([name, value]) =>
+      typeof value === 'string'
+        ? [text(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)]
+        : [
+            text(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"; filename="${value.fileName}"\r\n`),
+            text(`content-type: ${value.type}\r\n\r\n`),
+            value.bytes,
+            text('\r\n'),
+          ],
+    ),
+    text(`--${boundary}--\r\n`),
+  ]);
+  const response = await nativeFetch(`${server.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body,
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+/** The teacher's new class with one topic, `nameOfTopic`, whose video went up through the real upload route. */
 export async function classWithTopic(server: TestServer, teacher: Account, courseName: string, nameOfTopic: string) {
   const course = await server.api('POST', '/api/courses', { courseName, teacherId: teacher.user._id }, teacher.token);
   if (course.status !== 201) throw new Error(`class not created: ${JSON.stringify(course.json)}`);
-  const boundary = `----classroom${crypto.randomUUID()}`;
-  const part = (name: string, value: string) =>
-    `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  const text = (value: string) => new TextEncoder().encode(value);
-  const body = Buffer.concat([
-    text(part('courseId', course.json._id)),
-    text(part('nameOfTopic', nameOfTopic)),
-    text(`--${boundary}\r\ncontent-disposition: form-data; name="uploadedFile"; filename="clip.mp4"\r\n`),
-    text('content-type: video/mp4\r\n\r\n'),
-    await clip(),
-    text(`\r\n--${boundary}--\r\n`),
-  ]);
-  const uploaded = await nativeFetch(`${server.baseUrl}/api/upload`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${teacher.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    body,
+  const uploaded = await postForm(server, '/api/upload', teacher.token, {
+    courseId: course.json._id,
+    nameOfTopic,
+    uploadedFile: { fileName: 'clip.mp4', type: 'video/mp4', bytes: await clip() },
   });
-  const answer = (await uploaded.json()) as { lectureId?: string };
-  if (uploaded.status !== 201 || !answer.lectureId) throw new Error(`upload refused: ${JSON.stringify(answer)}`);
-  return { course: course.json as { _id: string; inviteCode: string }, lectureId: answer.lectureId };
+  if (uploaded.status !== 201 || !uploaded.json.lectureId) {
+    throw new Error(`upload refused: ${JSON.stringify(uploaded.json)}`);
+  }
+  return { course: course.json as { _id: string; inviteCode: string }, lectureId: uploaded.json.lectureId as string };
 }

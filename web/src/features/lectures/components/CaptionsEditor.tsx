@@ -1,7 +1,9 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { errorMessage } from '../../../api/query-client';
+import { type FieldProblems, fieldProblems, loadSchemas } from '../../../lib/form-check';
 import { toast } from '../../../lib/toast';
+import { FieldProblem } from '../../../ui/FieldProblem';
 import { FormError } from '../../../ui/FormError';
 import { type Caption, type Lecture, useAddCaption, useDeleteCaption, useLectures } from '../api/lectures';
 
@@ -15,6 +17,9 @@ const languageName = (tag: string) => {
     return '';
   }
 };
+
+/** The lecture routes' request schemas: the captions' language and label are checked by the server's own rules. */
+const contract = () => loadSchemas(() => import('../../../../../src/contract/lectures'));
 
 /**
  * A topic's captions, in the Edit Topic modal: each language with its label and a Delete, and a form that adds a
@@ -30,20 +35,18 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
   const [label, setLabel] = useState('');
   const [labelTouched, setLabelTouched] = useState(false);
   const [error, setError] = useState('');
+  /** Each field's problem, said under it before anything is sent (the language's and label's in the server's words). */
+  const [problems, setProblems] = useState<FieldProblems>({});
   const fileInput = useRef<HTMLInputElement>(null);
   const id = useId();
 
   async function onAdd(event: FormEvent) {
     event.preventDefault();
-    if (!file) {
-      setError('Please choose a caption file (.vtt or .srt).');
-      return;
-    }
-    if (!language.trim() || !label.trim()) {
-      setError('Please give the language and a label, such as en and English.');
-      return;
-    }
     setError('');
+    const found = await fieldProblems((await contract()).captionFields, { language, label });
+    if (!file) found.file = 'Please choose a caption file (.vtt or .srt).';
+    setProblems(found);
+    if (!file || Object.keys(found).length > 0) return;
     try {
       const replacing = lecture.captions.some((caption) => caption.language === language.trim());
       await addCaption.mutateAsync({ lecture, file, language: language.trim(), label: label.trim() });
@@ -94,33 +97,42 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
           ))}
         </ul>
       )}
-      <form onSubmit={onAdd} className="flex flex-col gap-3" noValidate>
-        <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
-          Caption file (.vtt or .srt)
-          <input
-            ref={fileInput}
-            type="file"
-            accept=".vtt,.srt,text/vtt"
-            className="file-input font-normal"
-            disabled={addCaption.isPending}
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-          />
-        </label>
-        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+      <form onSubmit={onAdd} onFocus={() => void contract()} className="flex flex-col gap-3" noValidate>
+        <div className="flex flex-col gap-1">
           <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
-            Language code
+            Caption file (.vtt or .srt)
             <input
-              className="input"
-              list={`${id}-languages`}
-              placeholder="en"
-              maxLength={LIMITS.captionLanguageMax}
-              value={language}
+              ref={fileInput}
+              type="file"
+              accept=".vtt,.srt,text/vtt"
+              className="file-input font-normal"
               disabled={addCaption.isPending}
-              onChange={(event) => {
-                setLanguage(event.target.value);
-                if (!labelTouched) setLabel(languageName(event.target.value.trim()));
-              }}
+              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+              aria-invalid={problems.file ? true : undefined}
+              aria-describedby={problems.file ? `${id}-file-problem` : undefined}
             />
+          </label>
+          <FieldProblem id={`${id}-file-problem`} message={problems.file} />
+        </div>
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+          <div className="flex flex-col gap-1">
+            <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
+              Language code
+              <input
+                className="input aria-invalid:border-red-500"
+                list={`${id}-languages`}
+                placeholder="en"
+                maxLength={LIMITS.captionLanguageMax}
+                value={language}
+                disabled={addCaption.isPending}
+                onChange={(event) => {
+                  setLanguage(event.target.value);
+                  if (!labelTouched) setLabel(languageName(event.target.value.trim()));
+                }}
+                aria-invalid={problems.language ? true : undefined}
+                aria-describedby={problems.language ? `${id}-language-problem` : undefined}
+              />
+            </label>
             <datalist id={`${id}-languages`}>
               {COMMON_LANGUAGES.map((tag) => (
                 <option key={tag} value={tag}>
@@ -128,21 +140,27 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
                 </option>
               ))}
             </datalist>
-          </label>
-          <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
-            Label students see
-            <input
-              className="input"
-              placeholder="English"
-              maxLength={LIMITS.captionLabelMax}
-              value={label}
-              disabled={addCaption.isPending}
-              onChange={(event) => {
-                setLabel(event.target.value);
-                setLabelTouched(true);
-              }}
-            />
-          </label>
+            <FieldProblem id={`${id}-language-problem`} message={problems.language} />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
+              Label students see
+              <input
+                className="input aria-invalid:border-red-500"
+                placeholder="English"
+                maxLength={LIMITS.captionLabelMax}
+                value={label}
+                disabled={addCaption.isPending}
+                onChange={(event) => {
+                  setLabel(event.target.value);
+                  setLabelTouched(true);
+                }}
+                aria-invalid={problems.label ? true : undefined}
+                aria-describedby={problems.label ? `${id}-label-problem` : undefined}
+              />
+            </label>
+            <FieldProblem id={`${id}-label-problem`} message={problems.label} />
+          </div>
         </div>
         <FormError message={error} />
         <button type="submit" className="btn btn-secondary self-start" disabled={addCaption.isPending}>
