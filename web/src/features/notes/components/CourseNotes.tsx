@@ -1,10 +1,11 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import type { NotesJson } from '../../../../../src/contract/courses';
-import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
 import { errorMessage, queryClient } from '../../../api/query-client';
+import { fieldProblems, loadSchemas } from '../../../lib/form-check';
 import { toast } from '../../../lib/toast';
+import { FieldProblem } from '../../../ui/FieldProblem';
 import { QueryState } from '../../../ui/QueryState';
 import { courseKeys, saveNotesOnLeave, useNotes, useSaveNotes } from '../../classes/api/courses';
 import { queuedNotesAtom, queuedNotesOf, queueNotes } from '../../offline/state/notes-queue';
@@ -24,6 +25,9 @@ export function CourseNotes({ courseId }: { courseId: string }) {
   );
 }
 
+/** The enrollment routes' request schemas: the notes are checked by the server's own rule before they are sent. */
+const contract = () => loadSchemas(() => import('../../../../../src/contract/courses'));
+
 /** Notes save themselves this long after typing stops (the spec's Save Notes button stays). */
 const AUTOSAVE_MS = 1500;
 
@@ -36,6 +40,10 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
   const [lastSaved, setLastSaved] = useState(saved.notes);
   const [autoError, setAutoError] = useState('');
   const [savedHere, setSavedHere] = useState(false);
+  /** What the contract finds wrong with the notes, in the server's words: said under them, and nothing is sent. */
+  const [problem, setProblem] = useState('');
+  /** The last text checked and what was found, for the save made as the page closes (which cannot wait). */
+  const checked = useRef({ text: saved.notes, problem: '' });
   const save = useSaveNotes(courseId);
   /** When the server's notes were last changed, as loaded: an offline text started from there (notes-queue.ts). */
   const base = useRef(saved.updatedAt);
@@ -66,7 +74,16 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
     return true;
   };
 
-  const onSave = () => {
+  /** Checks the text with the contract (a paste may go past the limit: it is kept whole and said in words). */
+  const check = async (text: string) => {
+    const found = (await fieldProblems((await contract()).notesBody, { notes: text })).notes ?? '';
+    checked.current = { text, problem: found };
+    setProblem(found);
+    return found;
+  };
+
+  const onSave = async () => {
+    if (await check(notes)) return;
     if (!navigator.onLine && keepOnDevice(notes)) {
       toast.info('Saved on this device', { description: 'Your notes will sync when you are back online.' });
       return;
@@ -87,11 +104,13 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
   };
 
   // A moment after typing stops, save quietly (offline: on this device, sent when the connection returns).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: keepOnDevice reads only the course and its base
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keepOnDevice and check read only the course and its base
   useEffect(() => {
     if (notes === lastSaved || onDevice) return;
-    const timer = setTimeout(() => {
+    let stale = false;
+    const timer = setTimeout(async () => {
       const sending = notes;
+      if ((await check(sending)) || stale) return;
       if (!navigator.onLine && keepOnDevice(sending)) return;
       save.mutate(sending, {
         onSuccess: () => {
@@ -104,7 +123,10 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
         },
       });
     }, AUTOSAVE_MS);
-    return () => clearTimeout(timer);
+    return () => {
+      stale = true;
+      clearTimeout(timer);
+    };
   }, [notes, lastSaved, onDevice, save.mutate]);
 
   // Leaving with unsaved notes: the browser asks first, and a last save goes out as the page closes or as the
@@ -117,7 +139,7 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
     };
     const onHide = () => {
       const { notes: text, lastSaved: last, onDevice: kept } = latest.current;
-      if (text === last || kept) return;
+      if (text === last || kept || (checked.current.text === text && checked.current.problem)) return;
       // Offline, a last request would be lost: the text waits on this device instead.
       if (!navigator.onLine) queueNotes(courseId, text, base.current);
       else void saveNotesOnLeave(courseId, text);
@@ -131,30 +153,35 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
     };
   }, [courseId]);
 
-  const status = autoError
-    ? `Not saved: ${autoError}`
-    : onDevice
-      ? 'Saved on this device — will sync when you are back online'
-      : save.isPending
-        ? 'Saving…'
-        : dirty
-          ? 'Unsaved changes'
-          : savedHere
-            ? 'Saved. Only you can see these'
-            : 'Only you can see these';
+  const status = problem
+    ? 'Not saved'
+    : autoError
+      ? `Not saved: ${autoError}`
+      : onDevice
+        ? 'Saved on this device — will sync when you are back online'
+        : save.isPending
+          ? 'Saving…'
+          : dirty
+            ? 'Unsaved changes'
+            : savedHere
+              ? 'Saved. Only you can see these'
+              : 'Only you can see these';
   return (
     <>
-      <span className={`-mt-2 text-xs ${autoError ? 'text-red-700' : 'text-slate-500'}`} role="status">
+      <span className={`-mt-2 text-xs ${autoError || problem ? 'text-red-700' : 'text-slate-500'}`} role="status">
         {status}
       </span>
       <textarea
         aria-label="Course notes"
-        className="textarea min-h-40"
+        className="textarea min-h-40 aria-invalid:border-red-500"
         placeholder="Take notes for this course..."
         value={notes}
-        maxLength={LIMITS.notesMax}
         onChange={(event) => setNotes(event.target.value)}
+        onFocus={() => void contract()}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `notes-problem-${courseId}` : undefined}
       />
+      <FieldProblem id={`notes-problem-${courseId}`} message={problem} />
       <button type="button" className="btn btn-primary self-end" onClick={onSave} disabled={save.isPending}>
         {save.isPending ? 'Saving...' : 'Save Notes'}
       </button>

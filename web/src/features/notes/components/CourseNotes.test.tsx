@@ -1,0 +1,64 @@
+import { beforeAll, expect, test } from 'bun:test';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { LIMITS } from '../../../../../src/contract/limits';
+import { renderInApp, signInAs } from '../../../../test/render';
+import { realServer } from '../../../../test/server';
+import { CourseNotes } from './CourseNotes';
+
+const server = realServer();
+let student: Awaited<ReturnType<typeof server.signUp>>;
+let courseId: string;
+beforeAll(async () => {
+  const teacher = await server.signUp('teacher', 'Noting Teacher');
+  student = await server.signUp('student', 'Noting Student');
+  const course = await server.api(
+    'POST',
+    '/api/courses',
+    { courseName: 'Geology 101', teacherId: teacher.user._id },
+    teacher.token,
+  );
+  courseId = course.json._id;
+  const joined = await server.api(
+    'POST',
+    '/api/enrollments/join',
+    { inviteCode: course.json.inviteCode },
+    student.token,
+  );
+  expect(joined.status).toBeLessThan(300);
+});
+
+const notesPath = () => `/api/enrollments/${courseId}/notes`;
+const notesOnServer = async () => (await server.api('GET', notesPath(), undefined, student.token)).json.notes;
+
+test('notes longer than the server takes are kept whole, said under the field in its words, and not sent', async () => {
+  const user = userEvent.setup({ delay: null });
+  const tooLong = 'n'.repeat(LIMITS.notesMax + 1);
+  const refusal = await server.api('PATCH', notesPath(), { notes: tooLong }, student.token);
+  expect(refusal.status).toBe(400);
+  const words = refusal.json.fields.notes as string;
+  const before = await server.requests('PATCH', notesPath());
+  signInAs(student);
+  renderInApp(<CourseNotes courseId={courseId} />);
+  const field = (await screen.findByRole('textbox', { name: 'Course notes' })) as HTMLTextAreaElement;
+  await user.click(field);
+  await user.paste(tooLong);
+  // The quiet save after typing stops checks first: the words come without pressing Save Notes.
+  expect(await screen.findByText(words)).toBeDefined();
+  expect(field.value).toHaveLength(tooLong.length);
+  expect(field.getAttribute('aria-invalid')).toBe('true');
+  expect(document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent).toBe(words);
+  expect(screen.getByRole('status').textContent).toBe('Not saved');
+  await user.click(screen.getByRole('button', { name: 'Save Notes' }));
+  expect(screen.getByText(words)).toBeDefined();
+  expect(await server.requests('PATCH', notesPath())).toBe(before);
+  expect(await notesOnServer()).toBe('');
+
+  await user.clear(field);
+  await user.type(field, 'Granite is igneous.');
+  await user.click(screen.getByRole('button', { name: 'Save Notes' }));
+  await waitFor(() => expect(field.getAttribute('aria-invalid')).toBeNull());
+  expect(screen.queryByText(words)).toBeNull();
+  await waitFor(async () => expect(await notesOnServer()).toBe('Granite is igneous.'));
+  expect(await server.requests('PATCH', notesPath())).toBeGreaterThan(before);
+});
