@@ -8,7 +8,7 @@ import { makeSlidesClip } from '../src/test/slides-clip';
 import { waitForVideo, waitUntil } from '../src/test/wait';
 import { seriousA11yFindings } from './browser';
 import { e2eEnvironment } from './environment';
-import { createAccount, screenshot } from './server';
+import { createAccount, screenshot, screenshotDir } from './server';
 
 /**
  * Chapters and the slide strip beside the player: chapters written in a lecture's description, a slides lecture whose
@@ -32,6 +32,9 @@ const SLIDES = [
   { seconds: 8, color: 'lightblue', words: 'Mitochondria' },
   { seconds: 8, color: 'lightpink', words: 'Summary' },
 ];
+
+/** Longer than a phone's bar has room for, and than a 1280 px page's player row once its controls are in. */
+const LONG_CHAPTER = 'Worked example: the Krebs cycle step by step';
 
 async function upload(file: string, nameOfTopic: string) {
   const form = new FormData();
@@ -63,7 +66,7 @@ beforeAll(async () => {
     'Cells, with chapters',
   );
   const described = await teacher.api('PATCH', `/api/lectures/${chaptersLectureId}/update`, {
-    description: 'What we cover:\n0:00 Introduction\n0:15 Worked example\n0:30 Summary',
+    description: `What we cover:\n0:00 Introduction\n0:15 ${LONG_CHAPTER}\n0:30 Summary`,
   });
   if (described.chapters?.length !== 3) throw new Error(`setup: chapters not read: ${JSON.stringify(described)}`);
 
@@ -102,7 +105,45 @@ async function waitForTime(page: Page, from: number, to: number) {
   );
 }
 
-test('chapters from the description: ticks on the seek bar, a list with the current one marked, a click jumps', async () => {
+/**
+ * The current chapter's name in the player's bar: whole, or cut with an ellipsis with the whole name in its title,
+ * wide enough to read, inside the player and clear of every control (the walk-through found 4 px of it at 1280).
+ */
+async function chapterNameInBar(page: Page) {
+  await page.waitForFunction(
+    (name) => document.querySelector('[data-testid="player-chapter"]')?.textContent === name,
+    LONG_CHAPTER,
+  );
+  return page.evaluate(() => {
+    const player = document.querySelector('[data-testid="video-player"]') as HTMLElement;
+    const name = player.querySelector('[data-testid="player-chapter"]') as HTMLElement;
+    const box = name.getBoundingClientRect();
+    const outer = player.getBoundingClientRect();
+    const style = getComputedStyle(name);
+    const cut = name.scrollWidth > name.clientWidth;
+    const controls = Array.from(
+      player.querySelectorAll<HTMLElement>('button, input, select, [role="slider"], [data-testid="player-time"]'),
+    ).filter((control) => control.getClientRects().length > 0);
+    const overlaps = (other: DOMRect) =>
+      box.left < other.right - 0.5 &&
+      other.left < box.right - 0.5 &&
+      box.top < other.bottom - 0.5 &&
+      other.top < box.bottom - 0.5;
+    return {
+      whole:
+        !cut || (style.textOverflow === 'ellipsis' && style.whiteSpace === 'nowrap' && name.title === name.textContent),
+      // A dozen letters or more: "Worked examp…", not "W…".
+      readable: box.width >= Math.min(name.scrollWidth, 80),
+      inside: box.left >= outer.left && box.right <= outer.right && box.top >= outer.top && box.bottom <= outer.bottom,
+      overlapping: controls
+        .filter((control) => overlaps(control.getBoundingClientRect()))
+        .map((control) => control.getAttribute('aria-label') ?? control.dataset.testid ?? control.tagName),
+    };
+  });
+}
+const chapterNameShown = { whole: true, readable: true, inside: true, overlapping: [] };
+
+test('chapters from the description: ticks on the seek bar, a list with the current one marked, a click jumps; the name in the bar at 375, 768, 1024 and 1280', async () => {
   const { context, page } = await signedIn(student.token);
   try {
     await page.goto(`${env.server.baseUrl}/classroom/${courseId}?lecture=${chaptersLectureId}`);
@@ -131,10 +172,33 @@ test('chapters from the description: ticks on the seek bar, a list with the curr
     );
     // The jump moves the player, not the page.
     expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+    expect({ at: 1280, ...(await chapterNameInBar(page)) }).toEqual({ at: 1280, ...chapterNameShown });
     expect(await seriousA11yFindings(page)).toEqual([]);
     await screenshot(page, 'chapters-1280');
   } finally {
     await context.close();
+  }
+  // The narrower players: a phone's (the bar's compact row), a tablet's column and a small laptop's.
+  for (const viewport of [
+    { width: 375, height: 812 },
+    { width: 768, height: 1024 },
+    { width: 1024, height: 768 },
+  ]) {
+    const { context, page } = await signedIn(student.token, viewport);
+    try {
+      await page.goto(`${env.server.baseUrl}/classroom/${courseId}?lecture=${chaptersLectureId}`);
+      await page
+        .getByRole('list', { name: 'Chapters' })
+        .getByRole('button', { name: /Worked example/ })
+        .click();
+      await waitForTime(page, 14.5, 19);
+      await page.getByTestId('video-player').hover();
+      const at = viewport.width;
+      expect({ at, ...(await chapterNameInBar(page)) }).toEqual({ at, ...chapterNameShown });
+      await page.getByTestId('video-player').screenshot({ path: join(screenshotDir, `chapter-name-${at}.png`) });
+    } finally {
+      await context.close();
+    }
   }
 });
 

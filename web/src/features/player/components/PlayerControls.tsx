@@ -12,6 +12,9 @@ import { SeekBar } from './SeekBar';
  * The player's bottom bar: seek bar, play, mute and volume, time and chapter, speed, quality, captions,
  * picture-in-picture and fullscreen. A narrow player (`compact`: a phone, a narrow column on a tablet) puts speed,
  * quality and the captions language into one settings menu, as YouTube's gear does, so nothing is ever cut off.
+ * The chapter playing now gets a readable width either way: on a narrow player, under the time in the row's own
+ * height (a phone's player has no height to spare); on a wide one, a line of its own under the seek bar (the row is
+ * full of controls). Cut with an ellipsis only past that, the whole name in its title and the slider's value.
  */
 export function PlayerControls({
   state,
@@ -46,6 +49,21 @@ export function PlayerControls({
     }
   };
   const captionsOn = state.captionLanguage !== null;
+  const time = (
+    <span className="whitespace-nowrap tabular-nums" data-testid="player-time">
+      {formatClock(current)} / {formatClock(duration)}
+    </span>
+  );
+  const chapterName = (className: string) =>
+    chapter && (
+      <span
+        className={`max-w-full truncate text-white/85 ${className}`}
+        title={chapter.label}
+        data-testid="player-chapter"
+      >
+        {chapter.label}
+      </span>
+    );
   return (
     <div
       ref={barRef}
@@ -63,6 +81,7 @@ export function PlayerControls({
         chapter={chapter}
         onSeek={(share) => commands.seekToShare(share, duration)}
       />
+      {!compact && chapterName('self-start px-2 text-sm')}
       <div className={`flex items-center ${compact ? 'gap-0.5' : 'gap-2'}`}>
         <button
           type="button"
@@ -90,23 +109,18 @@ export function PlayerControls({
           className={`player-volume w-20 accent-indigo-500 ${compact ? 'hidden' : 'block'}`}
           onChange={(event) => commands.setVolume(Number(event.target.value))}
         />
-        <span
-          className={`ml-1 whitespace-nowrap tabular-nums ${compact ? 'text-xs' : 'text-sm'}`}
-          data-testid="player-time"
-        >
-          {formatClock(current)} / {formatClock(duration)}
-        </span>
-        {chapter && (
-          // Cut short with an ellipsis when the bar is narrow (a phone); whole on hover.
-          <span
-            className={`ml-1 min-w-0 truncate text-white/85 ${compact ? 'text-xs' : 'text-sm'}`}
-            title={chapter.label}
-            data-testid="player-chapter"
-          >
-            {chapter.label}
+        {compact ? (
+          // At least as wide as the time; the name takes what the row leaves (w-0: its length never widens the row).
+          <span className="ml-1 flex flex-1 flex-col text-xs leading-4">
+            {time}
+            {chapterName('w-0 min-w-full')}
           </span>
+        ) : (
+          <>
+            <span className="ml-1 text-sm">{time}</span>
+            <span className="min-w-0 flex-1" />
+          </>
         )}
-        <span className="min-w-0 flex-1" />
         {compact ? (
           <SettingsButton menu={menu} />
         ) : (
