@@ -1,13 +1,16 @@
-import { beforeAll, expect, test } from 'bun:test';
+import { afterEach, beforeAll, expect, test } from 'bun:test';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { classWithTopic, type FilePart, postForm } from '../../../../test/lecture';
 import { renderInApp, signInAs } from '../../../../test/render';
 import { realServer } from '../../../../test/server';
+import { clearToasts, showToasts } from '../../../../test/toasts';
 import type { Lecture } from '../api/lectures';
 import { CaptionsEditor } from './CaptionsEditor';
 
 const server = realServer();
+beforeAll(showToasts);
+afterEach(clearToasts);
 let teacher: Awaited<ReturnType<typeof server.signUp>>;
 let courseId: string;
 let lectureId: string;
@@ -80,7 +83,8 @@ test("a language that is no language code is said under it in the server's words
   await user.clear(screen.getByLabelText('Language code'));
   await user.type(screen.getByLabelText('Language code'), 'en');
   await user.click(screen.getByRole('button', { name: 'Add captions' }));
-  expect(await screen.findByRole('button', { name: 'Delete captions English' })).toBeDefined();
+  expect(await screen.findByText('Captions added: English')).toBeDefined();
+  expect(screen.getByRole('button', { name: 'Delete captions English' })).toBeDefined();
   expect(screen.getByLabelText('Language code').getAttribute('aria-invalid')).toBeNull();
   expect(await server.requests('POST', captionsPath())).toBe(before + 1);
   expect((await lectureOnServer()).captions.map((caption) => caption.language)).toEqual(['en']);

@@ -1,12 +1,15 @@
-import { beforeAll, expect, test } from 'bun:test';
-import { screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, expect, test } from 'bun:test';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { renderInApp, signInAs } from '../../../../test/render';
 import { realServer } from '../../../../test/server';
+import { clearToasts, showToasts } from '../../../../test/toasts';
 import { CourseNotes } from './CourseNotes';
 
 const server = realServer();
+beforeAll(showToasts);
+afterEach(clearToasts);
 let student: Awaited<ReturnType<typeof server.signUp>>;
 let courseId: string;
 beforeAll(async () => {
@@ -57,8 +60,9 @@ test('notes longer than the server takes are kept whole, said under the field in
   await user.clear(field);
   await user.type(field, 'Granite is igneous.');
   await user.click(screen.getByRole('button', { name: 'Save Notes' }));
-  await waitFor(() => expect(field.getAttribute('aria-invalid')).toBeNull());
+  expect(await screen.findByText('Note saved successfully')).toBeDefined();
+  expect(field.getAttribute('aria-invalid')).toBeNull();
   expect(screen.queryByText(words)).toBeNull();
-  await waitFor(async () => expect(await notesOnServer()).toBe('Granite is igneous.'));
+  expect(await notesOnServer()).toBe('Granite is igneous.');
   expect(await server.requests('PATCH', notesPath())).toBeGreaterThan(before);
 });

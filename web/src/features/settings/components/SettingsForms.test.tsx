@@ -6,6 +6,7 @@ import { LIMITS } from '../../../../../src/contract/limits';
 import { renderInApp, signInAs } from '../../../../test/render';
 import { realServer, TEST_PASSWORD } from '../../../../test/server';
 import { clearToasts, showToasts } from '../../../../test/toasts';
+import { prefetchProviders } from '../../auth/api/providers';
 import type { User } from '../../auth/api/users';
 import { ProfileInfoForm } from './ProfileInfoForm';
 import { SecurityForm } from './SecurityForm';
@@ -36,10 +37,12 @@ beforeAll(async () => {
   ]);
 });
 
-/** Signs the page in as the account, with its user as the server has it now. */
+/** Signs the page in as the account, with its user as the server has it now, and the ways to sign in known. */
 async function signedIn(account: Account) {
   const user = (await server.api('GET', '/api/users', undefined, account.token)).json;
   signInAs({ ...account, user });
+  // As the app asks for them at start: the form then never updates itself after the test has moved on.
+  await prefetchProviders();
   return { ...account, user };
 }
 
