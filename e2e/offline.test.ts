@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { makeClip } from '../src/test/fixtures';
+import { makeSlidesClip } from '../src/test/slides-clip';
 import { waitForVideo, waitUntil } from '../src/test/wait';
 import { e2eEnvironment } from './environment';
 import { createAccount, screenshot, signedInContext } from './server';
@@ -57,9 +58,9 @@ const videoTime = (page: Page) => page.evaluate(() => document.querySelector('vi
 const offlineCaches = (page: Page) =>
   page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('classroom-offline-')));
 
-async function openLecture(context: BrowserContext, course = openCourse) {
+async function openLecture(context: BrowserContext, course = openCourse, lecture = lectureId) {
   const page = await context.newPage();
-  await page.goto(`${env.server.baseUrl}/classroom/${course}?lecture=${lectureId}`);
+  await page.goto(`${env.server.baseUrl}/classroom/${course}?lecture=${lecture}`);
   await page.getByRole('heading', { level: 1 }).waitFor();
   return page;
 }
@@ -280,3 +281,107 @@ test('without a service worker the app offers an MP4, prepared on the server, an
   await screenshot(page, 'offline-mp4-375');
   await context.close();
 });
+
+test("a saved slides lecture shows its slide strip offline; removing it takes the strip's files, not the other lecture's", async () => {
+  const clip = await makeSlidesClip(
+    clips,
+    [
+      { seconds: 5, color: 'white', words: 'Photosynthesis' },
+      { seconds: 5, color: 'lightyellow', words: 'Chlorophyll' },
+      { seconds: 5, color: 'lightblue', words: 'Summary' },
+    ],
+    { width: 640, height: 360, fps: 15 },
+  );
+  const form = new FormData();
+  form.append('uploadedFile', Bun.file(clip.path));
+  form.append('courseId', openCourse);
+  form.append('nameOfTopic', 'Plants, on slides');
+  const uploaded = await teacher.api('POST', '/api/upload', form);
+  const slidesLecture: string = uploaded.lectureId;
+  await waitForVideo('the slides lecture', () => teacher.api('GET', `/api/videos/${uploaded.videoId}`));
+  // The slide index is made after the video: saved before it is ready, the strip would be empty.
+  let seen = '';
+  const slides = await waitUntil(
+    'the slide index',
+    async () => {
+      const answer = await fetch(`${env.server.baseUrl}/api/lectures/${slidesLecture}/slides`, {
+        headers: { authorization: `Bearer ${student.token}` },
+      });
+      const listed = (await answer.json()) as { seconds: number; thumbnail: string }[];
+      seen = `${answer.headers.get('x-slide-index')} ${listed.length}`;
+      return answer.headers.get('x-slide-index') === 'ready' ? listed : undefined;
+    },
+    { timeoutMs: 120_000, everyMs: 500, lastSeen: () => seen },
+  );
+  expect(slides.length).toBeGreaterThanOrEqual(2);
+
+  const context = await signedInContext(env.browser, env.server, student.token, { width: 768, height: 1024 });
+  // Two lectures saved: the camera one (no slides) and the slides one.
+  const other = await openLecture(context);
+  await other.getByRole('button', { name: 'Download for offline' }).click();
+  await other.getByText(/Saved on this device \(/).waitFor({ timeout: 30_000 });
+  await other.close();
+  const page = await openLecture(context, openCourse, slidesLecture);
+  await page.getByRole('list', { name: 'Slides' }).waitFor();
+  await page.getByRole('button', { name: 'Download for offline' }).click();
+  await page.getByText(/Saved on this device \(/).waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 30_000 });
+  const cacheName = `classroom-offline-${student.user._id}`;
+  const cached = () =>
+    page.evaluate(
+      async (name) =>
+        (await caches.has(name))
+          ? (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname)
+          : [],
+      cacheName,
+    );
+  const stripFiles = [`/api/lectures/${slidesLecture}/slides`, ...slides.map((slide) => slide.thumbnail)];
+  expect(await cached()).toEqual(expect.arrayContaining(stripFiles));
+
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Waves Offline', level: 1 }).waitFor();
+  expect(
+    await page.evaluate(() =>
+      fetch('/api/health').then(
+        () => 'reached',
+        () => 'offline',
+      ),
+    ),
+  ).toBe('offline');
+  const strip = page.getByRole('list', { name: 'Slides' });
+  await strip.waitFor({ timeout: 15_000 });
+  expect(await strip.getByRole('button').count()).toBe(slides.length);
+  // Every thumbnail is drawn from the saved copy.
+  await page.waitForFunction(
+    (count) => {
+      const images = [...document.querySelectorAll<HTMLImageElement>('[data-testid="slide-strip"] img')];
+      return images.length === count && images.every((image) => image.complete && image.naturalWidth > 0);
+    },
+    slides.length,
+    { timeout: 15_000 },
+  );
+  // A tap on a slide takes the saved video there.
+  const last = slides.at(-1) as { seconds: number };
+  await strip.getByRole('button').last().click();
+  await page.waitForFunction((at) => (document.querySelector('video')?.currentTime ?? 0) >= at - 0.5, last.seconds, {
+    timeout: 30_000,
+  });
+  await screenshot(page, 'offline-slides-768');
+
+  // Removing the slides lecture takes its strip; the other saved lecture stays whole.
+  await context.setOffline(false);
+  await page.goto(`${env.server.baseUrl}/downloads`);
+  const list = page.getByRole('list', { name: 'Saved lectures' });
+  await list.getByText('Plants, on slides').waitFor();
+  await page.getByRole('button', { name: 'Remove Plants, on slides' }).click();
+  await list.getByText('Plants, on slides').waitFor({ state: 'detached' });
+  await list.getByText('Waves on a string').waitFor();
+  const left = await cached();
+  expect(left.filter((path) => stripFiles.includes(path))).toEqual([]);
+  expect(left.some((path) => path.endsWith('/seg_00000.m4s'))).toBe(true);
+  await page.getByRole('button', { name: 'Remove Waves on a string' }).click();
+  await page.getByText('No lectures saved on this device').waitFor();
+  expect(await offlineCaches(page)).toEqual([]);
+  await context.close();
+}, 240_000);

@@ -14,3 +14,6 @@ export function normalisedMediaPath(path: string): string | undefined {
   const match = MEDIA_PATH.exec(path);
   return match ? `/media/videos/${match[1]}/${match[2]}` : undefined;
 }
+
+/** A lecture's slide list (`/api/lectures/{id}/slides`) or one of its thumbnails (`…/slides/{slideId}.webp`). */
+export const SLIDES_PATH = /^\/api\/lectures\/[\w-]+\/slides(?:\/[\w-]+\.webp)?$/;

@@ -6,7 +6,7 @@ import { appStore } from '../../../lib/store';
 import { toast } from '../../../lib/toast';
 import { sessionAtom } from '../../auth/state/session';
 import { fetchForOffline, getMp4, getOfflineManifest } from '../api/offline';
-import { normalisedMediaPath, OFFLINE_PREFIX, offlineCacheName } from './cache-keys';
+import { normalisedMediaPath, OFFLINE_PREFIX, offlineCacheName, SLIDES_PATH } from './cache-keys';
 import { registerServiceWorker } from './service-worker';
 
 /**
@@ -23,7 +23,10 @@ export type SavedLecture = {
   videoId: string;
   rung: string;
   bytes: number;
-  /** Cache keys of its video files, master and captions (JSON of the class is shared, kept while any is saved). */
+  /**
+   * Cache keys of its video files, master, captions and slide strip (list and thumbnails); the JSON of the class is
+   * shared, kept while any is saved.
+   */
   files: string[];
   savedAt: number;
   complete: boolean;
@@ -145,6 +148,12 @@ export async function saveForOffline(lecture: LectureJson, course: Pick<CourseJs
     // Ask the browser to keep what is saved when space runs low (it may say no: the copy then may be evicted).
     await navigator.storage?.persist?.().catch(() => false);
     const cache = await caches.open(offlineCacheName(userId));
+    // The slide strip: the list as this person reads it (with its X-Slide-Index header) and the thumbnails it names.
+    const slidesPath = `/api/lectures/${lecture._id}/slides`;
+    const slidesAnswer = await fetchForOffline(slidesPath, signal);
+    const thumbnails = ((await slidesAnswer.clone().json()) as { thumbnail: string }[])
+      .map((slide) => slide.thumbnail)
+      .filter((url) => SLIDES_PATH.test(url) && url.startsWith(`${slidesPath}/`));
     entry.rung = manifest.rung.name;
     entry.files = [
       ...[manifest.playlist, ...manifest.files, ...(manifest.poster ? [manifest.poster] : [])].map(
@@ -152,18 +161,21 @@ export async function saveForOffline(lecture: LectureJson, course: Pick<CourseJs
       ),
       `/media/videos/${video._id}/master.m3u8`,
       ...manifest.captions.map((caption) => caption.url),
+      slidesPath,
+      ...thumbnails,
     ];
     writeEntry(userId, entry, lecture._id);
     const downloads = [manifest.playlist, ...manifest.files, ...(manifest.poster ? [manifest.poster] : [])];
     const extra = manifest.captions.map((caption) => caption.url);
     const progress: SaveProgress = {
       done: 0,
-      total: downloads.length + extra.length + 1,
+      total: downloads.length + extra.length + thumbnails.length + 2,
       bytes: 0,
       totalBytes: manifest.bytes,
     };
     patch(savingAtom, lecture._id, progress);
-    const keep = async (url: string, key: string) => {
+    /** Keeps one file; `unplanned` bytes (the thumbnails: not in the manifest's size) grow the total as they come. */
+    const keep = async (url: string, key: string, unplanned = false) => {
       const answer = await fetchForOffline(url, signal);
       const body = await answer.blob();
       await cache.put(
@@ -172,10 +184,14 @@ export async function saveForOffline(lecture: LectureJson, course: Pick<CourseJs
       );
       progress.done += 1;
       progress.bytes += body.size;
+      if (unplanned) progress.totalBytes += body.size;
       patch(savingAtom, lecture._id, { ...progress });
     };
     for (const url of downloads) await keep(url, normalisedMediaPath(url) ?? url);
     for (const url of extra) await keep(url, url);
+    for (const url of thumbnails) await keep(url, url, true);
+    await cache.put(slidesPath, slidesAnswer);
+    progress.done += 1;
     const master = await (await fetchForOffline(video.masterPlaylist, signal)).text();
     await cache.put(
       `/media/videos/${video._id}/master.m3u8`,
@@ -259,7 +275,7 @@ export async function pruneSaved() {
   const cache = await caches.open(name);
   for (const request of await cache.keys()) {
     const path = new URL(request.url).pathname;
-    const isFile = path.startsWith('/media/') || path.includes('/captions/');
+    const isFile = path.startsWith('/media/') || path.includes('/captions/') || SLIDES_PATH.test(path);
     if (isFile && !named.has(path)) await cache.delete(request);
   }
 }

@@ -5,10 +5,11 @@
  * - answers a lecture's HLS files from the person's offline cache (`classroom-offline-<user id>`), with the signed
  *   token folder taken out of the URL, so a fresh token still finds the saved copy and the same player plays it;
  * - falls back to that cache for the person's own JSON (who they are, their class, its lectures, their notes) when
- *   the network fails, and keeps those answers fresh only once the person has saved something for offline.
+ *   the network fails, and keeps those answers fresh only once the person has saved something for offline;
+ * - falls back to the saved copy of a lecture's captions and slide strip (list and thumbnails) when the network fails.
  * It never caches an answer under another person's cache: the cache is named by the bearer token's subject.
  */
-import { normalisedMediaPath, OFFLINE_PREFIX, SHELL_PREFIX } from '../state/cache-keys';
+import { normalisedMediaPath, OFFLINE_PREFIX, SHELL_PREFIX, SLIDES_PATH } from '../state/cache-keys';
 
 declare const SHELL_FILES: string[];
 declare const SHELL_VERSION: string;
@@ -136,7 +137,8 @@ worker.addEventListener('fetch', (event) => {
     if (subject) event.respondWith(networkThenSaved(request, `${path}${url.search}`, `${OFFLINE_PREFIX}${subject}`));
     return;
   }
-  if (CAPTION_FILE.test(path)) {
+  // Captions and the slide strip: the network first, then the copy saved with the lecture.
+  if (CAPTION_FILE.test(path) || SLIDES_PATH.test(path)) {
     event.respondWith(networkThenSaved(request, path));
     return;
   }
