@@ -70,7 +70,7 @@ test('a teacher signs up, verifies by emailed code, renames in settings, logs ou
   await page.close();
 });
 
-test('settings on a phone: every tab in sight, Profile Info first; deleting the account asks first', async () => {
+test('settings on a phone: every tab in sight in one row, Profile Info first; deleting the account asks first', async () => {
   const account = await createAccount(env.server, env.mail, 'Della Deleter', 'student');
   const context = await signedInContext(env.browser, env.server, account.token, { width: 375, height: 812 });
   const page = await context.newPage();
@@ -105,6 +105,9 @@ test('settings on a phone: every tab in sight, Profile Info first; deleting the 
   }
   const list = page.getByRole('tablist', { name: 'Settings' });
   expect(await list.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  // One row, as from sm up (the walk-through found a grid of two rows on a phone).
+  const tops = await tabs.evaluateAll((all) => all.map((tab) => Math.round(tab.getBoundingClientRect().top)));
+  expect(new Set(tops).size).toBe(1);
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await screenshot(page, 'settings-phone');
 

@@ -22,6 +22,12 @@ const baseTabs = ['Profile Info', 'Security', 'Profile Picture'] as const;
 /** Shown when the server has a school sign-in (OIDC) to link. */
 const withLinkedSignIn = [...baseTabs, 'Linked sign-in'] as const;
 type Tab = (typeof withLinkedSignIn)[number];
+/** A phone's row of four tabs (three whole names fit 375 px, four do not): a word of each long name, read whole. */
+const phoneLabels: Partial<Record<Tab, string>> = {
+  'Profile Info': 'Profile',
+  'Profile Picture': 'Picture',
+  'Linked sign-in': 'Sign-in',
+};
 
 export function SettingsPage() {
   const { user, setUser, signOut } = useSession();
@@ -93,7 +99,8 @@ export function SettingsPage() {
           : 'Logging out stops them and deletes what was sent. Stay to let them finish.'}
       </ConfirmDialog>
       <h1 className="page-title">Settings</h1>
-      <div className="card mt-6 flex flex-col items-center gap-4 p-6 text-center sm:flex-row sm:text-left">
+      {/* Side by side only from lg: beside a tablet's sidebar the buttons left the name a few letters. */}
+      <div className="card mt-6 flex flex-col items-center gap-4 p-6 text-center lg:flex-row lg:text-left">
         <Avatar src={user.profilePictureImageLink} name={user.username} size={80} />
         <div className="min-w-0 flex-1">
           <p className="truncate text-xl font-semibold text-slate-900">{user.username}</p>
@@ -113,7 +120,14 @@ export function SettingsPage() {
       </div>
 
       <div className="card mt-6">
-        <Tabs label="Settings" tabs={tabs} selected={tab} onSelect={setTab} panelClassName="p-6" gridOnPhones>
+        <Tabs
+          label="Settings"
+          tabs={tabs}
+          selected={tab}
+          onSelect={setTab}
+          panelClassName="p-6"
+          shortLabels={tabs.length > baseTabs.length ? phoneLabels : undefined}
+        >
           {tab === 'Profile Info' && <ProfileInfoForm user={user} onSaved={setUser} />}
           {tab === 'Security' && (
             <>

@@ -1,22 +1,19 @@
-import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 
 /**
  * Tabs that follow the ARIA tabs pattern: a tablist of buttons and the selected tab's panel. Only the selected tab
- * is a Tab stop; Left and Right (wrapping), Home and End move to another tab and select it. With `gridOnPhones`, a
- * phone shows the tabs as a 2-column grid of buttons, all in sight, instead of a row that scrolls sideways (for tab
- * names too long to fit one row at 375 px); from `sm` up they are the usual row.
+ * is a Tab stop; Left and Right (wrapping), Home and End move to another tab and select it. The tabs are one row at
+ * every width: `shortLabels` makes a phone's row fit (each tab keeps its whole name as its accessible name, and the
+ * short one is a word of it, so speaking what is seen still works); a row that is still too long scrolls sideways
+ * and keeps the selected tab in view.
  */
-const rowTab = '-mb-px shrink-0 border-b-2 px-4 py-3';
-/** A cell of the phone grid (a rounded button, the selected one tinted); the row's underlined tab from `sm` up. */
-const phoneGridTab = 'rounded-lg px-3 py-2.5 sm:-mb-px sm:shrink-0 sm:rounded-none sm:border-b-2 sm:px-4 sm:py-3';
-
 export function Tabs<Name extends string>({
   label,
   tabs,
   selected,
   onSelect,
   panelClassName,
-  gridOnPhones = false,
+  shortLabels,
   children,
 }: {
   label: string;
@@ -24,7 +21,8 @@ export function Tabs<Name extends string>({
   selected: Name;
   onSelect: (name: Name) => void;
   panelClassName?: string;
-  gridOnPhones?: boolean;
+  /** What a tab shows below the `sm` breakpoint, when its name is too long for a phone's row. */
+  shortLabels?: Partial<Record<Name, string>>;
   children: ReactNode;
 }) {
   const baseId = useId();
@@ -47,38 +45,55 @@ export function Tabs<Name extends string>({
     onSelect(next);
     list.current?.querySelectorAll<HTMLElement>('[role="tab"]')[to]?.focus();
   };
+  // Sideways only: scrollIntoView would also scroll the page to a tab list below the fold.
+  useEffect(() => {
+    const row = list.current;
+    const tab = row?.querySelectorAll<HTMLElement>('[role="tab"]')[tabs.indexOf(selected)];
+    if (!row || !tab) return;
+    if (tab.offsetLeft < row.scrollLeft) row.scrollLeft = tab.offsetLeft;
+    else if (tab.offsetLeft + tab.offsetWidth > row.scrollLeft + row.clientWidth)
+      row.scrollLeft = tab.offsetLeft + tab.offsetWidth - row.clientWidth;
+  }, [tabs, selected]);
   return (
     <>
       <div
         ref={list}
         role="tablist"
         aria-label={label}
-        className={
-          gridOnPhones
-            ? 'grid grid-cols-2 gap-1 border-b border-slate-200 p-2 sm:flex sm:gap-0 sm:p-0'
-            : 'flex overflow-x-auto border-b border-slate-200'
-        }
+        className="relative flex overflow-x-auto border-b border-slate-200"
         onKeyDown={onKeyDown}
       >
-        {tabs.map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            id={`${baseId}-${name}`}
-            aria-selected={selected === name}
-            tabIndex={selected === name ? 0 : -1}
-            aria-controls={`${baseId}-panel`}
-            onClick={() => onSelect(name)}
-            className={`${gridOnPhones ? phoneGridTab : rowTab} text-sm font-medium whitespace-nowrap ${
-              selected === name
-                ? `border-indigo-600 text-indigo-700 ${gridOnPhones ? 'bg-indigo-50 sm:bg-transparent' : ''}`
-                : 'border-transparent text-slate-600 hover:text-slate-900'
-            }`}
-          >
-            {name}
-          </button>
-        ))}
+        {tabs.map((name) => {
+          const short = shortLabels?.[name];
+          return (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              id={`${baseId}-${name}`}
+              aria-selected={selected === name}
+              tabIndex={selected === name ? 0 : -1}
+              aria-controls={`${baseId}-panel`}
+              onClick={() => onSelect(name)}
+              className={`relative -mb-px shrink-0 border-b-2 px-3 py-3 text-sm font-medium whitespace-nowrap sm:px-4 ${
+                selected === name
+                  ? 'border-indigo-600 text-indigo-700'
+                  : 'border-transparent text-slate-600 hover:text-slate-900'
+              }`}
+            >
+              {short ? (
+                <>
+                  <span className="max-sm:sr-only">{name}</span>
+                  <span className="sm:hidden" aria-hidden="true">
+                    {short}
+                  </span>
+                </>
+              ) : (
+                name
+              )}
+            </button>
+          );
+        })}
       </div>
       <div role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-${selected}`} className={panelClassName}>
         {children}
