@@ -8,9 +8,10 @@ import { FullPageLoader } from './ui/Spinner';
 
 /**
  * The routes of the spec. Declarative routing (no data router: nothing here loads data through the router, TanStack
- * Query does) keeps react-router at half its size, and every screen but sign-in/sign-up loads lazily, so the sign-in
- * page carries neither the shell, the player nor the QR code. The sign-in page is in the first chunk: one request
- * less where most visits start (bench:web's 100 KB budget counts each request's headers too).
+ * Query does) keeps react-router at half its size, and every screen but sign-in loads lazily, so the sign-in page
+ * carries neither the shell, the player nor the QR code. The sign-in page is in the first chunk: one request less
+ * where most visits start (bench:web's 100 KB budget counts each request's headers too). The sign-up page's frame is
+ * there too; its form (features/auth/components/SignupForm.tsx) loads with /signup.
  */
 const page = <Name extends string>(load: () => Promise<Record<Name, React.ComponentType>>, name: Name) =>
   lazy(() => load().then((module) => ({ default: module[name] })));
