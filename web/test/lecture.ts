@@ -9,8 +9,11 @@ type Account = Awaited<ReturnType<TestServer['signUp']>>;
 /** A file part of a multipart form. */
 export type FilePart = { fileName: string; type: string; bytes: Uint8Array };
 
-/** A tiny MP4 the server's ffprobe accepts (nothing transcodes it: the test server runs no worker). */
-async function clip(): Promise<Uint8Array> {
+/**
+ * A real one-second MP4 made by ffmpeg, which the server's ffprobe accepts (src/test/fixtures.ts reads through
+ * Response, which happy-dom replaces). Nothing transcodes it: the test server runs no worker.
+ */
+export async function clipBytes(): Promise<Uint8Array<ArrayBuffer>> {
   const dir = mkdtempSync(join(tmpdir(), 'classroom-web-clip-'));
   try {
     const path = join(dir, 'clip.mp4');
@@ -78,7 +81,7 @@ export async function classWithTopic(server: TestServer, teacher: Account, cours
   const uploaded = await postForm(server, '/api/upload', teacher.token, {
     courseId: course.json._id,
     nameOfTopic,
-    uploadedFile: { fileName: 'clip.mp4', type: 'video/mp4', bytes: await clip() },
+    uploadedFile: { fileName: 'clip.mp4', type: 'video/mp4', bytes: await clipBytes() },
   });
   if (uploaded.status !== 201 || !uploaded.json.lectureId) {
     throw new Error(`upload refused: ${JSON.stringify(uploaded.json)}`);

@@ -1,9 +1,7 @@
 /** The tray with real uploads: tus-js-client's browser build sends a real file to the real server. */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { act, screen, within } from '@testing-library/react';
+import { clipBytes } from '../../../../test/lecture';
 import { nativeFetch } from '../../../../test/native-fetch';
 import { renderInApp, signInAs } from '../../../../test/render';
 import { realServer } from '../../../../test/server';
@@ -12,19 +10,15 @@ import { discardAllUploads, startUpload } from '../state/uploads';
 import { UploadTray } from './UploadTray';
 
 const server = realServer();
-const clips = mkdtempSync(join(tmpdir(), 'classroom-tray-'));
 let teacher: Awaited<ReturnType<typeof server.signUp>>;
 let courseId: string;
 let clip: File;
 
 beforeAll(async () => {
   await showToasts();
-  const [account, path] = await Promise.all([
-    server.signUp('teacher', 'Tray Teacher'),
-    makeClip(join(clips, 'cells.mp4')),
-  ]);
+  const [account, bytes] = await Promise.all([server.signUp('teacher', 'Tray Teacher'), clipBytes()]);
   teacher = account;
-  clip = new File([readFileSync(path)], 'cells.mp4', { type: 'video/mp4' });
+  clip = new File([bytes], 'cells.mp4', { type: 'video/mp4' });
   const course = await server.api(
     'POST',
     '/api/courses',
@@ -37,31 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await discardAllUploads();
   await clearToasts();
-  rmSync(clips, { recursive: true, force: true });
 });
-
-/** A real one-second video made by ffmpeg (src/test/fixtures.ts reads through Response, which happy-dom replaces). */
-async function makeClip(path: string) {
-  const ffmpeg = Bun.spawn(
-    [
-      'ffmpeg',
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=160x90:rate=10',
-      '-t',
-      '1',
-      '-pix_fmt',
-      'yuv420p',
-      path,
-    ],
-    { stdout: 'ignore', stderr: 'inherit' },
-  );
-  if ((await ffmpeg.exited) !== 0) throw new Error('ffmpeg could not make the clip');
-  return path;
-}
 
 const topicsOfCourse = async () =>
   (
