@@ -78,7 +78,9 @@ async function chromeWithCookie(url: string, token: string) {
     }
     const { chromium } = await import('playwright-core');
     const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
-    await cdp.contexts()[0].addCookies([{ name: 'token', value: token, url }]);
+    // For the whole site, as the app stores it (Path=/): a cookie for the page's URL alone stays off /media/, and the
+    // course page's poster and playlist would answer 401.
+    await cdp.contexts()[0].addCookies([{ name: 'token', value: token, url: new URL('/', url).href }]);
     await cdp.close(); // disconnects only: the browser and its cookie jar stay for Lighthouse
     return { port, stop };
   } catch (error) {
@@ -151,8 +153,9 @@ function recordTransfers(page: Page) {
         let kind: Transfer['kind'] = 'other';
         if (url.startsWith('/media/')) kind = 'media';
         else if (url.endsWith('.js')) {
+          // hls.js's own event names: other chunks (the player's hooks, offline saving) read playlists too.
           const body = await (await request.response())?.text();
-          if (body?.includes('#EXT-X-')) kind = 'player';
+          if (body?.includes('hlsManifestParsed')) kind = 'player';
         }
         transfers.push({ url, bytes: sizes.responseBodySize + sizes.responseHeadersSize, kind });
       })(),

@@ -1,11 +1,12 @@
 /** Builds the React app into dist/web: hashed JS chunks, hashed Tailwind CSS, index.html and public files. */
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 
 const root = join(import.meta.dir, '..');
 const out = join(root, 'dist', 'web');
-const temp = join(root, 'dist', 'web.tmp');
+// A folder of this build's own: two builds at once (tests and a bench side by side) must not write into one another.
+const temp = join(root, 'dist', `web.tmp-${process.pid}`);
 rmSync(temp, { recursive: true, force: true });
 mkdirSync(join(temp, 'assets'), { recursive: true });
 
@@ -19,6 +20,7 @@ const result = await Bun.build({
   naming: { entry: '[name]-[hash].[ext]', chunk: 'chunk-[hash].[ext]', asset: '[name]-[hash].[ext]' },
   publicPath: '/assets/',
   define: { 'process.env.NODE_ENV': '"production"' },
+  metafile: true,
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);
@@ -27,6 +29,22 @@ if (!result.success) {
 const entry = result.outputs.find((output) => output.kind === 'entry-point');
 if (!entry) throw new Error('No entry chunk was built');
 const entryName = entry.path.slice(entry.path.lastIndexOf('/') + 1);
+/**
+ * The chunks the entry imports statically, all the way down: the page names them beside the entry, so the browser
+ * fetches them with it rather than after it has read it (one round trip less before the first screen).
+ */
+const entryImports: string[] = [];
+{
+  const outputs = result.metafile?.outputs ?? {};
+  const pending = [`./${entryName}`];
+  for (let name = pending.pop(); name; name = pending.pop()) {
+    for (const { path, kind } of outputs[name]?.imports ?? []) {
+      if (kind !== 'import-statement' || entryImports.includes(path)) continue;
+      entryImports.push(path);
+      pending.push(path);
+    }
+  }
+}
 
 const cssTemp = join(temp, 'styles.css');
 const tailwind = Bun.spawnSync(
@@ -56,14 +74,25 @@ cpSync(join(root, 'web', 'api-docs'), apiDocs, { recursive: true });
 for (const name of ['swagger-ui-bundle.js', 'swagger-ui.css']) {
   cpSync(join(root, 'node_modules', 'swagger-ui-dist', name), join(apiDocs, name));
 }
+/** An SVG as a data: URL, escaping only what the URL and a double-quoted attribute need (fewer bytes than %-encoding all). */
+const svgDataUrl = (svg: string) =>
+  `data:image/svg+xml,${svg.trim().replaceAll('"', "'").replaceAll('%', '%25').replaceAll('#', '%23').replaceAll('<', '%3C').replaceAll('>', '%3E')}`;
 const html = readFileSync(join(root, 'web', 'index.html'), 'utf8')
   .replace('<!--STYLES-->', `<link rel="stylesheet" href="/assets/${cssName}" />`)
-  .replace('<!--SCRIPTS-->', `<script type="module" src="/assets/${entryName}"></script>`)
+  .replace(
+    '<!--SCRIPTS-->',
+    [`<script type="module" src="/assets/${entryName}"></script>`]
+      .concat(entryImports.map((path) => `<link rel="modulepreload" href="/assets/${path.replace('./', '')}" />`))
+      .join(''),
+  )
   // The icon inside the page: one request fewer on every first visit.
   .replace(
     'href="/favicon.svg"',
-    `href="data:image/svg+xml,${encodeURIComponent(readFileSync(join(root, 'web', 'public', 'favicon.svg'), 'utf8').trim())}"`,
-  );
+    `href="${svgDataUrl(readFileSync(join(root, 'web', 'public', 'favicon.svg'), 'utf8'))}"`,
+  )
+  // Every first visit downloads the page: no white space between tags, no self-closing slashes (HTML has none).
+  .replace(/>\s+</g, '><')
+  .replaceAll(' />', '>');
 writeFileSync(join(temp, 'index.html'), html);
 
 // The service worker at /sw.js (docs/offline.md): it precaches index.html, every script and style and the manifest;
@@ -106,9 +135,24 @@ const compress = (dir: string) => {
 };
 compress(temp);
 
-rmSync(out, { recursive: true, force: true });
-cpSync(temp, out, { recursive: true });
-rmSync(temp, { recursive: true, force: true });
+// Swapped in by two renames, so a server starting meanwhile lists one whole build, never a half-copied one.
+const old = join(root, 'dist', `web.old-${process.pid}`);
+for (let attempt = 0; ; attempt++) {
+  rmSync(old, { recursive: true, force: true });
+  try {
+    renameSync(out, old);
+  } catch {
+    // No earlier build (or another build is swapping its own in right now).
+  }
+  try {
+    renameSync(temp, out);
+    break;
+  } catch (error) {
+    // Another build put its folder there between the two renames: the last one in wins.
+    if (attempt >= 5) throw error;
+  }
+}
+rmSync(old, { recursive: true, force: true });
 const bytes =
   result.outputs.reduce((sum, output) => sum + Bun.file(output.path.replace(temp, out)).size, 0) + css.length;
 console.log(`Built web app into dist/web (${result.outputs.length + 1} assets, ${(bytes / 1024).toFixed(0)} KiB)`);
