@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { ProtectedRoute } from './features/auth/components/ProtectedRoute';
 import { dismissToastsOfLastPage } from './lib/toast';
+import { readToken } from './lib/token-cookie';
 import { LoginPage, SignupPage } from './routes/AuthPage';
 import { HomeRedirect } from './routes/HomeRedirect';
 import { FullPageLoader } from './ui/Spinner';
@@ -13,8 +14,19 @@ import { FullPageLoader } from './ui/Spinner';
  * where most visits start (bench:web's 100 KB budget counts each request's headers too). The sign-up page's frame is
  * there too; its form (features/auth/components/SignupForm.tsx) loads with /signup.
  */
-const page = <Name extends string>(load: () => Promise<Record<Name, React.ComponentType>>, name: Name) =>
-  lazy(() => load().then((module) => ({ default: module[name] })));
+const page = <Name extends string>(load: () => Promise<Record<Name, React.ComponentType>>, name: Name) => {
+  let loaded: { default: React.ComponentType } | undefined;
+  const preload = () => load().then((module) => (loaded = { default: module[name] }));
+  // Loaded already (preload): a thenable that answers at once, which React.lazy renders without suspending, so no
+  // fallback shows, nor React's 300 ms hold on what replaces a fallback.
+  const Page = lazy(() =>
+    loaded
+      ? // biome-ignore lint/suspicious/noThenProperty: React.lazy takes a thenable; this one answers at once
+        ({ then: (take: (module: typeof loaded) => void) => take(loaded) } as ReturnType<typeof preload>)
+      : preload(),
+  );
+  return Object.assign(Page, { preload });
+};
 
 const VerifyEmailPage = page(() => import('./routes/VerifyEmailPage'), 'VerifyEmailPage');
 const ForgotPasswordPage = page(() => import('./routes/ForgotPasswordPage'), 'ForgotPasswordPage');
@@ -30,6 +42,11 @@ const AdminPage = page(() => import('./routes/AdminPage'), 'AdminPage');
 const SharePage = page(() => import('./routes/SharePage'), 'SharePage');
 const DownloadsPage = page(() => import('./routes/DownloadsPage'), 'DownloadsPage');
 const NotFoundPage = page(() => import('./routes/NotFoundPage'), 'NotFoundPage');
+// A class opened straight from a link or a reload: its code loads beside the sign-in check, not after the shell's.
+if (readToken() && /^\/classroom\/./.test(location.pathname)) {
+  void AppShell.preload();
+  void CoursePage.preload();
+}
 
 /** A toast belongs to the page that showed it: moving to another page clears it (see dismissToastsOfLastPage). */
 function ToastsFollowPages() {

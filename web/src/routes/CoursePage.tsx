@@ -3,23 +3,40 @@ import { useSetAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
-import { errorMessage } from '../api/query-client';
+import { errorMessage, queryClient } from '../api/query-client';
 import { useSession } from '../features/auth/state/session';
-import { teacherIdOf, teacherName, useCourse } from '../features/classes/api/courses';
-import { Comments } from '../features/comments/components/Comments';
-import { type Lecture, useDeleteLecture, useLectures, useUpdateCachedLecture } from '../features/lectures/api/lectures';
+import { courseQuery, teacherIdOf, teacherName, useCourse } from '../features/classes/api/courses';
+import {
+  type Lecture,
+  lecturesQuery,
+  useDeleteLecture,
+  useLectures,
+  useUpdateCachedLecture,
+} from '../features/lectures/api/lectures';
 import { LectureStage } from '../features/lectures/components/LectureStage';
 import { Playlist } from '../features/lectures/components/Playlist';
-import { CourseNotes } from '../features/notes/components/CourseNotes';
 import { useRecordVisit } from '../features/notifications/api/notifications';
 import { OfflineDownload } from '../features/offline/components/OfflineDownload';
+import { useAfterFirstScreen } from '../features/player/hooks/useAfterFirstScreen';
 import { seekRequestAtom } from '../features/player/state/player';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { LectureGuide } from '../features/slides/components/LectureGuide';
 import { toast } from '../lib/toast';
+import { readToken } from '../lib/token-cookie';
 import { ShareIcon } from '../ui/icons';
 import { LoadError } from '../ui/QueryState';
 import { FullPageLoader } from '../ui/Spinner';
+import { useAfterFirstFrame } from './course-after-first-frame';
+
+/**
+ * A class opened straight from a link or a reload: its class and lectures are asked for as soon as this code has
+ * arrived (router.tsx asks for it at once), beside the sign-in check, not once the shell has rendered the page.
+ */
+const openedId = /^\/classroom\/([^/]+)\/?$/.exec(window.location.pathname)?.[1];
+if (openedId && readToken()) {
+  void queryClient.prefetchQuery(courseQuery(decodeURIComponent(openedId)));
+  void queryClient.prefetchQuery(lecturesQuery(decodeURIComponent(openedId)));
+}
 
 type Tools = typeof import('./course-teacher-tools');
 /** A teacher-only part, loaded with the others on first use (`course-teacher-tools.ts`). */
@@ -33,12 +50,18 @@ const AddTopicModal = teacherTool('AddTopicModal');
 const EditTopicModal = teacherTool('EditTopicModal');
 const DownloadsSwitch = teacherTool('DownloadsSwitch');
 
+type Later = typeof import('./course-comments-notes');
+/** A part no one needs before the video's first frame, loaded after it (`course-after-first-frame.ts`). */
+const laterPart = <Name extends keyof Later>(name: Name) =>
+  lazy(async () => ({ default: (await import('./course-comments-notes'))[name] }));
+const Comments = laterPart('Comments');
+const CourseNotes = laterPart('CourseNotes');
+
 export function CoursePage() {
   const { id } = useParams();
   const [params, setParams] = useSearchParams();
   const { user } = useSession();
   const courseQuery = useCourse(id ?? '');
-  useRecordVisit(id);
   const lecturesQuery = useLectures(id ?? '');
   const updateCachedLecture = useUpdateCachedLecture();
   const removeLecture = useDeleteLecture();
@@ -66,12 +89,12 @@ export function CoursePage() {
     if (jumpLecture && jumpSeconds !== null) setSelectedId(jumpLecture);
   }, [jumpLecture, jumpSeconds]);
 
-  // A card's notes button links to #notes: scroll there once the page has loaded.
   const loaded = course !== undefined && lectures !== undefined;
-  useEffect(() => {
-    if (loaded && window.location.hash === '#notes')
-      document.getElementById('notes')?.scrollIntoView({ behavior: 'smooth' });
-  }, [loaded]);
+  // The page's first screen shows before the visit is recorded and the slide index asked for.
+  const shown = useAfterFirstScreen(loaded);
+  useRecordVisit(shown ? id : undefined);
+  // A card's notes button links to #notes: the notes load at once then, and are scrolled to (ScrollToNotes).
+  const toNotes = window.location.hash === '#notes';
 
   // The selected lecture; else continue watching: the one the student stopped in the middle of, else the first one
   // not finished, else the first.
@@ -87,6 +110,9 @@ export function CoursePage() {
       null
     );
   }, [lectures, selectedId]);
+
+  // Comments and notes wait for the video's first frame (or a page left alone), unless there is no video to wait for.
+  const afterFirstFrame = useAfterFirstFrame(loaded, toNotes || (loaded && !selected?.video?.playable));
 
   const selectedLectureId = selected?._id;
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the jump's lecture is the one on the stage
@@ -174,7 +200,10 @@ export function CoursePage() {
           />
           {selected && <OfflineDownload lecture={selected} course={course} isTeacher={isTeacher} />}
           {/* Its own key: a sibling with the stage's key (the lecture id) makes React keep the old stage beside the new. */}
-          {selected && <LectureGuide key={`guide ${selected._id}`} lecture={selected} />}
+          {/* With chapters it shows at once, with the page (nothing moves); otherwise only once slides arrive. */}
+          {selected && (shown || selected.chapters.length > 0) && (
+            <LectureGuide key={`guide ${selected._id}`} lecture={selected} />
+          )}
         </div>
         <div className="flex min-w-0 flex-col gap-6 xl:col-start-2 xl:row-span-2 xl:row-start-1">
           <Playlist
@@ -186,11 +215,18 @@ export function CoursePage() {
             onEdit={(lecture) => setEditing(lecture._id)}
             onDelete={(lecture) => setDeleting(lecture._id)}
           />
-          <CourseNotes courseId={course._id} />
+          {afterFirstFrame && (
+            <Suspense fallback={null}>
+              <CourseNotes courseId={course._id} />
+              {toNotes && <ScrollToNotes />}
+            </Suspense>
+          )}
         </div>
-        {selected && (
+        {selected && afterFirstFrame && (
           <div className="min-w-0 xl:col-start-1 xl:row-start-2">
-            <Comments lectureId={selected._id} isTeacher={isTeacher} />
+            <Suspense fallback={null}>
+              <Comments lectureId={selected._id} isTeacher={isTeacher} />
+            </Suspense>
           </div>
         )}
       </div>
@@ -210,6 +246,12 @@ export function CoursePage() {
       )}
     </div>
   );
+}
+
+/** Scrolls to the notes once they are there (it shows with them, in their Suspense). */
+function ScrollToNotes() {
+  useEffect(() => document.getElementById('notes')?.scrollIntoView({ behavior: 'smooth' }), []);
+  return null;
 }
 
 /** A class that does not exist for this user (404) gets the way back; any other failure gets Retry. */
