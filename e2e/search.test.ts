@@ -145,3 +145,37 @@ test("an outsider's search shows nothing from that class", async () => {
     await context.close();
   }
 });
+
+test("offline, a new search never shows the last one's hits under the new words: it says it is offline, with Retry", async () => {
+  const { context, page } = await signedIn(student.token, { width: 375, height: 812 });
+  try {
+    await page.goto(`${env.server.baseUrl}/classroom`);
+    const box = page.getByRole('search', { name: 'Search my classes' }).getByRole('searchbox');
+    await box.fill('cell structure');
+    await box.press('Enter');
+    await page.getByTestId('search-hit').filter({ hasText: 'Cell structure' }).first().waitFor();
+
+    await context.setOffline(true);
+    await box.fill('powerhouse');
+    await box.press('Enter');
+    await page.waitForURL(/\/search\?q=powerhouse/);
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not load search results.' });
+    await alert.waitFor();
+    await expect(alert.textContent()).resolves.toContain('You are offline');
+    expect(await page.getByTestId('search-hit').count()).toBe(0);
+    expect(await page.getByText('for “powerhouse”').count()).toBe(0);
+    expect(await page.getByRole('status', { name: 'Loading search results' }).count()).toBe(0);
+    await screenshot(page, 'search-offline-375');
+
+    await context.setOffline(false);
+    // Back online, Retry (if the query has not already resumed by itself) shows the new words' hits.
+    const retry = alert.getByRole('button', { name: 'Retry' });
+    if (await retry.isVisible()) await retry.click().catch(() => {});
+    const hit = page.getByTestId('search-hit').filter({ hasText: 'powerhouse' });
+    await hit.first().waitFor({ timeout: 10_000 });
+    expect(await hit.first().locator('mark').allInnerTexts()).toContain('powerhouse');
+    await expect(page.getByRole('status').filter({ hasText: 'for “powerhouse”' }).isVisible()).resolves.toBe(true);
+  } finally {
+    await context.close();
+  }
+});

@@ -2,12 +2,11 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { errorMessage } from '../api/query-client';
 import { useCourses } from '../features/classes/api/courses';
-import { hitLink, type SearchHit, snippetParts, useSearch } from '../features/search/api/search';
+import { hitLink, type SearchHit, type SearchResult, snippetParts, useSearch } from '../features/search/api/search';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { formatClock } from '../lib/format';
 import { SearchIcon } from '../ui/icons';
-import { LoadError } from '../ui/QueryState';
-import { Spinner } from '../ui/Spinner';
+import { QueryState } from '../ui/QueryState';
 
 const KIND_LABEL: Record<SearchHit['kind'], string> = {
   title: 'Title',
@@ -43,6 +42,75 @@ function Snippet({ hit }: { hit: SearchHit }) {
   );
 }
 
+/** One query's hits, under the words that found them. */
+function SearchResults({
+  data,
+  q,
+  courseName,
+  refreshing,
+}: {
+  data: SearchResult;
+  q: string;
+  courseName?: string;
+  refreshing: boolean;
+}) {
+  return (
+    <div className={`flex flex-col gap-4 ${refreshing ? 'opacity-70' : ''}`} aria-busy={refreshing}>
+      <p className="text-sm text-slate-600" role="status">
+        {data.more ? 'Best matches' : `${data.hits.length} ${data.hits.length === 1 ? 'match' : 'matches'}`} for “{q}”
+        {courseName ? ` in ${courseName}` : ''}
+      </p>
+      <ol className="flex flex-col gap-4" aria-label="Search results">
+        {byLecture(data.hits).map((hits) => {
+          const first = hits[0] as SearchHit;
+          return (
+            <li key={first.lectureId} className="card p-4">
+              <h2 className="text-base font-semibold text-slate-900">
+                <Link to={hitLink({ ...first, seconds: undefined })} className="hover:underline">
+                  {first.lectureTitle}
+                </Link>
+              </h2>
+              <p className="text-sm text-slate-600">{first.courseName}</p>
+              <ul className="mt-3 flex flex-col gap-2">
+                {hits.map((hit, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: hits of one lecture in ranked order
+                  <li key={i}>
+                    <Link
+                      to={hitLink(hit)}
+                      className="flex flex-col gap-1 rounded-xl border border-slate-200 p-3 text-sm transition hover:border-indigo-300 hover:bg-indigo-50/40 focus-visible:outline-2 sm:flex-row sm:items-baseline sm:gap-3"
+                      data-testid="search-hit"
+                    >
+                      {hit.thumbnail && (
+                        <img
+                          src={hit.thumbnail}
+                          alt=""
+                          loading="lazy"
+                          width={320}
+                          height={180}
+                          className="aspect-video w-32 shrink-0 rounded-md bg-slate-200 object-cover sm:w-24"
+                        />
+                      )}
+                      <span className="flex shrink-0 items-center gap-2 text-xs font-medium text-slate-600 sm:w-44">
+                        <span>{KIND_LABEL[hit.kind]}</span>
+                        {hit.seconds !== undefined && (
+                          <span className="rounded-md bg-indigo-50 px-1.5 py-0.5 font-mono text-indigo-700">
+                            {formatClock(hit.seconds)}
+                          </span>
+                        )}
+                      </span>
+                      <Snippet hit={hit} />
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}
+
 /** /search?q=…&courseId=…: what matched in titles, chapters, captions, slides and comments, each opening the lecture at its second. */
 export function SearchPage() {
   const [params, setParams] = useSearchParams();
@@ -52,7 +120,12 @@ export function SearchPage() {
   const courses = useCourses();
   const results = useSearch(q, courseId);
   const courseName = courses.data?.find((course) => course._id === courseId)?.courseName;
-  const refused = results.error instanceof ApiError && results.error.status >= 400 && results.error.status < 500;
+  // The server refused the words themselves (only punctuation, a class not theirs): said in its words, no Retry.
+  const refused =
+    results.data === undefined &&
+    results.error instanceof ApiError &&
+    results.error.status >= 400 &&
+    results.error.status < 500;
 
   return (
     <section className="mx-auto flex max-w-3xl flex-col gap-5">
@@ -97,91 +170,37 @@ export function SearchPage() {
             opens the lecture at that second.
           </p>
         </div>
-      ) : results.data === undefined && results.isError ? (
-        refused ? (
-          <p role="alert" className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
-            {errorMessage(results.error).replace(/^q: /, '')}
-          </p>
-        ) : (
-          <LoadError label="search results" query={results} />
-        )
-      ) : results.data === undefined ? (
-        <div className="flex justify-center py-16">
-          <Spinner label="Searching" />
-        </div>
-      ) : results.data.hits.length === 0 ? (
-        <div className="empty-state" role="status">
-          <SearchIcon size={40} className="text-slate-400" />
-          <p className="mt-3 font-medium text-slate-800">No matches for “{q}”</p>
-          <p className="mt-1 text-sm text-slate-600">
-            {courseId ? 'Try all your classes, or other words.' : 'Try fewer or other words.'}
-          </p>
-          {courseId && (
-            <button
-              type="button"
-              className="btn btn-secondary mt-4"
-              onClick={() => navigate(`/search?${new URLSearchParams({ q })}`)}
-            >
-              Search all my classes
-            </button>
-          )}
-        </div>
+      ) : refused ? (
+        <p role="alert" className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
+          {errorMessage(results.error).replace(/^q: /, '')}
+        </p>
       ) : (
-        <div className={`flex flex-col gap-4 ${results.isFetching ? 'opacity-70' : ''}`} aria-busy={results.isFetching}>
-          <p className="text-sm text-slate-600" role="status">
-            {results.data.more
-              ? 'Best matches'
-              : `${results.data.hits.length} ${results.data.hits.length === 1 ? 'match' : 'matches'}`}{' '}
-            for “{q}”{courseName ? ` in ${courseName}` : ''}
-          </p>
-          <ol className="flex flex-col gap-4" aria-label="Search results">
-            {byLecture(results.data.hits).map((hits) => {
-              const first = hits[0] as SearchHit;
-              return (
-                <li key={first.lectureId} className="card p-4">
-                  <h2 className="text-base font-semibold text-slate-900">
-                    <Link to={hitLink({ ...first, seconds: undefined })} className="hover:underline">
-                      {first.lectureTitle}
-                    </Link>
-                  </h2>
-                  <p className="text-sm text-slate-600">{first.courseName}</p>
-                  <ul className="mt-3 flex flex-col gap-2">
-                    {hits.map((hit, i) => (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: hits of one lecture in ranked order
-                      <li key={i}>
-                        <Link
-                          to={hitLink(hit)}
-                          className="flex flex-col gap-1 rounded-xl border border-slate-200 p-3 text-sm transition hover:border-indigo-300 hover:bg-indigo-50/40 focus-visible:outline-2 sm:flex-row sm:items-baseline sm:gap-3"
-                          data-testid="search-hit"
-                        >
-                          {hit.thumbnail && (
-                            <img
-                              src={hit.thumbnail}
-                              alt=""
-                              loading="lazy"
-                              width={320}
-                              height={180}
-                              className="aspect-video w-32 shrink-0 rounded-md bg-slate-200 object-cover sm:w-24"
-                            />
-                          )}
-                          <span className="flex shrink-0 items-center gap-2 text-xs font-medium text-slate-600 sm:w-44">
-                            <span>{KIND_LABEL[hit.kind]}</span>
-                            {hit.seconds !== undefined && (
-                              <span className="rounded-md bg-indigo-50 px-1.5 py-0.5 font-mono text-indigo-700">
-                                {formatClock(hit.seconds)}
-                              </span>
-                            )}
-                          </span>
-                          <Snippet hit={hit} />
-                        </Link>
-                      </li>
-                    ))}
-                  </ul>
-                </li>
-              );
-            })}
-          </ol>
-        </div>
+        // Only this query's own answer is shown: while a new word loads a spinner, while it cannot (offline) Retry.
+        <QueryState
+          query={results}
+          label="search results"
+          isEmpty={(data) => data.hits.length === 0}
+          empty={
+            <div className="empty-state" role="status">
+              <SearchIcon size={40} className="text-slate-400" />
+              <p className="mt-3 font-medium text-slate-800">No matches for “{q}”</p>
+              <p className="mt-1 text-sm text-slate-600">
+                {courseId ? 'Try all your classes, or other words.' : 'Try fewer or other words.'}
+              </p>
+              {courseId && (
+                <button
+                  type="button"
+                  className="btn btn-secondary mt-4"
+                  onClick={() => navigate(`/search?${new URLSearchParams({ q })}`)}
+                >
+                  Search all my classes
+                </button>
+              )}
+            </div>
+          }
+        >
+          {(data) => <SearchResults data={data} q={q} courseName={courseName} refreshing={results.isFetching} />}
+        </QueryState>
       )}
     </section>
   );

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SearchResultJson } from '../../../../../src/contract/search';
 import { answer, api } from '../../../api/client';
 
@@ -23,8 +23,7 @@ export const searchQuery = (q: string, courseId?: string) =>
     staleTime: 30_000,
   });
 
-export const useSearch = (q: string, courseId?: string) =>
-  useQuery({ ...searchQuery(q, courseId), placeholderData: keepPreviousData });
+export const useSearch = (q: string, courseId?: string) => useQuery(searchQuery(q, courseId));
 
 /** Where a hit opens: its lecture in its class, at its second when it has one. */
 export function hitLink(hit: Pick<SearchHit, 'courseId' | 'lectureId' | 'seconds'>) {
