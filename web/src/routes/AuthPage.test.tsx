@@ -118,11 +118,19 @@ test("sign-up: empty fields are said under each field in the server's words, and
   expect(await signUp.findByText(words.username)).toBeDefined();
   expect(problemOf(signUp.getByLabelText('Name'))).toEqual([words.username]);
   expect(problemOf(signUp.getByLabelText('Email'))).toEqual([words.email]);
-  expect(problemOf(signUp.getByLabelText('Password'))).toEqual([
-    `At least ${LIMITS.passwordMin} characters.`,
-    words.password,
-  ]);
+  // The problem takes the hint's place: one line under the field, not the rule said twice.
+  expect(problemOf(signUp.getByLabelText('Password'))).toEqual([words.password]);
+  expect(signUp.queryByText(`At least ${LIMITS.passwordMin} characters.`)).toBeNull();
   expect(signUp.getByRole('button', { name: 'Sign Up' })).toBeDefined();
+  // Fixed as it is typed: the problem goes and the hint comes back, read with the field.
+  await user.type(signUp.getByLabelText('Password'), TEST_PASSWORD);
+  await waitFor(() => expect(signUp.queryByText(words.password)).toBeNull());
+  const password = signUp.getByLabelText('Password');
+  expect(password.getAttribute('aria-invalid')).toBeNull();
+  expect(document.getElementById(password.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+    `At least ${LIMITS.passwordMin} characters.`,
+  );
+  expect(problemOf(signUp.getByLabelText('Name'))).toEqual([words.username]);
   expect(await server.requests('POST', '/api/users/register')).toBe(before);
 });
 

@@ -46,9 +46,9 @@ export function PasswordInput({
   autoComplete: string;
   name: string;
   minLength?: number;
-  /** A rule the password must follow, shown under the field and read with it. */
+  /** A rule the password must follow, shown under the field and read with it while there is no problem. */
   hint?: string;
-  /** What is wrong with the value, in the contract's words: shown under the field and read with it. */
+  /** What is wrong with the value, in the contract's words: shown under the field in the hint's place, read with it. */
   problem?: string;
 }) {
   const [visible, setVisible] = useState(false);
@@ -66,7 +66,7 @@ export function PasswordInput({
           onChange={(event) => onChange(event.target.value)}
           autoComplete={autoComplete}
           minLength={minLength}
-          aria-describedby={[hint && `${id}-hint`, problem && `${id}-problem`].filter(Boolean).join(' ') || undefined}
+          aria-describedby={problem ? `${id}-problem` : hint ? `${id}-hint` : undefined}
           aria-invalid={problem ? true : undefined}
           required
         />
@@ -80,12 +80,16 @@ export function PasswordInput({
           <Eye crossed={visible} />
         </button>
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
-          {hint}
-        </p>
+      {/* One line under the field: the problem says the rule again in its own words, so it takes the hint's place. */}
+      {problem ? (
+        <FieldProblem id={`${id}-problem`} message={problem} />
+      ) : (
+        hint && (
+          <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+            {hint}
+          </p>
+        )
       )}
-      <FieldProblem id={`${id}-problem`} message={problem} />
     </div>
   );
 }

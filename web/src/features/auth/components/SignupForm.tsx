@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
 import { type FieldProblems, fieldProblems, loadSchemas } from '../../../lib/form-check';
@@ -29,15 +29,28 @@ export function SignupForm({
   onVerify: (email: string) => void;
 }) {
   const { username, email, password, role } = values;
-  const set =
-    <Field extends keyof SignUpValues>(field: Field) =>
-    (value: SignUpValues[Field]) =>
-      onChange({ ...values, [field]: value });
   const [busy, setBusy] = useState(false);
   const [problems, setProblems] = useState<FieldProblems>({});
+  const checks = useRef(0);
+  const set =
+    <Field extends keyof SignUpValues>(field: Field) =>
+    (value: SignUpValues[Field]) => {
+      const next = { ...values, [field]: value };
+      onChange(next);
+      // A field said to be wrong is checked again as it is typed: its problem goes (its hint comes back) once fixed.
+      if (problems[field]) void recheck(field, next);
+    };
+
+  async function recheck(field: keyof SignUpValues, next: SignUpValues) {
+    const check = ++checks.current;
+    const found = await fieldProblems((await contract()).registerBody, next);
+    if (check !== checks.current) return;
+    setProblems(({ [field]: _, ...others }) => (found[field] ? { ...others, [field]: found[field] } : others));
+  }
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
+    checks.current++;
     const found = await fieldProblems((await contract()).registerBody, values);
     setProblems(found);
     if (Object.keys(found).length > 0) return;

@@ -1,6 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { LIMITS } from '../../../../../src/contract/limits';
+import { type FormEvent, useRef, useState } from 'react';
 import { ApiError } from '../../../api/client';
 import { type FieldProblems, fieldProblems, loadSchemas } from '../../../lib/form-check';
 import { toast } from '../../../lib/toast';
@@ -29,14 +28,39 @@ export function SecurityForm({ user }: { user: User }) {
   const [confirmed, setConfirmed] = useSchoolConfirmed('password');
   /** Each field's problem, under it: the contract's words before sending, the server's after a refusal. */
   const [problems, setProblems] = useState<FieldProblems>({});
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  const checks = useRef(0);
+  async function check(values: { current: string; next: string; confirm: string }) {
     const found = await fieldProblems((await contract()).passwordBody, {
-      currentPassword: noPassword ? undefined : current,
-      newPassword: next,
+      currentPassword: noPassword ? undefined : values.current,
+      newPassword: values.next,
     });
     // The second typing is the form's own check: the server never sees it.
-    if (next !== confirm) found.confirm = "New passwords don't match";
+    if (values.next !== values.confirm) found.confirm = "New passwords don't match";
+    return found;
+  }
+  /** A field said to be wrong is checked again as it is typed: its problem goes (its hint comes back) once fixed. */
+  function retype(field: 'currentPassword' | 'newPassword' | 'confirm', values: Parameters<typeof check>[0]) {
+    const shown = Object.keys(problems).filter(
+      (key) => key === field || (field === 'newPassword' && key === 'confirm'),
+    );
+    if (shown.length === 0) return;
+    const at = ++checks.current;
+    void check(values).then((found) => {
+      if (at !== checks.current) return;
+      setProblems((before) => {
+        const after = { ...before };
+        for (const key of shown) {
+          if (found[key]) after[key] = found[key];
+          else delete after[key];
+        }
+        return after;
+      });
+    });
+  }
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    checks.current++;
+    const found = await check({ current, next, confirm });
     setProblems(found);
     if (Object.keys(found).length > 0) return;
     change.mutate(
@@ -91,7 +115,10 @@ export function SecurityForm({ user }: { user: User }) {
           label="Current password"
           name="currentPassword"
           value={current}
-          onChange={setCurrent}
+          onChange={(value) => {
+            setCurrent(value);
+            retype('currentPassword', { current: value, next, confirm });
+          }}
           autoComplete="current-password"
           problem={problems.currentPassword}
         />
@@ -99,13 +126,18 @@ export function SecurityForm({ user }: { user: User }) {
       <NewPasswordFields
         password={next}
         confirm={confirm}
-        onPassword={setNext}
-        onConfirm={setConfirm}
+        onPassword={(value) => {
+          setNext(value);
+          retype('newPassword', { current, next: value, confirm });
+        }}
+        onConfirm={(value) => {
+          setConfirm(value);
+          retype('confirm', { current, next, confirm: value });
+        }}
         problems={{ password: problems.newPassword, confirm: problems.confirm }}
       />
-      <p className="text-xs text-slate-600">
-        At least {LIMITS.passwordMin} characters. Other devices will be signed out; this one stays signed in.
-      </p>
+      {/* The length rule is the new password's own hint: said once, where its problem would replace it. */}
+      <p className="text-xs text-slate-600">Other devices will be signed out; this one stays signed in.</p>
       <button type="submit" className="btn btn-primary self-start" disabled={busy}>
         {busy ? 'Updating...' : noPassword ? 'Set Password' : 'Update Password'}
       </button>

@@ -93,13 +93,16 @@ test('new password: both fields take the shared minimum and say it', async () =>
     expect(field.minLength).toBe(LIMITS.passwordMin);
     expect(field.type).toBe('password');
   }
-  expect(screen.getAllByText(new RegExp(`At least ${LIMITS.passwordMin} characters`)).length).toBeGreaterThan(0);
+  // Said once, as the new password's hint, and read with that field.
+  expect(screen.getAllByText(new RegExp(`At least ${LIMITS.passwordMin} characters`))).toHaveLength(1);
+  const hint = document.getElementById(next.getAttribute('aria-describedby') ?? '');
+  expect(hint?.textContent).toBe(`At least ${LIMITS.passwordMin} characters.`);
 });
 
 /** Whether the account's token still works: a password change signs every other session out. */
 const tokenWorks = async (token: string) => (await server.api('GET', '/api/users', undefined, token)).status === 200;
 
-/** The words a field is described by while it is invalid (its hint, then its problem). */
+/** The words a field is described by while it is invalid (its problem, in its hint's place). */
 function describedWords(field: HTMLElement) {
   expect(field.getAttribute('aria-invalid')).toBe('true');
   return (field.getAttribute('aria-describedby') ?? '')
@@ -144,10 +147,17 @@ test("new password: one too short is said under it in the server's words, and no
   await user.type(screen.getByLabelText('Confirm new password'), short);
   await user.click(screen.getByRole('button', { name: 'Update Password' }));
   expect(await screen.findByText(refusal.json.fields.newPassword)).toBeDefined();
-  expect(describedWords(screen.getByLabelText('New password'))).toEqual([
+  // The problem takes the hint's place: one line under the field, not the rule twice.
+  expect(describedWords(screen.getByLabelText('New password'))).toEqual([refusal.json.fields.newPassword]);
+  expect(screen.queryByText(`At least ${LIMITS.passwordMin} characters.`)).toBeNull();
+  // Fixed as it is typed: the problem goes and the hint comes back, read with the field.
+  await user.type(screen.getByLabelText('New password'), 'xxxx');
+  await waitFor(() => expect(screen.queryByText(refusal.json.fields.newPassword)).toBeNull());
+  const next = screen.getByLabelText('New password');
+  expect(next.getAttribute('aria-invalid')).toBeNull();
+  expect(document.getElementById(next.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
     `At least ${LIMITS.passwordMin} characters.`,
-    refusal.json.fields.newPassword,
-  ]);
+  );
   expect(await server.requests('PATCH', passwordPath(account))).toBe(before);
   expect(await tokenWorks(account.token)).toBe(true);
 });
