@@ -111,6 +111,46 @@ test('class list, course page and history: loaded, empty and failed, at every wi
   }
 }, 180_000);
 
+test('a screen whose code cannot be downloaded says so with Retry, never a white page, and loads once it can', async () => {
+  const context = await signedInContext(env.browser, env.server, student.token, { width: 375, height: 812 });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${env.server.baseUrl}/classroom`);
+    const card = page.getByRole('link', { name: /Compilers/ }).first();
+    await card.waitFor();
+    // Offline before the class page was ever opened: its code is not in the browser.
+    await context.setOffline(true);
+    await card.click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not load this page.' });
+    await alert.getByText('You are offline. It will load by itself once you are back online.').waitFor();
+    // The shell stays, so the person can go elsewhere.
+    await page.getByRole('link', { name: 'History' }).first().waitFor();
+    await check(page, 'page-code-offline', 375);
+    await context.setOffline(false);
+    // Back online: the page loads by itself.
+    await page.getByRole('heading', { name: 'Parsing' }).waitFor();
+    expect(await alert.count()).toBe(0);
+
+    // Online, but the server answers no code (it was updated since the page was opened, or is unreachable).
+    await page.goto(`${env.server.baseUrl}/classroom`);
+    await card.waitFor();
+    let refused = 0;
+    await page.route(/\/assets\/.*\.js$/, (route) => {
+      refused += 1;
+      return route.fulfill({ status: 404, body: 'Not found' });
+    });
+    await page.getByRole('link', { name: 'Settings' }).first().click();
+    await alert.getByText('The connection dropped, or the app was updated. Try again.').waitFor();
+    expect(refused).toBeGreaterThan(0);
+    await page.unroute(/\/assets\/.*\.js$/);
+    // Retry tries again (and a second failure reloads the app); either way Settings shows.
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('tab', { name: /Security/ }).waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
 test('settings tabs follow the ARIA tabs pattern: one Tab stop, arrows, Home and End select', async () => {
   const context = await signedInContext(env.browser, env.server, teacher.token);
   const page = await context.newPage();

@@ -1,10 +1,12 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { ProtectedRoute } from './features/auth/components/ProtectedRoute';
+import { page } from './lib/lazy-page';
 import { dismissToastsOfLastPage } from './lib/toast';
 import { readToken } from './lib/token-cookie';
 import { LoginPage, SignupPage } from './routes/AuthPage';
 import { HomeRedirect } from './routes/HomeRedirect';
+import { PageLoadBoundary } from './ui/PageLoadBoundary';
 import { FullPageLoader } from './ui/Spinner';
 
 /**
@@ -14,20 +16,6 @@ import { FullPageLoader } from './ui/Spinner';
  * where most visits start (bench:web's 100 KB budget counts each request's headers too). The sign-up page's frame is
  * there too; its form (features/auth/components/SignupForm.tsx) loads with /signup.
  */
-const page = <Name extends string>(load: () => Promise<Record<Name, React.ComponentType>>, name: Name) => {
-  let loaded: { default: React.ComponentType } | undefined;
-  const preload = () => load().then((module) => (loaded = { default: module[name] }));
-  // Loaded already (preload): a thenable that answers at once, which React.lazy renders without suspending, so no
-  // fallback shows, nor React's 300 ms hold on what replaces a fallback.
-  const Page = lazy(() =>
-    loaded
-      ? // biome-ignore lint/suspicious/noThenProperty: React.lazy takes a thenable; this one answers at once
-        ({ then: (take: (module: typeof loaded) => void) => take(loaded) } as ReturnType<typeof preload>)
-      : preload(),
-  );
-  return Object.assign(Page, { preload });
-};
-
 const VerifyEmailPage = page(() => import('./routes/VerifyEmailPage'), 'VerifyEmailPage');
 const ForgotPasswordPage = page(() => import('./routes/ForgotPasswordPage'), 'ForgotPasswordPage');
 const JoinPage = page(() => import('./routes/JoinPage'), 'JoinPage');
@@ -57,34 +45,42 @@ function ToastsFollowPages() {
   return null;
 }
 
+/** A screen that cannot be drawn (its code did not arrive) says so with Retry, never a white page. */
+function PagesBoundary({ children }: { children: React.ReactNode }) {
+  const { pathname } = useLocation();
+  return <PageLoadBoundary resetKey={pathname}>{children}</PageLoadBoundary>;
+}
+
 export function AppRoutes() {
   return (
     <BrowserRouter>
       <ToastsFollowPages />
-      <Suspense fallback={<FullPageLoader />}>
-        <Routes>
-          <Route path="/" element={<HomeRedirect />} />
-          <Route path="/login" element={<LoginPage />} />
-          <Route path="/signup" element={<SignupPage />} />
-          <Route path="/verify-email" element={<VerifyEmailPage />} />
-          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-          <Route path="/join/:inviteCode" element={<JoinPage />} />
-          <Route path="/school-sign-in" element={<SchoolSignInPage />} />
-          <Route element={<ProtectedRoute />}>
-            <Route element={<AppShell />}>
-              <Route path="/classroom" element={<ClassroomPage />} />
-              <Route path="/classroom/:id" element={<CoursePage />} />
-              <Route path="/history" element={<HistoryPage />} />
-              <Route path="/search" element={<SearchPage />} />
-              <Route path="/settings" element={<SettingsPage />} />
-              <Route path="/admin" element={<AdminPage />} />
-              <Route path="/share/:id" element={<SharePage />} />
-              <Route path="/downloads" element={<DownloadsPage />} />
+      <PagesBoundary>
+        <Suspense fallback={<FullPageLoader />}>
+          <Routes>
+            <Route path="/" element={<HomeRedirect />} />
+            <Route path="/login" element={<LoginPage />} />
+            <Route path="/signup" element={<SignupPage />} />
+            <Route path="/verify-email" element={<VerifyEmailPage />} />
+            <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+            <Route path="/join/:inviteCode" element={<JoinPage />} />
+            <Route path="/school-sign-in" element={<SchoolSignInPage />} />
+            <Route element={<ProtectedRoute />}>
+              <Route element={<AppShell />}>
+                <Route path="/classroom" element={<ClassroomPage />} />
+                <Route path="/classroom/:id" element={<CoursePage />} />
+                <Route path="/history" element={<HistoryPage />} />
+                <Route path="/search" element={<SearchPage />} />
+                <Route path="/settings" element={<SettingsPage />} />
+                <Route path="/admin" element={<AdminPage />} />
+                <Route path="/share/:id" element={<SharePage />} />
+                <Route path="/downloads" element={<DownloadsPage />} />
+              </Route>
             </Route>
-          </Route>
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
-      </Suspense>
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </Suspense>
+      </PagesBoundary>
     </BrowserRouter>
   );
 }

@@ -6,6 +6,7 @@ import { SearchBox } from '../features/search/components/SearchBox';
 import { UploadTray } from '../features/uploads/components/UploadTray';
 import { Avatar } from '../ui/Avatar';
 import { CapIcon, DownloadIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from '../ui/icons';
+import { PageLoadBoundary } from '../ui/PageLoadBoundary';
 import { Spinner } from '../ui/Spinner';
 
 const NARROW_BREAKPOINT = 768;
@@ -150,15 +151,17 @@ export function AppShell() {
             {/* Uploads dock here, in the page's flow: above the page, over none of its controls. */}
             <UploadTray />
             {/* A screen's code loads inside the shell, which stays where it is meanwhile. */}
-            <Suspense
-              fallback={
-                <div className="flex justify-center py-16">
-                  <Spinner />
-                </div>
-              }
-            >
-              <Outlet />
-            </Suspense>
+            <PageLoadBoundary resetKey={location.pathname}>
+              <Suspense
+                fallback={
+                  <div className="flex justify-center py-16">
+                    <Spinner />
+                  </div>
+                }
+              >
+                <Outlet />
+              </Suspense>
+            </PageLoadBoundary>
           </div>
         </main>
       </div>
