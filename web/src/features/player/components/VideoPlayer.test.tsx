@@ -48,12 +48,20 @@ afterEach(() => {
   globalThis.ResizeObserver = realResizeObserver;
 });
 
-async function renderPlayer(marks: { chapters: PlayerMark[]; slides: PlayerMark[] } = { chapters: [], slides: [] }) {
+async function renderPlayer(
+  marks: { chapters: PlayerMark[]; slides: PlayerMark[] } = { chapters: [], slides: [] },
+  startAt = 0,
+) {
   const store = createStore();
   store.set(playerMarksAtom, marks);
   render(
     <Provider store={store}>
-      <VideoPlayer src="/media/videos/v1/master.m3u8" durationHint={LECTURE_SECONDS} captions={captions} />
+      <VideoPlayer
+        src="/media/videos/v1/master.m3u8"
+        durationHint={LECTURE_SECONDS}
+        captions={captions}
+        startAt={startAt}
+      />
     </Provider>,
   );
   const player = screen.getByRole('region', { name: 'Video player' });
@@ -233,6 +241,13 @@ test('[ and ] go to the previous and next slide and say where they went', async 
   fireEvent.keyDown(player, { key: ']' });
   expect(screen.getByTestId('player-announcement').textContent).not.toBe(before);
   expect(announcement()).toBe('No next slide');
+});
+
+test('a resume point shows as the time, the seek bar and the chapter before the video has loaded', async () => {
+  await renderPlayer({ chapters: [chapter(0, 'Introduction'), chapter(45, 'Waves carry energy')], slides: [] }, 50);
+  expect(screen.getByTestId('player-time').textContent).toBe('0:50 / 2:00');
+  expect(seek().getAttribute('aria-valuenow')).toBe('50');
+  expect(screen.getByTestId('player-chapter').textContent).toBe('Waves carry energy');
 });
 
 test('without slides [ and ] go by chapter; without marks they do nothing', async () => {

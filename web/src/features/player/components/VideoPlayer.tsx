@@ -57,7 +57,7 @@ export function VideoPlayer({
   const containerRef = useRef<HTMLElement>(null);
   const barRef = useRef<HTMLDivElement>(null);
   const [state, dispatch] = useReducer(playerReducer, null, () =>
-    initialPlayerState({ speed: rememberedSpeed(), captionLanguage: localStorage.getItem(CAPTIONS_KEY) }),
+    initialPlayerState({ speed: rememberedSpeed(), captionLanguage: localStorage.getItem(CAPTIONS_KEY), startAt }),
   );
   const shownDuration = Math.max(state.duration || 0, durationHint);
   const allMarks = useAtomValue(playerMarksAtom);

@@ -85,14 +85,22 @@ export type PlayerAction =
   | { type: 'pip'; support: PipSupport }
   | { type: 'announce'; text: string };
 
-export function initialPlayerState(remembered: { speed: number; captionLanguage: string | null }): PlayerState {
+/**
+ * `startAt`: where the video will start (a resume point). The time and the chapter show it before the video has
+ * loaded, which waits for Play, instead of a 0:00 beside "Resuming where you stopped".
+ */
+export function initialPlayerState(remembered: {
+  speed: number;
+  captionLanguage: string | null;
+  startAt?: number;
+}): PlayerState {
   return {
     playing: false,
     ended: false,
     waiting: false,
     muted: false,
     volume: 1,
-    current: 0,
+    current: Math.max(0, remembered.startAt ?? 0),
     duration: 0,
     buffered: 0,
     speed: remembered.speed,
