@@ -52,15 +52,17 @@ export function PlayerOverlays({
       )}
 
       {error && (
+        // Above the control bar (the seek bar ran through Retry on a phone-sized player), and opaque enough that
+        // the picture behind it does not show through the words.
         <div
           role="alert"
-          className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-black/80 p-6 text-center text-white"
+          className="absolute inset-0 z-30 flex flex-col items-center justify-center gap-1 overflow-y-auto bg-slate-950/95 p-3 text-center text-white sm:gap-2 sm:p-6"
           data-error={error.kind}
         >
           <p className="font-semibold">{error.title}</p>
           <p className="max-w-md text-sm">{error.detail}</p>
           {canRetry(state) ? (
-            <button type="button" className="btn btn-primary mt-1" onClick={onRetry}>
+            <button type="button" className="btn btn-primary mt-1 shrink-0" onClick={onRetry}>
               Retry Playback
             </button>
           ) : (
