@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { makeClip, readBytes, uploadForm } from '../src/test/fixtures';
 import { apiClient } from '../src/test/harness';
+import { waitUntil } from '../src/test/wait';
 import { seriousA11yFindings } from './browser';
 import { e2eEnvironment } from './environment';
 import { createAccount, screenshot, signedInContext } from './server';
@@ -139,6 +140,19 @@ test("the console's Cancel leaves a lecture the teacher reads as cancelled, and 
   form.append('nameOfTopic', 'Too long');
   const uploaded = await apiClient(env.server.baseUrl)('POST', '/api/upload', { as: teacher.token, body: form });
   expect(uploaded.status).toBe(201);
+  // A second video, in a class of its own, waits its turn: one video is processed at a time.
+  const waitCourse = await teacher.api('POST', '/api/courses', { courseName: 'Wait 101' });
+  const waitForm = uploadForm(readBytes(clip), 'long-wait.mp4');
+  waitForm.append('courseId', waitCourse._id);
+  waitForm.append('nameOfTopic', 'Waits its turn');
+  const waiting = await apiClient(env.server.baseUrl)('POST', '/api/upload', { as: teacher.token, body: waitForm });
+  expect(waiting.status).toBe(201);
+  const stateOf = (queue: Array<{ fileName: string | null; state: string }>, fileName: string) =>
+    queue.find((job) => job.fileName === fileName)?.state;
+  await waitUntil('the first video is processing and the second waits', async () => {
+    const { queue } = await admin.api('GET', '/api/admin/overview');
+    return stateOf(queue, 'long-cancel.mp4') === 'running' && stateOf(queue, 'long-wait.mp4') === 'queued';
+  });
 
   const teacherContext = await signedInContext(env.browser, env.server, teacher.token);
   const teacherPage = await teacherContext.newPage();
@@ -157,8 +171,22 @@ test("the console's Cancel leaves a lecture the teacher reads as cancelled, and 
   await entry.getByText('Video processing', { exact: true }).waitFor();
   await entry.getByText('Too long', { exact: true }).waitFor();
   await entry.getByText('in Cancel 101').waitFor();
+  // Each job's state in plain words, what runs listed before what waits for it; never "attempt 0".
+  await entry.getByText('Running (attempt 1)', { exact: true }).waitFor();
+  const waitEntry = adminPage.getByRole('listitem').filter({ hasText: 'long-wait.mp4' });
+  await waitEntry.getByText('Waiting', { exact: true }).waitFor();
+  const rows = await adminPage.getByRole('listitem').allTextContents();
+  const rowOf = (fileName: string) => rows.findIndex((text) => text.includes(fileName));
+  expect(rowOf('long-cancel.mp4')).toBeGreaterThanOrEqual(0);
+  expect(rowOf('long-cancel.mp4')).toBeLessThan(rowOf('long-wait.mp4'));
+  expect(await adminPage.getByText(/attempt 0|queued/).count()).toBe(0);
+  // The waiting one is not this test's to process: cancelled here, as the button does.
+  const cancelWait = await apiClient(env.server.baseUrl)('POST', `/api/admin/videos/${waiting.json.videoId}/cancel`, {
+    as: admin.token,
+  });
+  expect(cancelWait.status).toBe(200);
   await entry.getByRole('button', { name: 'Cancel processing of Too long' }).click();
-  await entry.getByText('cancelled', { exact: true }).waitFor();
+  await entry.getByText('Cancelled', { exact: true }).waitFor();
   await entry.getByRole('button', { name: 'Retry' }).waitFor();
   await entry.getByText(/Processing was cancelled\. The teacher/).waitFor();
   await adminPage.getByText('Processing of "Too long" was cancelled.').waitFor();

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { enqueueSlides } from '../db/queries/slides';
+import { jobs } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { videoPrefix } from '../storage/keys';
 import { makeClip, readBytes, uploadForm } from '../test/fixtures';
@@ -336,6 +338,31 @@ describe('the job queue', () => {
       const listed = JSON.stringify(queue);
       expect(listed).not.toContain('@');
       for (const who of [boss, cast.teacher, cast.student, ...cast.classmates]) expect(listed).not.toContain(who.token);
+
+      // The order: what runs, then what waits in the order a worker takes it (due first, then priority, then age),
+      // then failures. Each job is put where a worker would leave it.
+      const idOf = (type: string) => (ofType(type)[0] as { _id: string })._id;
+      const now = Date.now();
+      const setJob = (id: string, values: Partial<typeof jobs.$inferInsert>) =>
+        q.db.update(jobs).set(values).where(eq(jobs.id, id));
+      await setJob(idOf('notify'), { state: 'running', attempts: 1, leaseOwner: 'test.1', leaseUntil: now + 60_000 });
+      // A retry, due again after its back-off: taken before the slide index (priority 10) though created before it.
+      await setJob(idOf('download'), { attempts: 1, lastError: 'ffmpeg stopped.', runAfter: now - 1_000 });
+      await setJob(idOf('slides'), { runAfter: now - 500 });
+      // A mail held back by the rate: it waits until its time, after what is due now.
+      await setJob(idOf('send-mail'), { runAfter: now + 3_600_000 });
+      const [transcode] = await q.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.type, 'transcode'));
+      await setJob(transcode!.id, { state: 'failed', attempts: 3, lastError: 'The file is not a video.' });
+      const ordered = (await q.api('GET', '/api/admin/overview', { as: boss.token })).json.queue as Array<
+        Record<string, unknown>
+      >;
+      expect(ordered.map(({ type, state, attempts }) => ({ type, state, attempts }))).toEqual([
+        { type: 'notify', state: 'running', attempts: 1 },
+        { type: 'download', state: 'queued', attempts: 1 },
+        { type: 'slides', state: 'queued', attempts: 0 },
+        { type: 'send-mail', state: 'queued', attempts: 0 },
+        { type: 'transcode', state: 'failed', attempts: 3 },
+      ]);
     } finally {
       await q.close();
     }

@@ -1,9 +1,10 @@
-import { and, desc, eq, inArray, notLike, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notLike, or, sql } from 'drizzle-orm';
 import type { QueueSubject } from '../../contract/job-queue';
 import type { Db } from '../client';
+import { nowMs } from '../dialect';
 import { comments, courses, downloads, type Job, jobs, lectures, videos } from '../schema';
 
-/** The newest jobs the administrator's queue lists. */
+/** How many jobs the administrator's queue lists: the running ones, then the next to run, then the latest failures. */
 const QUEUE_LENGTH = 50;
 /** The types whose subject is a video (the job's `subject_id`). */
 const VIDEO_JOBS = ['transcode', 'slides'];
@@ -21,7 +22,8 @@ function payloadOf(job: Job): Record<string, unknown> {
 }
 
 /**
- * The job queue as the administrator sees it: every type that waits, runs or failed, newest first, and the
+ * The job queue as the administrator sees it: every type that runs, waits or failed, in that order (the waiting ones
+ * in the order a worker will take them, as claimJob in src/jobs/jobs.ts does; failures newest first), and the
  * cancelled transcodes whose video still waits for a Retry or a delete. Each with its subject: the video (its file,
  * status, lecture and class) for processing, the slide index and an offline MP4; the lecture for a notification; how
  * many people a notification mail is for (never who). The periodic jobs' rows (cleanup, digests) are listed only
@@ -53,7 +55,16 @@ export async function jobQueue(db: Db) {
         and(eq(jobs.type, 'transcode'), eq(jobs.state, 'cancelled'), eq(videos.status, 'cancelled')),
       ),
     )
-    .orderBy(desc(jobs.createdAt))
+    .orderBy(
+      asc(sql`case ${jobs.state} when 'running' then 0 when 'queued' then 1 when 'failed' then 2 else 3 end`),
+      // Waiting: a due job is taken before one whose time has not come (a retry's back-off, a mail's rate)…
+      asc(sql`case when ${jobs.state} = 'queued' and ${jobs.runAfter} > ${nowMs(db)} then 1 else 0 end`),
+      // …then as claimJob picks: priority, then when it was due, then age.
+      asc(sql`case when ${jobs.state} = 'queued' then ${jobs.priority} else 0 end`),
+      asc(sql`case when ${jobs.state} = 'queued' then ${jobs.runAfter} else 0 end`),
+      asc(sql`case when ${jobs.state} = 'queued' then ${jobs.createdAt} else 0 end`),
+      desc(jobs.createdAt),
+    )
     .limit(QUEUE_LENGTH);
   // A video is one lecture's; should two ever name it, the job is still listed once.
   const seen = new Set<string>();

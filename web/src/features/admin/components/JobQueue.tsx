@@ -18,7 +18,25 @@ function subjectOf(entry: QueueEntry): ReactNode {
   return null;
 }
 
-/** Every job that waits, runs or failed, by type, with Retry and Cancel for a video's processing. */
+const attemptsWord = (count: number) => (count === 1 ? '1 attempt' : `${count} attempts`);
+
+/** Where a job is, in plain words: a job that has not run yet only waits; a count is given once there is one. */
+export function stateWords({ state, attempts }: Pick<QueueEntry, 'state' | 'attempts'>) {
+  switch (state) {
+    case 'running':
+      return `Running (attempt ${attempts})`;
+    case 'queued':
+      return attempts === 0 ? 'Waiting' : `Waiting to retry (${attemptsWord(attempts)} failed)`;
+    case 'failed':
+      return attempts === 0 ? 'Failed' : `Failed after ${attemptsWord(attempts)}`;
+    case 'cancelled':
+      return 'Cancelled';
+    case 'done':
+      return 'Done';
+  }
+}
+
+/** Every job that runs, waits (in the order it will run) or failed, as the server lists them, by type, with Retry and Cancel for a video's processing. */
 export function JobQueue({ queue }: { queue: QueueEntry[] }) {
   const retry = useRetryJob();
   const cancel = useCancelJob();
@@ -35,7 +53,7 @@ export function JobQueue({ queue }: { queue: QueueEntry[] }) {
               <span className="block text-xs font-semibold text-slate-600">{entry.typeName}</span>
               {subject}
               {subject !== null && ' · '}
-              <span className="font-medium">{entry.state}</span> (attempt {entry.attempts})
+              <span className="font-medium">{stateWords(entry)}</span>
               {entry.lectureTitle && entry.fileName && (
                 <span className="block text-xs text-slate-600">{entry.fileName}</span>
               )}
