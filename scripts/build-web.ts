@@ -9,6 +9,11 @@ const out = join(root, 'dist', 'web');
 const temp = join(root, 'dist', `web.tmp-${process.pid}`);
 rmSync(temp, { recursive: true, force: true });
 mkdirSync(join(temp, 'assets'), { recursive: true });
+/** A failed build leaves dist/web as it was, and no folder of its own behind. */
+const fail = (): never => {
+  rmSync(temp, { recursive: true, force: true });
+  process.exit(1);
+};
 
 const result = await Bun.build({
   entrypoints: [join(root, 'web', 'src', 'main.tsx')],
@@ -24,7 +29,7 @@ const result = await Bun.build({
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);
-  process.exit(1);
+  fail();
 }
 const entry = result.outputs.find((output) => output.kind === 'entry-point');
 if (!entry) throw new Error('No entry chunk was built');
@@ -60,7 +65,7 @@ const tailwind = Bun.spawnSync(
 );
 if (tailwind.exitCode !== 0) {
   console.error(tailwind.stderr.toString());
-  process.exit(1);
+  fail();
 }
 const css = readFileSync(cssTemp);
 const cssName = `styles-${Bun.hash(css).toString(36)}.css`;
@@ -116,7 +121,7 @@ const serviceWorker = await Bun.build({
 });
 if (!serviceWorker.success || !serviceWorker.outputs[0]) {
   for (const log of serviceWorker.logs) console.error(log);
-  process.exit(1);
+  fail();
 }
 writeFileSync(join(temp, 'sw.js'), await serviceWorker.outputs[0].text());
 
