@@ -15,6 +15,7 @@ const fail = (): never => {
   process.exit(1);
 };
 
+// Bun.build throws on a syntax error (and answers success: false on other failures).
 const result = await Bun.build({
   entrypoints: [join(root, 'web', 'src', 'main.tsx')],
   outdir: join(temp, 'assets'),
@@ -26,6 +27,9 @@ const result = await Bun.build({
   publicPath: '/assets/',
   define: { 'process.env.NODE_ENV': '"production"' },
   metafile: true,
+}).catch((error: unknown) => {
+  console.error(error);
+  return fail();
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);
