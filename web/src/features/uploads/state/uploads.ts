@@ -294,8 +294,22 @@ if (typeof window !== 'undefined') {
   });
 }
 
+const hasStoredUploads = () => {
+  try {
+    return Object.keys(localStorage).some((key) => key.startsWith('tus::'));
+  } catch {
+    return true; // storage not readable here: let tus-js-client say what it finds
+  }
+};
+
 /** Reads the uploads a reload cut short (kept by tus-js-client in localStorage) into the tray. */
 export async function loadInterrupted() {
+  // tus-js-client keeps each upload under a `tus::` key: with none there is nothing to read, and its 14 KB stay
+  // off the pages of everyone who is not uploading (a student's class page loads it before the first frame otherwise).
+  if (!hasStoredUploads()) {
+    appStore.set(interruptedAtom, []);
+    return;
+  }
   const tus = await loadTus();
   const stored = await tus.defaultOptions.urlStorage.findAllUploads().catch(() => [] as PreviousUpload[]);
   const mine = new Set(appStore.get(uploadsAtom).map((item) => item.fileName));
