@@ -1,4 +1,4 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, type ReactNode } from 'react';
 import { retryFailedPages } from '../lib/lazy-page';
 
 type Props = {
@@ -32,10 +32,6 @@ export class PageLoadBoundary extends Component<Props, State> {
 
   componentWillUnmount() {
     window.removeEventListener('online', this.retry);
-  }
-
-  componentDidCatch(error: unknown, info: ErrorInfo) {
-    console.error('A screen could not be shown', error, info.componentStack);
   }
 
   retry = () => {
