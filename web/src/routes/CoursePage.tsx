@@ -6,6 +6,7 @@ import { ApiError } from '../api/client';
 import { errorMessage, queryClient } from '../api/query-client';
 import { useSession } from '../features/auth/state/session';
 import { courseQuery, teacherIdOf, teacherName, useCourse } from '../features/classes/api/courses';
+import { Comments } from '../features/comments/components/Comments';
 import {
   type Lecture,
   lecturesQuery,
@@ -15,6 +16,7 @@ import {
 } from '../features/lectures/api/lectures';
 import { LectureStage } from '../features/lectures/components/LectureStage';
 import { Playlist } from '../features/lectures/components/Playlist';
+import { CourseNotes } from '../features/notes/components/CourseNotes';
 import { useRecordVisit } from '../features/notifications/api/notifications';
 import { OfflineDownload } from '../features/offline/components/OfflineDownload';
 import { useAfterFirstScreen } from '../features/player/hooks/useAfterFirstScreen';
@@ -26,7 +28,6 @@ import { readToken } from '../lib/token-cookie';
 import { ShareIcon } from '../ui/icons';
 import { LoadError } from '../ui/QueryState';
 import { FullPageLoader } from '../ui/Spinner';
-import { useAfterFirstFrame } from './course-after-first-frame';
 
 /**
  * A class opened straight from a link or a reload: its class and lectures are asked for as soon as this code has
@@ -49,13 +50,6 @@ const DeleteTopicDialog = teacherTool('DeleteTopicDialog');
 const AddTopicModal = teacherTool('AddTopicModal');
 const EditTopicModal = teacherTool('EditTopicModal');
 const DownloadsSwitch = teacherTool('DownloadsSwitch');
-
-type Later = typeof import('./course-comments-notes');
-/** A part no one needs before the video's first frame, loaded after it (`course-after-first-frame.ts`). */
-const laterPart = <Name extends keyof Later>(name: Name) =>
-  lazy(async () => ({ default: (await import('./course-comments-notes'))[name] }));
-const Comments = laterPart('Comments');
-const CourseNotes = laterPart('CourseNotes');
 
 export function CoursePage() {
   const { id } = useParams();
@@ -93,8 +87,11 @@ export function CoursePage() {
   // The page's first screen shows before the visit is recorded and the slide index asked for.
   const shown = useAfterFirstScreen(loaded);
   useRecordVisit(shown ? id : undefined);
-  // A card's notes button links to #notes: the notes load at once then, and are scrolled to (ScrollToNotes).
-  const toNotes = window.location.hash === '#notes';
+  // A card's notes button links to #notes: scroll there once the page has loaded.
+  useEffect(() => {
+    if (loaded && window.location.hash === '#notes')
+      document.getElementById('notes')?.scrollIntoView({ behavior: 'smooth' });
+  }, [loaded]);
 
   // The selected lecture; else continue watching: the one the student stopped in the middle of, else the first one
   // not finished, else the first.
@@ -111,8 +108,8 @@ export function CoursePage() {
     );
   }, [lectures, selectedId]);
 
-  // Comments and notes wait for the video's first frame (or a page left alone), unless there is no video to wait for.
-  const afterFirstFrame = useAfterFirstFrame(loaded, toNotes || (loaded && !selected?.video?.playable));
+  // Comments and notes load with the page, not after the first frame: a pupil who goes offline a moment after
+  // opening the class still has their notes to write in (and their code is there), which a deferred chunk broke.
 
   const selectedLectureId = selected?._id;
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the jump's lecture is the one on the stage
@@ -215,18 +212,11 @@ export function CoursePage() {
             onEdit={(lecture) => setEditing(lecture._id)}
             onDelete={(lecture) => setDeleting(lecture._id)}
           />
-          {afterFirstFrame && (
-            <Suspense fallback={null}>
-              <CourseNotes courseId={course._id} />
-              {toNotes && <ScrollToNotes />}
-            </Suspense>
-          )}
+          <CourseNotes courseId={course._id} />
         </div>
-        {selected && afterFirstFrame && (
+        {selected && (
           <div className="min-w-0 xl:col-start-1 xl:row-start-2">
-            <Suspense fallback={null}>
-              <Comments lectureId={selected._id} isTeacher={isTeacher} />
-            </Suspense>
+            <Comments lectureId={selected._id} isTeacher={isTeacher} />
           </div>
         )}
       </div>
@@ -246,12 +236,6 @@ export function CoursePage() {
       )}
     </div>
   );
-}
-
-/** Scrolls to the notes once they are there (it shows with them, in their Suspense). */
-function ScrollToNotes() {
-  useEffect(() => document.getElementById('notes')?.scrollIntoView({ behavior: 'smooth' }), []);
-  return null;
 }
 
 /** A class that does not exist for this user (404) gets the way back; any other failure gets Retry. */
