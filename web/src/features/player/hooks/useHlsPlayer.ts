@@ -3,32 +3,23 @@ import type { ErrorData } from 'hls.js';
 import { type Dispatch, type RefObject, useEffect, useRef } from 'react';
 import { PLAYER_ERRORS } from '../state/player-errors';
 import type { PlayerAction } from '../state/player-state';
-import { afterFirstScreen } from './after-first-screen';
-import { warmStart } from './warm-start';
 
 export type { Quality } from '../state/player-state';
 
 /**
- * The player's code (hls.js, the page's largest download), asked for once the page around the player is on screen
- * or Play is pressed, whichever comes first: the page's first screen does not wait for it (Lighthouse's LCP), and
- * the video's first requests are made meanwhile without it (warm-start.ts).
+ * The player's code (hls.js), asked for as soon as a page with a player loads (this module comes with it), not
+ * after that page's data has arrived and the player has rendered: one round trip less before the first frame.
  */
 let hlsModule: Promise<typeof import('hls.js/light')> | undefined;
-let hlsLoaded = false;
 function loadHls() {
   hlsModule ??= import('hls.js/light');
-  hlsModule.then(
-    () => {
-      hlsLoaded = true;
-    },
-    // A failed load (offline) is tried again by the next player or Retry.
-    () => {
-      hlsModule = undefined;
-    },
-  );
+  // A failed load (offline) is tried again by the next player or Retry.
+  hlsModule.catch(() => {
+    hlsModule = undefined;
+  });
   return hlsModule;
 }
-
+loadHls();
 /** After a fatal network error, loading starts again this often until the network answers. */
 const RELOAD_EVERY_MS = 3000;
 /** Give up a segment load sooner than hls.js's default (about 30 s), so a student hears what happened. */
@@ -68,9 +59,6 @@ export function useHlsPlayer(
    * before the stream has loaded; that time then wins over the resume point.
    */
   const startRef = useRef(startAt);
-  /** When the player first rendered: the screen showing it is the one hls.js waits for. */
-  const renderedAt = useRef(0);
-  renderedAt.current ||= performance.now();
 
   // Build the player: hls.js (loaded only here) where MediaSource exists, native HLS on iPhone Safari.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `build` forces a rebuild on retry; startAt is read once per source
@@ -92,23 +80,11 @@ export function useHlsPlayer(
         video.currentTime = startRef.current;
       }
     };
-    let warm: ReturnType<typeof warmStart> | undefined;
     (async () => {
-      if (!hlsLoaded) {
-        await afterFirstScreen(renderedAt.current, { target: video, type: 'play' });
-        if (cancelled) return;
-        // While hls.js is on its way, its first requests are made without it (warm-start.ts). Not where the browser
-        // plays HLS itself (no MediaSource: an older iPhone), which would ask for them again.
-        if ('MediaSource' in window || 'ManagedMediaSource' in window) {
-          warm = warmStart(src, video, startAt <= 0 && rememberedQuality() < 0);
-        }
-      }
       const { default: HlsClass } = await loadHls();
       if (cancelled) return;
-      warm?.arrived();
       if (HlsClass.isSupported()) {
         const hls = new HlsClass({
-          ...warm?.loaders(HlsClass.DefaultConfig.loader),
           // Nothing but the master playlist before Play: thirty students opening a class must not pull its video.
           autoStartLoad: false,
           maxBufferLength: 30,
@@ -186,7 +162,6 @@ export function useHlsPlayer(
     })().catch(() => dispatch({ type: 'error', error: PLAYER_ERRORS['not-loaded'] }));
     return () => {
       cancelled = true;
-      warm?.cancel();
       clearTimeout(reloadTimer);
       clearInterval(stallTimer);
       window.removeEventListener('online', onOnline);
