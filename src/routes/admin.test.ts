@@ -135,6 +135,26 @@ describe('the admin API', () => {
     );
   });
 
+  test('deleting a class that does not exist is a 404 that changes and logs nothing', async () => {
+    const logged = () => h.logLines.filter((line) => line.event === 'admin_deleted_class').length;
+    const before = logged();
+    await expectRefused(h, {
+      name: 'delete a missing class',
+      as: admin.token,
+      method: 'DELETE',
+      path: '/api/admin/courses/no-such-class',
+      status: 404,
+      code: 'course_not_found',
+    });
+    expect(logged()).toBe(before);
+
+    const course = (await h.api('POST', '/api/courses', { as: admin.token, body: { courseName: 'Short-lived' } })).json;
+    const deleted = await h.api('DELETE', `/api/admin/courses/${course._id}`, { as: admin.token });
+    expect(deleted.json).toEqual({ message: 'Class deleted', _id: course._id });
+    expect(logged()).toBe(before + 1);
+    expect((await h.api('GET', `/api/courses/${course._id}`, { as: admin.token })).status).toBe(404);
+  });
+
   test('search, disable and enable, reset a password by mail', async () => {
     const found = await h.api('GET', '/api/admin/users?q=sue', { as: admin.token });
     expect(found.json.map((u: { username: string }) => u.username)).toEqual(['Sue Student']);

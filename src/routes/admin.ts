@@ -1,4 +1,5 @@
 import { statfsSync } from 'node:fs';
+import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { issueCode } from '../auth/email-codes';
@@ -19,6 +20,7 @@ import { messageJson, removedJson } from '../contract/users';
 import { allCourses, deleteAccount, searchUsers, setStanding, userById } from '../db/queries/admin';
 import { deleteCourse } from '../db/queries/courses';
 import { jobQueue } from '../db/queries/job-queue';
+import { courses } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, notFound } from '../errors';
 import { answers } from '../http/openapi';
@@ -137,6 +139,8 @@ export function adminRoutes(deps: AppDeps) {
 
     .delete('/courses/:id', answers({ 200: removedJson }), validate('param', idParam), async (c) => {
       const id = c.req.valid('param').id;
+      const [course] = await db.select({ id: courses.id }).from(courses).where(eq(courses.id, id)).limit(1);
+      if (!course) throw notFound('course_not_found', 'Class not found.');
       const videoIds = await deleteCourse(db, id);
       await deleteUnreferencedVideos(deps, videoIds);
       c.get('log').info({ event: 'admin_deleted_class', by: c.get('user').id, courseId: id }, 'class deleted');
