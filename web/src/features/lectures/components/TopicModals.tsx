@@ -23,6 +23,9 @@ const topicNameOf = (file: File) =>
     .trim()
     .slice(0, LIMITS.topicNameMax) || 'Untitled topic';
 
+const MISSING_ONE = 'Please provide both a topic name and a video file.';
+const MISSING_NAMES = 'Please give every topic a name.';
+
 /**
  * Add New Topic: the upload runs in the tray (resumable), so closing the modal, Escape or a click outside never
  * loses it; the topic appears when the last byte lands. Several files at once make several topics, each named
@@ -44,6 +47,13 @@ export function AddTopicModal({
   const [error, setError] = useState('');
   const [uploadKey, setUploadKey] = useState<string | null>(null);
   const upload = useAtomValue(uploadsAtom).find((item) => item.key === uploadKey);
+  // "Something is missing" goes away by itself once every name and a file are there; other problems stay.
+  const complete =
+    files.length > 1 ? files.every((entry) => entry.name.trim()) : name.trim() !== '' && files.length === 1;
+  const missing = error === MISSING_ONE || error === MISSING_NAMES;
+  useEffect(() => {
+    if (missing && complete) setError('');
+  }, [missing, complete]);
   const busy = upload !== undefined && upload.status !== 'failed' && upload.status !== 'refused';
 
   const reset = () => {
@@ -70,7 +80,7 @@ export function AddTopicModal({
     event.preventDefault();
     if (files.length > 1) {
       if (files.some((entry) => !entry.name.trim())) {
-        setError('Please give every topic a name.');
+        setError(MISSING_NAMES);
         return;
       }
       // Said at once, before anything starts: the batch goes only when every file is a video.
@@ -88,7 +98,7 @@ export function AddTopicModal({
     }
     const file = files[0]?.file;
     if (!name.trim() || !file) {
-      setError('Please provide both a topic name and a video file.');
+      setError(MISSING_ONE);
       return;
     }
     setError('');
