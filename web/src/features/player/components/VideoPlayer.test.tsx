@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore, Provider } from 'jotai';
-import { type PlayerMark, playerMarksAtom } from '../state/player';
+import { type PlayerMark, playerClockAtom, playerMarksAtom } from '../state/player';
 import { VideoPlayer } from './VideoPlayer';
 
 /*
@@ -88,6 +88,26 @@ test('the bar plays and pauses the video; the big Play button goes while it play
   expect(video.paused).toBe(true);
   expect(within(player).getAllByRole('button', { name: 'Play' })).toHaveLength(2);
   expect(screen.getByTestId('player-time').textContent).toBe('0:00 / 2:00');
+});
+
+test('the big Play button hands focus to the player as it goes, so the keys work at once (mouse and Enter)', async () => {
+  const { player, video } = await renderPlayer();
+  const user = userEvent.setup();
+  await user.click(within(player).getAllByRole('button', { name: 'Play' })[0]!);
+  expect(video.paused).toBe(false);
+  expect(document.activeElement).toBe(player);
+  await user.keyboard(' ');
+  expect(video.paused).toBe(true);
+  // Tab to the big Play (the player itself is the first stop) and press Enter.
+  (document.activeElement as HTMLElement).blur();
+  await user.tab();
+  await user.tab();
+  expect(document.activeElement).toBe(within(player).getAllByRole('button', { name: 'Play' })[0]!);
+  await user.keyboard('{Enter}');
+  expect(video.paused).toBe(false);
+  expect(document.activeElement).toBe(player);
+  await user.keyboard('m');
+  expect(video.muted).toBe(true);
 });
 
 test('speed is set on the video and remembered; CC turns captions on and off, the language menu picks one', async () => {
@@ -250,6 +270,18 @@ test('a resume point shows as the time, the seek bar and the chapter before the 
   expect(screen.getByTestId('player-chapter').textContent).toBe('Waves carry energy');
 });
 
+test("the page's clock is the resume point before Play, follows a jump, and is 0 again when the player goes", async () => {
+  const { store, player } = await renderPlayer(
+    { chapters: [chapter(0, 'Introduction'), chapter(45, 'Waves carry energy')], slides: [] },
+    50.6,
+  );
+  expect(store.get(playerClockAtom)).toBe(50);
+  fireEvent.keyDown(player, { key: '[' });
+  expect(store.get(playerClockAtom)).toBe(0);
+  cleanup();
+  expect(store.get(playerClockAtom)).toBe(0);
+});
+
 test('without slides [ and ] go by chapter; without marks they do nothing', async () => {
   const { store, player, video } = await renderPlayer({
     chapters: [chapter(0, 'Introduction'), chapter(45, 'Waves carry energy')],
@@ -292,4 +324,24 @@ test('a browser with no way to play HLS reads the Initialization Error; Retry tr
   expect(within(last).getByText('Maximum retry attempts reached')).toBeDefined();
   expect(within(last).getByRole('button', { name: 'Reload the page' })).toBeDefined();
   expect(within(last).queryByRole('button', { name: 'Retry Playback' })).toBeNull();
+});
+
+test('offline, a lecture that is not saved on the device says so, not that the connection dropped', async () => {
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+  try {
+    const { video } = await renderPlayer();
+    fireEvent(video, new Event('error'));
+    const alert = await screen.findByRole('alert');
+    expect(alert.dataset.error).toBe('offline');
+    expect(within(alert).getByText('Network Error')).toBeDefined();
+    expect(
+      within(alert).getByText(
+        "You're offline – this lecture isn't saved on this device. Connect to the internet to watch it.",
+      ),
+    ).toBeDefined();
+    expect(within(alert).queryByText(/connection dropped/)).toBeNull();
+  } finally {
+    // Back to the prototype's own getter.
+    delete (navigator as { onLine?: boolean }).onLine;
+  }
 });

@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useMemo, useReducer, useRef } from 'react';
+import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { useAutoHideControls } from '../hooks/useAutoHideControls';
 import { useCaptionTracks } from '../hooks/useCaptionTracks';
 import { useHlsPlayer } from '../hooks/useHlsPlayer';
@@ -11,7 +11,7 @@ import { usePositionReports } from '../hooks/usePositionReports';
 import { useSeekRequests } from '../hooks/useSeekRequests';
 import { markAt, marksWithin } from '../state/marks';
 import { playerClockAtom, playerMarksAtom } from '../state/player';
-import { PLAYER_ERRORS } from '../state/player-errors';
+import { connectionError, PLAYER_ERRORS } from '../state/player-errors';
 import { controlsShown, initialPlayerState, playerReducer } from '../state/player-state';
 import { PlayerControls } from './PlayerControls';
 import { PlayerOverlays } from './PlayerOverlays';
@@ -73,6 +73,10 @@ export function VideoPlayer({
   const onEndedRef = useRef(onEnded);
   onEndedRef.current = onEnded;
   const setClock = useSetAtom(playerClockAtom);
+  // The page's clock is the time the bar shows: the resume point before Play, a jump before the stream loads.
+  const clockSeconds = Math.floor(state.current);
+  useEffect(() => setClock(clockSeconds), [clockSeconds, setClock]);
+  useEffect(() => () => setClock(0), [setClock]);
 
   const stream = useHlsPlayer(videoRef, src, startAt, autoPlay, { build: state.build, dispatch });
   const commands = usePlayerCommands(videoRef, containerRef, dispatch, stream, marksRef);
@@ -141,7 +145,6 @@ export function VideoPlayer({
         onCanPlay={() => dispatch({ type: 'can-play' })}
         onTimeUpdate={(event) => {
           dispatch({ type: 'time', current: event.currentTarget.currentTime });
-          setClock(Math.floor(event.currentTarget.currentTime));
           reportPosition();
         }}
         onDurationChange={(event) => dispatch({ type: 'duration', duration: event.currentTarget.duration })}
@@ -153,7 +156,7 @@ export function VideoPlayer({
           dispatch({ type: 'volume', muted: event.currentTarget.muted, volume: event.currentTarget.volume })
         }
         onError={() => {
-          if (!stream.usesHlsJs()) dispatch({ type: 'error', error: PLAYER_ERRORS.native });
+          if (!stream.usesHlsJs()) dispatch({ type: 'error', error: connectionError(PLAYER_ERRORS.native) });
         }}
       >
         {captions.map((caption) => (
@@ -164,7 +167,11 @@ export function VideoPlayer({
       <PlayerOverlays
         state={shown}
         captionLanguage={captionLanguage}
-        onTogglePlay={commands.togglePlay}
+        onTogglePlay={() => {
+          // The big button goes once it plays: focus stays in the player, so its keys keep working (WCAG 2.4.3).
+          containerRef.current?.focus({ preventScroll: true });
+          commands.togglePlay();
+        }}
         onRetry={() => dispatch({ type: 'retry' })}
       />
 

@@ -1,7 +1,7 @@
 import type Hls from 'hls.js';
 import type { ErrorData } from 'hls.js';
 import { type Dispatch, type RefObject, useEffect, useRef } from 'react';
-import { PLAYER_ERRORS } from '../state/player-errors';
+import { connectionError, PLAYER_ERRORS } from '../state/player-errors';
 import type { PlayerAction } from '../state/player-state';
 
 export type { Quality } from '../state/player-state';
@@ -117,12 +117,12 @@ export function useHlsPlayer(
         hls.on(HlsClass.Events.FRAG_LOADED, () => dispatch({ type: 'segment-loaded' }));
         hls.on(HlsClass.Events.ERROR, (_event, data: ErrorData) => {
           if (data.type === HlsClass.ErrorTypes.NETWORK_ERROR && !data.fatal) {
-            dispatch({ type: 'notice', notice: PLAYER_ERRORS.network.detail });
+            dispatch({ type: 'notice', notice: connectionError(PLAYER_ERRORS.network).detail });
             return;
           }
           if (!data.fatal) return;
           if (data.type === HlsClass.ErrorTypes.NETWORK_ERROR) {
-            dispatch({ type: 'error', error: PLAYER_ERRORS.network });
+            dispatch({ type: 'error', error: connectionError(PLAYER_ERRORS.network) });
             // Keep trying, without spending the student's retries, until a segment arrives.
             clearTimeout(reloadTimer);
             reloadTimer = setTimeout(() => hls.startLoad(), RELOAD_EVERY_MS);
@@ -176,6 +176,12 @@ export function useHlsPlayer(
   return {
     /** Whether hls.js drives the element (else the browser's own HLS, whose errors the element reports). */
     usesHlsJs: () => hlsRef.current !== null,
+    /** Where the video is, or will start (the resume point, a time asked for) while nothing has loaded yet. */
+    position() {
+      const video = videoRef.current;
+      if (!video) return 0;
+      return video.readyState === 0 && video.currentTime === 0 ? startRef.current : video.currentTime;
+    },
     /** Goes to a time the student asked for; before the stream has loaded, it replaces the resume point. */
     seekTo(seconds: number) {
       const video = videoRef.current;

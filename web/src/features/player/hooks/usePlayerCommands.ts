@@ -23,6 +23,14 @@ export type AppleVideo = HTMLVideoElement & {
   webkitPresentationMode?: string;
 };
 
+/** What the commands ask of the stream (useHlsPlayer). */
+type PlayerStream = {
+  seekTo: (seconds: number) => void;
+  chooseQuality: (index: number) => void;
+  /** The time the bar shows: before the stream loads, where it will start (the resume point). */
+  position: () => number;
+};
+
 /** What the controls, the keyboard and touch ask of the player. */
 export type PlayerCommands = ReturnType<typeof playerCommands>;
 
@@ -34,7 +42,7 @@ export function playerCommands(
   videoRef: RefObject<HTMLVideoElement | null>,
   containerRef: RefObject<HTMLElement | null>,
   dispatch: Dispatch<PlayerAction>,
-  stream: { seekTo: (seconds: number) => void; chooseQuality: (index: number) => void },
+  stream: PlayerStream,
   /** The marks `[` and `]` jump between, read when a key is pressed. */
   marksRef: RefObject<{ chapters: PlayerMark[]; slides: PlayerMark[] }>,
 ) {
@@ -53,7 +61,12 @@ export function playerCommands(
     },
     seekBy(seconds: number) {
       const element = video();
-      if (element) element.currentTime = Math.min(Math.max(0, element.currentTime + seconds), element.duration || 0);
+      if (!element) return;
+      const wanted = Math.max(0, stream.position() + seconds);
+      const to = element.duration ? Math.min(wanted, element.duration) : wanted;
+      // Through the stream: before it loads, the new time replaces the resume point.
+      stream.seekTo(to);
+      dispatch({ type: 'time', current: to });
     },
     /** A share (0 to 1) of the lecture's length; while it still processes, within what the stream has. */
     seekToShare(share: number, lectureSeconds: number) {
@@ -122,7 +135,7 @@ export function playerCommands(
       if (!element) return;
       const marks = marksRef.current;
       const kind = marks.slides.length > 0 ? 'slide' : 'chapter';
-      const target = adjacentMark(marks, element.currentTime, direction);
+      const target = adjacentMark(marks, stream.position(), direction);
       if (target) {
         // Through the stream, so that before it loads the mark wins over the resume point.
         stream.seekTo(target.mark.seconds);
@@ -138,7 +151,7 @@ export function usePlayerCommands(
   videoRef: RefObject<HTMLVideoElement | null>,
   containerRef: RefObject<HTMLElement | null>,
   dispatch: Dispatch<PlayerAction>,
-  stream: { seekTo: (seconds: number) => void; chooseQuality: (index: number) => void },
+  stream: PlayerStream,
   marksRef: RefObject<{ chapters: PlayerMark[]; slides: PlayerMark[] }>,
 ): PlayerCommands {
   // useHlsPlayer answers new functions on every render: the commands call the latest.
@@ -153,6 +166,7 @@ export function usePlayerCommands(
         {
           seekTo: (seconds) => streamRef.current.seekTo(seconds),
           chooseQuality: (index) => streamRef.current.chooseQuality(index),
+          position: () => streamRef.current.position(),
         },
         marksRef,
       ),

@@ -3,7 +3,7 @@
  * `detail` says what happened in plain words.
  */
 export type PlayerError = {
-  kind: 'network' | 'media' | 'playback' | 'start' | 'unsupported' | 'not-loaded' | 'native' | 'fullscreen';
+  kind: 'network' | 'offline' | 'media' | 'playback' | 'start' | 'unsupported' | 'not-loaded' | 'native' | 'fullscreen';
   title: string;
   detail: string;
 };
@@ -12,6 +12,12 @@ export type PlayerError = {
 export const PLAYER_ERRORS: { readonly [Kind in PlayerError['kind']]: PlayerError & { kind: Kind } } = {
   // hls.js loads again every few seconds, and at once when the browser is back online.
   network: { kind: 'network', title: 'Network Error', detail: 'The connection dropped. Trying again…' },
+  // The device has no connection and the lecture is not saved on it (a saved one never reaches the network).
+  offline: {
+    kind: 'offline',
+    title: 'Network Error',
+    detail: "You're offline – this lecture isn't saved on this device. Connect to the internet to watch it.",
+  },
   // hls.js recovers by itself (recoverMediaError).
   media: { kind: 'media', title: 'Media Error', detail: 'This video could not be decoded here. Trying to recover…' },
   // hls.js gave up: the player is built again.
@@ -35,3 +41,11 @@ export const PLAYER_ERRORS: { readonly [Kind in PlayerError['kind']]: PlayerErro
   },
   fullscreen: { kind: 'fullscreen', title: 'Fullscreen Error', detail: 'This browser did not allow full screen here.' },
 };
+
+/**
+ * A failure to reach the server, in the words that fit: offline (the browser says it has no connection) is not a
+ * dropped connection, and Retry or "check the connection" would not help.
+ */
+export function connectionError(fallback: PlayerError): PlayerError {
+  return typeof navigator !== 'undefined' && navigator.onLine === false ? PLAYER_ERRORS.offline : fallback;
+}

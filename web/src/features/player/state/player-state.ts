@@ -162,7 +162,11 @@ export function playerReducer(state: PlayerState, action: PlayerAction): PlayerS
       return { ...state, notice: action.notice };
     case 'segment-loaded':
       // A segment arrived: whatever network trouble there was is over (other errors stay).
-      return { ...state, notice: null, error: state.error?.kind === 'network' ? null : state.error };
+      return {
+        ...state,
+        notice: null,
+        error: state.error?.kind === 'network' || state.error?.kind === 'offline' ? null : state.error,
+      };
     case 'retry':
       if (state.retries >= MAX_RETRIES) return state;
       return { ...state, retries: state.retries + 1, error: null, build: state.build + 1 };
