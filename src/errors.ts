@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { loggedPath } from './http/request-log';
 
 /** The one error shape: `{ error, message, code, fields?, ...extra }`. */
 export class ApiError extends Error {
@@ -41,6 +42,6 @@ export function handleError(error: unknown, c: Context) {
     return c.json(errorBody(status === 400 ? 'bad_request' : 'http_error', message), status);
   }
   const log = c.get('log') as import('./lib/log').RequestLog | undefined;
-  log?.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
+  log?.error({ err: error, method: c.req.method, path: loggedPath(c.req.path) }, 'unhandled error');
   return c.json(errorBody('internal_error', 'Something went wrong on our side. Please try again.'), 500);
 }

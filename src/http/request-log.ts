@@ -2,9 +2,15 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../deps';
 import type { Logger, RequestLog } from '../lib/log';
 
+/** A signed media path's token folder (`/{expiry}.{hmac}`, src/media/segment-token.ts): a key to the video for hours. */
+const TOKEN_FOLDER = /\/\d{1,12}\.[A-Za-z0-9_-]{22}(?=\/|$)/g;
+
+/** The path as the log keeps it: a signed media path with its token folder as `[token]`. */
+export const loggedPath = (path: string) => path.replace(TOKEN_FOLDER, '/[token]');
+
 /**
  * One JSON line per request: request id (also sent back as X-Request-Id), method, path without its query
- * (where secrets could sit), status, duration and user. Every line a request's code logs through `c.get('log')`
+ * (where secrets could sit) and without a media token folder, status, duration and user. Every line a request's code logs through `c.get('log')`
  * carries the same request id.
  */
 export function logRequests(log: Logger) {
@@ -22,7 +28,7 @@ export function logRequests(log: Logger) {
     const status = c.res.status;
     const line = {
       method: c.req.method,
-      path: c.req.path,
+      path: loggedPath(c.req.path),
       status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       userId: c.get('user')?.id,
