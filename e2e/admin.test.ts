@@ -186,6 +186,10 @@ test("the console's Cancel leaves a lecture the teacher reads as cancelled, and 
   });
   expect(cancelWait.status).toBe(200);
   await entry.getByRole('button', { name: 'Cancel processing of Too long' }).click();
+  await adminPage
+    .getByRole('dialog', { name: 'Cancel processing?' })
+    .getByRole('button', { name: 'Stop processing' })
+    .click();
   await entry.getByText('Cancelled', { exact: true }).waitFor();
   await entry.getByRole('button', { name: 'Retry' }).waitFor();
   await entry.getByText(/Processing was cancelled\. The teacher/).waitFor();
