@@ -41,8 +41,11 @@ test('a teacher signs up, verifies by emailed code, renames in settings, logs ou
 
   await page.getByRole('link', { name: 'Open settings' }).click();
   await page.waitForURL('**/settings');
-  expect(await page.getByRole('tab', { name: 'Profile Info' }).getAttribute('aria-selected')).toBe('true');
+  // Settings opens on Profile Picture, as the spec says; the name is one tab away.
+  expect(await page.getByRole('tab', { name: 'Profile Picture' }).getAttribute('aria-selected')).toBe('true');
+  expect(await page.title()).toBe('Settings · Classroom');
   await screenshot(page, 'settings');
+  await page.getByRole('tab', { name: 'Profile Info' }).click();
   await page.getByLabel('Name').fill('G');
   await page.getByRole('button', { name: 'Save Name' }).click();
   await page.getByText('Please enter a valid name').waitFor();
@@ -70,7 +73,7 @@ test('a teacher signs up, verifies by emailed code, renames in settings, logs ou
   await page.close();
 });
 
-test('settings on a phone: every tab in sight in one row, Profile Info first; deleting the account asks first', async () => {
+test('settings on a phone: every tab in sight in one row, Profile Picture open; deleting the account asks first', async () => {
   const account = await createAccount(env.server, env.mail, 'Della Deleter', 'student');
   const context = await signedInContext(env.browser, env.server, account.token, { width: 375, height: 812 });
   const page = await context.newPage();
@@ -86,9 +89,8 @@ test('settings on a phone: every tab in sight in one row, Profile Info first; de
 
   await page.goto(`${env.server.baseUrl}/settings`);
   const tabs = page.getByRole('tab');
-  await page.getByRole('tab', { name: 'Profile Info' }).waitFor();
-  expect(await page.getByRole('tab', { name: 'Profile Info' }).getAttribute('aria-selected')).toBe('true');
-  await page.getByLabel('Name').waitFor();
+  await page.getByRole('tab', { name: 'Profile Picture' }).waitFor();
+  expect(await page.getByRole('tab', { name: 'Profile Picture' }).getAttribute('aria-selected')).toBe('true');
   // Each tab wholly on screen, and the tab list does not scroll sideways.
   expect(await tabs.count()).toBeGreaterThanOrEqual(3);
   for (const tab of await tabs.all()) {

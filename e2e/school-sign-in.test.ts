@@ -226,7 +226,7 @@ test('an account from another domain is refused with a page that says why, and n
   await context.close();
 });
 
-test('Settings on a phone with school sign-in: all four tabs in sight without scrolling, Profile Info first', async () => {
+test('Settings on a phone with school sign-in: all four tabs in sight without scrolling, Profile Picture open', async () => {
   const account = await createAccount(server, mail, 'Pia Phone', 'student');
   const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
   await context.addCookies([{ name: 'token', value: account.token, url: server.baseUrl }]);
@@ -234,7 +234,7 @@ test('Settings on a phone with school sign-in: all four tabs in sight without sc
   await page.goto(`${server.baseUrl}/settings`);
   const linked = page.getByRole('tab', { name: 'Linked sign-in' });
   await linked.waitFor();
-  expect(await page.getByRole('tab', { name: 'Profile Info' }).getAttribute('aria-selected')).toBe('true');
+  expect(await page.getByRole('tab', { name: 'Profile Picture' }).getAttribute('aria-selected')).toBe('true');
   const tabs = await page.getByRole('tab').all();
   expect(tabs).toHaveLength(4);
   for (const tab of tabs) {

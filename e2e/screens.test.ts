@@ -320,6 +320,7 @@ test('a toast covers neither the button that showed it nor the title, and its cl
     const context = await signedInContext(env.browser, env.server, newcomer.token, { width, height: 800 });
     const settings = await context.newPage();
     await settings.goto(`${env.server.baseUrl}/settings`);
+    await settings.getByRole('tab', { name: 'Profile Info' }).click();
     await settings.locator('#profile-name').fill(`Newcomer ${width}`);
     const save = settings.locator('form:has(#profile-name) button[type="submit"]');
     await save.click();

@@ -3,6 +3,7 @@ import { AdminClasses } from '../features/admin/components/AdminClasses';
 import { AdminServer } from '../features/admin/components/AdminServer';
 import { AdminUsers } from '../features/admin/components/AdminUsers';
 import { useSession } from '../features/auth/state/session';
+import { usePageTitle } from '../lib/use-page-title';
 import { Tabs } from '../ui/Tabs';
 import { NotFoundPage } from './NotFoundPage';
 
@@ -12,6 +13,7 @@ type Tab = (typeof tabs)[number];
 /** /admin: the administrator's console (the API refuses everyone else too). */
 export function AdminPage() {
   const { user } = useSession();
+  usePageTitle(user?.isAdmin ? 'Administration' : null);
   const [tab, setTab] = useState<Tab>('Users');
   if (!user?.isAdmin) return <NotFoundPage />;
   return (

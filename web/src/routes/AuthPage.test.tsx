@@ -49,7 +49,8 @@ test('sign-in: email and password are required, and the password is never shown 
   expect(password.type).toBe('password');
   await user.click(signIn.getByRole('button', { name: 'Show password' }));
   expect(password.type).toBe('text');
-  expect(signIn.getByRole('button', { name: 'Hide password' }).getAttribute('aria-pressed')).toBe('true');
+  expect(signIn.getByRole('button', { name: 'Hide password' }).getAttribute('aria-pressed')).toBe('true'); // The tab says which page this is (WCAG 2.4.2).
+  expect(document.title).toBe('Sign in · Classroom');
 });
 
 test("sign-in: a wrong password shows the server's words, and the button is disabled while it asks", async () => {
@@ -63,9 +64,18 @@ test("sign-in: a wrong password shows the server's words, and the button is disa
   await user.click(signIn.getByRole('button', { name: 'Log In' }));
   const sending = signIn.getByRole('button', { name: 'Logging in...' }) as HTMLButtonElement;
   expect(sending.disabled).toBe(true);
-  expect(await screen.findByText(`${answer.json.error.replace(/[.!\s]+$/, '')}. Please try again.`)).toBeDefined();
+  const said = `${answer.json.error.replace(/[.!\s]+$/, '')}. Please try again.`;
+  // Under the form as an alert, where it stays once the passing toast has gone.
+  expect((await signIn.findByRole('alert')).textContent).toBe(said);
+  expect(screen.getAllByText(said)).toHaveLength(2);
   expect((signIn.getByRole('button', { name: 'Log In' }) as HTMLButtonElement).disabled).toBe(false);
   expect(appStore.get(sessionAtom).status).not.toBe('authenticated');
+  await clearToasts();
+  expect(signIn.getByRole('alert').textContent).toBe(said);
+  // A new try clears the last one's words while it asks.
+  await user.click(signIn.getByRole('button', { name: 'Log In' }));
+  expect(signIn.queryByRole('alert')).toBeNull();
+  expect((await signIn.findByRole('alert')).textContent).toBe(said);
 });
 
 test('sign-in: the right password signs in and says so', async () => {

@@ -10,6 +10,8 @@ import { destinationAfterSignIn, schoolSignInNext } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS, withTryAgain } from '../lib/messages';
 import { pendingInvite } from '../lib/pending-invite';
 import { toast } from '../lib/toast';
+import { usePageTitle } from '../lib/use-page-title';
+import { FormError } from '../ui/FormError';
 import { PasswordInput } from '../ui/PasswordInput';
 import { Spinner } from '../ui/Spinner';
 
@@ -32,11 +34,14 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  /** Why the last sign-in failed, kept under the form after the toast has gone. */
+  const [loginError, setLoginError] = useState('');
   const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
   const [signUp, setSignUp] = useState<SignUpValues>({ username: '', email: '', password: '', role: 'student' });
   const { signIn } = useSession();
   const navigate = useNavigate();
   const providers = useProviders();
+  usePageTitle(verifyEmail ? 'Verify your email' : isSignup ? 'Create an account' : 'Sign in');
   // Asked for beside the ways to sign in, not after them.
   useEffect(() => {
     if (isSignup) void loadSignupForm();
@@ -47,6 +52,11 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
     setVerifyEmail(address);
   };
 
+  const failed = (message: string) => {
+    toast.error(message, { duration: AUTH_TOAST_MS });
+    setLoginError(message);
+  };
+
   async function onLogin() {
     let token: string;
     try {
@@ -54,14 +64,12 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
     } catch (error) {
       if (error instanceof ApiError && error.requiresVerification) return askForVerification(email, error.message);
       const message = error instanceof ApiError && error.status !== 0 ? error.message : 'Login failed';
-      toast.error(withTryAgain(message), { duration: AUTH_TOAST_MS });
-      return;
+      return failed(withTryAgain(message));
     }
     try {
       await signIn(token);
     } catch {
-      toast.error(withTryAgain('Error fetching user data'), { duration: AUTH_TOAST_MS });
-      return;
+      return failed(withTryAgain('Error fetching user data'));
     }
     const { path, viaInvite } = destinationAfterSignIn();
     toast.success(viaInvite ? 'Login successful! Redirecting to join classroom...' : 'Login successful!', {
@@ -73,6 +81,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
+    setLoginError('');
     try {
       await onLogin();
     } finally {
@@ -117,6 +126,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
           <Link to="/forgot-password" className="link -mt-2 self-end text-sm">
             Forgot password?
           </Link>
+          <FormError message={loginError} />
           <button type="submit" className="btn btn-primary mt-2 w-full" disabled={busy}>
             {busy ? 'Logging in...' : 'Log In'}
           </button>

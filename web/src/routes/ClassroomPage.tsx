@@ -6,6 +6,7 @@ import { ClassCard } from '../features/classes/components/ClassCard';
 import { CreateClassModal } from '../features/classes/components/CreateClassModal';
 import { JoinClassModal } from '../features/classes/components/JoinClassModal';
 import { toast } from '../lib/toast';
+import { usePageTitle } from '../lib/use-page-title';
 import { BookIcon, LogInIcon, PlusIcon } from '../ui/icons';
 import { QueryState } from '../ui/QueryState';
 
@@ -14,6 +15,7 @@ export function ClassroomPage() {
   const isTeacher = user?.role === 'teacher';
   const mayTeach = isTeacher && user?.teacherStatus === 'approved';
   const query = useCourses();
+  usePageTitle('Your classes');
   const rename = useRenameCourse();
   const remove = useDeleteCourse();
   const [createOpen, setCreateOpen] = useState(false);
@@ -78,7 +80,9 @@ export function ClassroomPage() {
           }
         >
           {(courses) => (
-            <div className="grid grid-cols-[repeat(auto-fill,minmax(min(100%,16rem),1fr))] gap-4">
+            // The spec's grid: one column on phones, two on tablets, four on large screens (from 1280 px, where four
+            // cards beside the open navigation are still 230 px wide).
+            <div data-testid="class-grid" className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-4">
               {courses.map((course, index) => (
                 <ClassCard
                   key={course._id}

@@ -25,6 +25,7 @@ import { SearchBox } from '../features/search/components/SearchBox';
 import { LectureGuide } from '../features/slides/components/LectureGuide';
 import { toast } from '../lib/toast';
 import { readToken } from '../lib/token-cookie';
+import { usePageTitle } from '../lib/use-page-title';
 import { ShareIcon } from '../ui/icons';
 import { LoadError } from '../ui/QueryState';
 import { FullPageLoader } from '../ui/Spinner';
@@ -107,6 +108,7 @@ export function CoursePage() {
       null
     );
   }, [lectures, selectedId]);
+  usePageTitle(course?.courseName, selected?.nameOfTopic);
 
   // Comments and notes load with the page, not after the first frame: a pupil who goes offline a moment after
   // opening the class still has their notes to write in (and their code is there), which a deferred chunk broke.

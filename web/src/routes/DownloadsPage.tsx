@@ -1,7 +1,9 @@
 import { DownloadsList } from '../features/offline/components/DownloadsList';
+import { usePageTitle } from '../lib/use-page-title';
 
 /** Lectures saved on this device for offline viewing (docs/offline.md). */
 export function DownloadsPage() {
+  usePageTitle('Downloads');
   return (
     <section className="mx-auto max-w-3xl">
       <h1 className="page-title">Downloads</h1>

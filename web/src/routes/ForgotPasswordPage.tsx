@@ -12,6 +12,7 @@ import { useSession } from '../features/auth/state/session';
 import { destinationAfterSignIn } from '../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../lib/messages';
 import { toast } from '../lib/toast';
+import { usePageTitle } from '../lib/use-page-title';
 import { FormError } from '../ui/FormError';
 
 /** "Forgot password?": the address, then the emailed code with a new password. Signs the user in. */
@@ -20,6 +21,7 @@ export function ForgotPasswordPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const ask = useMutation({ mutationFn: forgotPassword, meta: { quiet: true } });
   const providers = useProviders();
+  usePageTitle(sentTo ? 'Choose a new password' : 'Reset your password');
 
   function onAsk(event: FormEvent) {
     event.preventDefault();

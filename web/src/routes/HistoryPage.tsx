@@ -1,11 +1,13 @@
 import { Link } from 'react-router';
 import { useHistory } from '../features/lectures/api/lectures';
 import { formatClock, formatLongDate } from '../lib/format';
+import { usePageTitle } from '../lib/use-page-title';
 import { HistoryIcon, PlayIcon } from '../ui/icons';
 import { QueryState } from '../ui/QueryState';
 
 export function HistoryPage() {
   const query = useHistory();
+  usePageTitle('History');
   return (
     <section className="mx-auto max-w-3xl">
       <h1 className="page-title">History</h1>

@@ -7,6 +7,7 @@ import { joinByInviteCode, useInvitePreview } from '../features/classes/api/cour
 import { pendingInvite } from '../lib/pending-invite';
 import { toast } from '../lib/toast';
 import { readToken } from '../lib/token-cookie';
+import { usePageTitle } from '../lib/use-page-title';
 import { Spinner } from '../ui/Spinner';
 
 type JoinState = 'initializing' | 'signed-out' | 'joining' | 'joined' | 'error';
@@ -22,6 +23,7 @@ export function JoinPage() {
   const [state, setState] = useState<JoinState>('initializing');
   const [message, setMessage] = useState('');
   const started = useRef(false);
+  usePageTitle(state === 'error' ? 'Could not join the class' : state === 'signed-out' ? null : 'Joining a class');
 
   const join = useCallback(async () => {
     if (!readToken()) {
@@ -98,6 +100,7 @@ export function JoinPage() {
 function InviteLanding({ inviteCode }: { inviteCode: string }) {
   const preview = useInvitePreview(inviteCode);
   const providers = useProviders();
+  usePageTitle(preview.data ? `Join ${preview.data.courseName}` : 'Join a class');
   if (preview.isPending || (!providers.data && !providers.error)) {
     return (
       <AuthLayout>

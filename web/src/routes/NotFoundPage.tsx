@@ -1,8 +1,10 @@
 import { useNavigate } from 'react-router';
 import { AuthLayout } from '../app/AuthLayout';
+import { usePageTitle } from '../lib/use-page-title';
 
 export function NotFoundPage() {
   const navigate = useNavigate();
+  usePageTitle('Page not found');
   return (
     <AuthLayout>
       <div className="text-center">

@@ -3,6 +3,7 @@ import { AuthLayout } from '../app/AuthLayout';
 import { schoolSignInUrl } from '../features/auth/api/providers';
 import { schoolSignInNext } from '../lib/after-sign-in';
 import { readToken } from '../lib/token-cookie';
+import { usePageTitle } from '../lib/use-page-title';
 
 type Problem = {
   title: string;
@@ -94,6 +95,7 @@ export function SchoolSignInPage() {
   const [params] = useSearchParams();
   const code = params.get('problem') ?? '';
   const problem = Object.hasOwn(PROBLEMS, code) ? PROBLEMS[code] : UNKNOWN;
+  usePageTitle(problem.title);
   // Someone signed in got here while linking a school account from Settings: their way back is Settings.
   const linking = Boolean(readToken());
   const back = linking

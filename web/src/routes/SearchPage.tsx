@@ -5,6 +5,7 @@ import { useCourses } from '../features/classes/api/courses';
 import { hitLink, type SearchHit, type SearchResult, snippetParts, useSearch } from '../features/search/api/search';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { formatClock } from '../lib/format';
+import { usePageTitle } from '../lib/use-page-title';
 import { SearchIcon } from '../ui/icons';
 import { QueryState } from '../ui/QueryState';
 
@@ -120,6 +121,7 @@ export function SearchPage() {
   const courses = useCourses();
   const results = useSearch(q, courseId);
   const courseName = courses.data?.find((course) => course._id === courseId)?.courseName;
+  usePageTitle(q ? `Search: ${q}` : 'Search', courseName);
   // The server refused the words themselves (only punctuation, a class not theirs): said in its words, no Retry.
   const refused =
     results.data === undefined &&

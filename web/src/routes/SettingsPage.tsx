@@ -13,6 +13,7 @@ import { ProfileInfoForm } from '../features/settings/components/ProfileInfoForm
 import { SecurityForm } from '../features/settings/components/SecurityForm';
 import { discardAllUploads, hasActiveUploads } from '../features/uploads/state/uploads';
 import { toast } from '../lib/toast';
+import { usePageTitle } from '../lib/use-page-title';
 import { Avatar } from '../ui/Avatar';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { LogOutIcon } from '../ui/icons';
@@ -31,13 +32,14 @@ const phoneLabels: Partial<Record<Tab, string>> = {
 
 export function SettingsPage() {
   const { user, setUser, signOut } = useSession();
+  usePageTitle('Settings');
   const [params, setParams] = useSearchParams();
   // Back from linking a school account (?linked=school): its tab, a confirmation, and a clean address bar.
   const [justLinked, setJustLinked] = useState(() => params.get('linked') === 'school');
   // Back from confirming with the school account (?confirmed=delete|password): the Security tab, ready.
-  // Otherwise the first tab, Profile Info.
+  // Otherwise Profile Picture, the spec's default tab.
   const [tab, setTab] = useState<Tab>(
-    justLinked ? 'Linked sign-in' : params.has('confirmed') ? 'Security' : 'Profile Info',
+    justLinked ? 'Linked sign-in' : params.has('confirmed') ? 'Security' : 'Profile Picture',
   );
   useEffect(() => {
     if (params.has('linked')) setParams({}, { replace: true });

@@ -1,12 +1,14 @@
 import { Link, useParams } from 'react-router';
 import { useCourse } from '../features/classes/api/courses';
 import { SharePanel } from '../features/classes/components/SharePanel';
+import { usePageTitle } from '../lib/use-page-title';
 import { FullPageLoader } from '../ui/Spinner';
 import { CourseLoadError } from './CoursePage';
 
 export function SharePage() {
   const { id } = useParams();
   const query = useCourse(id ?? '');
+  usePageTitle(query.data && `Share ${query.data.courseName}`);
   if (!query.data && query.isError) return <CourseLoadError query={query} />;
   if (!query.data) return <FullPageLoader />;
   const course = query.data;

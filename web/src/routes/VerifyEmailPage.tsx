@@ -3,12 +3,14 @@ import { AuthLayout } from '../app/AuthLayout';
 import { useProviders } from '../features/auth/api/providers';
 import { SchoolOnlyNotice } from '../features/auth/components/SchoolOnlyNotice';
 import { VerifyEmailForm } from '../features/auth/components/VerifyEmailForm';
+import { usePageTitle } from '../lib/use-page-title';
 
 export function VerifyEmailPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const email = params.get('email')?.trim();
   const providers = useProviders();
+  usePageTitle('Verify your email');
   return (
     <AuthLayout>
       {providers.data?.password === false ? (
