@@ -48,6 +48,15 @@ export function slideLabel(slide: Pick<Slide, 'title' | 'text' | 'seconds'>, wor
   return `Slide at ${formatClock(slide.seconds)}`;
 }
 
+/**
+ * A slide as a screen reader names it: its place, its words (title, else the first words read on it) and its time,
+ * e.g. "Slide 3: Plants make sugar from light, at 0:45" ("Slide 3, at 0:45" when nothing was read on it).
+ */
+export function slideName(slide: Pick<Slide, 'title' | 'text' | 'seconds'>, position: number) {
+  const hasWords = !!slide.title || slide.text.trim() !== '';
+  return `Slide ${position}${hasWords ? `: ${slideLabel(slide)}` : ''}, at ${formatClock(slide.seconds)}`;
+}
+
 /** After a teacher's change: the slides (theirs and, through the list, the chapters) and the class's lectures. */
 function useInvalidateSlides(lecture: Pick<Lecture, '_id' | 'courseId'>) {
   const client = useQueryClient();

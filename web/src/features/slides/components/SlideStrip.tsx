@@ -3,7 +3,7 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { formatClock } from '../../../lib/format';
 import { useCurrentMark } from '../../chapters/hooks/useCurrentMark';
 import { seekRequestAtom } from '../../player/state/player';
-import { type Slide, slideLabel } from '../api/slides';
+import { type Slide, slideName } from '../api/slides';
 
 const KEYS_BACK = ['ArrowLeft', 'ArrowUp'];
 const KEYS_ON = ['ArrowRight', 'ArrowDown'];
@@ -61,39 +61,38 @@ export function SlideStrip({ slides, labelledBy }: { slides: Slide[]; labelledBy
         if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setActive(null);
       }}
     >
-      {slides.map((slide, index) => {
-        const label = slideLabel(slide);
-        return (
-          <li key={slide.thumbnail} className="w-36 shrink-0 snap-start sm:w-40">
-            <button
-              type="button"
-              tabIndex={index === tabStop ? 0 : -1}
-              aria-current={index === current ? 'true' : undefined}
-              onFocus={() => setActive(index)}
-              onClick={() => seek({ seconds: slide.seconds, at: Date.now() })}
-              className={`flex w-full flex-col gap-1 rounded-lg p-1 text-left transition-colors ${
-                index === current ? 'bg-indigo-50 ring-2 ring-indigo-500' : 'hover:bg-slate-50'
-              }`}
-            >
-              <span className="block aspect-video w-full overflow-hidden rounded-md bg-slate-200 ring-1 ring-slate-200">
-                <img
-                  src={slide.thumbnail}
-                  alt={`${label}, at ${formatClock(slide.seconds)}`}
-                  loading="lazy"
-                  decoding="async"
-                  width={320}
-                  height={180}
-                  className="h-full w-full object-cover"
-                />
-              </span>
-              <span aria-hidden="true" className="flex items-baseline gap-1.5 px-0.5 text-xs">
-                <span className="shrink-0 font-mono text-indigo-700 tabular-nums">{formatClock(slide.seconds)}</span>
-                <span className="truncate text-slate-700">{slide.title ?? ''}</span>
-              </span>
-            </button>
-          </li>
-        );
-      })}
+      {slides.map((slide, index) => (
+        <li key={slide.thumbnail} className="w-36 shrink-0 snap-start sm:w-40">
+          <button
+            type="button"
+            tabIndex={index === tabStop ? 0 : -1}
+            // Named by its words and time (the thumbnail and the visible line say the same to the eye).
+            aria-label={slideName(slide, index + 1)}
+            aria-current={index === current ? 'true' : undefined}
+            onFocus={() => setActive(index)}
+            onClick={() => seek({ seconds: slide.seconds, at: Date.now() })}
+            className={`flex w-full flex-col gap-1 rounded-lg p-1 text-left transition-colors ${
+              index === current ? 'bg-indigo-50 ring-2 ring-indigo-500' : 'hover:bg-slate-50'
+            }`}
+          >
+            <span className="block aspect-video w-full overflow-hidden rounded-md bg-slate-200 ring-1 ring-slate-200">
+              <img
+                src={slide.thumbnail}
+                alt=""
+                loading="lazy"
+                decoding="async"
+                width={320}
+                height={180}
+                className="h-full w-full object-cover"
+              />
+            </span>
+            <span aria-hidden="true" className="flex items-baseline gap-1.5 px-0.5 text-xs">
+              <span className="shrink-0 font-mono text-indigo-700 tabular-nums">{formatClock(slide.seconds)}</span>
+              <span className="truncate text-slate-700">{slide.title ?? ''}</span>
+            </span>
+          </button>
+        </li>
+      ))}
     </ol>
   );
 }

@@ -3,7 +3,14 @@ import { LIMITS } from '../../../../../src/contract/limits';
 import { formatClock } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import type { Lecture } from '../../lectures/api/lectures';
-import { type Slide, slideLabel, useChangeSlide, useLectureSlides, useSwitchSlideIndex } from '../api/slides';
+import {
+  type Slide,
+  slideLabel,
+  slideName,
+  useChangeSlide,
+  useLectureSlides,
+  useSwitchSlideIndex,
+} from '../api/slides';
 
 /**
  * The teacher's slide index controls, in the Edit Topic modal under the chapters: switch the index off (or on) for
@@ -37,8 +44,8 @@ export function SlidesEditor({ lecture }: { lecture: Lecture }) {
       </p>
       {(state === 'ready' || state === 'off') && slides.length > 0 && (
         <ol className="flex max-h-80 flex-col gap-2 overflow-y-auto" aria-label="Slides of this lecture">
-          {slides.map((slide) => (
-            <SlideRow key={slide.id ?? slide.thumbnail} lecture={lecture} slide={slide} />
+          {slides.map((slide, index) => (
+            <SlideRow key={slide.id ?? slide.thumbnail} lecture={lecture} slide={slide} position={index + 1} />
           ))}
         </ol>
       )}
@@ -56,7 +63,8 @@ export function SlidesEditor({ lecture }: { lecture: Lecture }) {
   );
 }
 
-function SlideRow({ lecture, slide }: { lecture: Lecture; slide: Slide }) {
+/** `position`: the slide's place in the list (1 first), which its Save button names. */
+function SlideRow({ lecture, slide, position }: { lecture: Lecture; slide: Slide; position: number }) {
   const change = useChangeSlide(lecture);
   const [title, setTitle] = useState(slide.title ?? '');
   const time = formatClock(slide.seconds);
@@ -74,14 +82,16 @@ function SlideRow({ lecture, slide }: { lecture: Lecture; slide: Slide }) {
 
   return (
     <li className={`flex gap-3 rounded-lg border border-slate-200 p-2 ${slide.hidden ? 'bg-slate-50' : ''}`}>
-      <span className="block aspect-video w-24 shrink-0 overflow-hidden rounded bg-slate-200">
+      {/* self-start: stretched to the row's height, the 16:9 box had cut the slide's sides off. */}
+      <span className="block aspect-video w-24 shrink-0 self-start overflow-hidden rounded bg-slate-200">
         <img
           src={slide.thumbnail}
-          alt={`${slideLabel(slide)}, at ${time}`}
+          alt={slideName(slide, position)}
           loading="lazy"
           width={320}
           height={180}
-          className={`h-full w-full object-cover ${slide.hidden ? 'opacity-40' : ''}`}
+          // The whole slide, letterboxed: a teacher checks what is on it, edges included.
+          className={`h-full w-full object-contain ${slide.hidden ? 'opacity-40' : ''}`}
         />
       </span>
       <div className="flex min-w-0 flex-1 flex-col gap-1.5">
@@ -101,6 +111,7 @@ function SlideRow({ lecture, slide }: { lecture: Lecture; slide: Slide }) {
           <button
             type="submit"
             className="btn btn-secondary h-9 px-3 text-xs"
+            aria-label={`Save slide ${position}`}
             disabled={change.isPending || title.trim() === (slide.title ?? '')}
           >
             Save
