@@ -147,6 +147,94 @@ test('uploads belong to their creator; students, strangers and over-size uploads
   expect(await h.storage.list(RESUMABLE_PREFIX)).toEqual([]);
 });
 
+test("tus's own refusals answer our error shape with a code, keep their status and tus headers, and change nothing", async () => {
+  const created = await create(teacher.token, 100, { filename: 'x.mp4', courseId, nameOfTopic: 'Refusals' });
+  const location = created.headers.get('location') as string;
+  await h.jobsSettled();
+  const before = h.snapshot();
+  const files = (await h.storage.list(RESUMABLE_PREFIX)).sort();
+  const octets = { 'Content-Type': 'application/offset+octet-stream' };
+  const piece = new Uint8Array(10);
+  const withoutVersion = (method: string, path: string, headers: Record<string, string>, body?: Uint8Array) =>
+    fetch(`${h.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${teacher.token}`, ...headers },
+      body: body as BodyInit | undefined,
+    });
+  for (const [name, response, status, code] of [
+    [
+      'no Tus-Resumable',
+      await withoutVersion('POST', '/api/uploads', { 'Upload-Length': '10' }),
+      412,
+      'tus_version_required',
+    ],
+    [
+      'an old tus version',
+      await tus('POST', '/api/uploads', teacher.token, { 'Tus-Resumable': '0.2.2', 'Upload-Length': '10' }),
+      400,
+      'invalid_tus_resumable',
+    ],
+    [
+      'a length that is not a number',
+      await tus('POST', '/api/uploads', teacher.token, { 'Upload-Length': 'ten' }),
+      400,
+      'invalid_upload_length',
+    ],
+    [
+      'a negative length',
+      await tus('POST', '/api/uploads', teacher.token, { 'Upload-Length': '-5' }),
+      400,
+      'invalid_upload_length',
+    ],
+    ['no length', await tus('POST', '/api/uploads', teacher.token, {}), 400, 'length_required'],
+    [
+      'metadata that is not pairs',
+      await tus('POST', '/api/uploads', teacher.token, { 'Upload-Length': '10', 'Upload-Metadata': 'a b c,,' }),
+      400,
+      'invalid_upload_metadata',
+    ],
+    [
+      'bytes without Tus-Resumable',
+      await withoutVersion('PATCH', location, { 'Upload-Offset': '0', ...octets }, piece),
+      412,
+      'tus_version_required',
+    ],
+    [
+      'bytes as text',
+      await tus('PATCH', location, teacher.token, { 'Upload-Offset': '0', 'Content-Type': 'text/plain' }, piece),
+      400,
+      'invalid_content_type',
+    ],
+    ['bytes without an offset', await tus('PATCH', location, teacher.token, octets, piece), 403, 'offset_required'],
+    [
+      'an offset that is not a number',
+      await tus('PATCH', location, teacher.token, { 'Upload-Offset': 'x', ...octets }, piece),
+      400,
+      'invalid_upload_offset',
+    ],
+    ['an offset past where it stands', await send(teacher.token, location, 50, piece), 409, 'offset_conflict'],
+    ['more bytes than its length', await send(teacher.token, location, 0, new Uint8Array(101)), 413, 'too_large'],
+  ] as const) {
+    const json = await response.json().catch(() => undefined);
+    expect({ name, status: response.status, type: response.headers.get('content-type'), code: json?.code }).toEqual({
+      name,
+      status,
+      type: 'application/json',
+      code,
+    });
+    expect({ name, error: typeof json.error, same: json.message === json.error }).toEqual({
+      name,
+      error: 'string',
+      same: true,
+    });
+    expect({ name, tus: response.headers.get('tus-resumable') }).toEqual({ name, tus: '1.0.0' });
+  }
+  expect(h.snapshot()).toEqual(before);
+  expect((await h.storage.list(RESUMABLE_PREFIX)).sort()).toEqual(files);
+  expect((await tus('HEAD', location, teacher.token)).headers.get('upload-offset')).toBe('0');
+  expect((await tus('DELETE', location, teacher.token)).status).toBe(204);
+});
+
 test('OPTIONS answers without a sign-in what tus needs to know, and opens nothing to other sites', async () => {
   const created = await create(teacher.token, bytes.length);
   const location = created.headers.get('location') as string;

@@ -13,6 +13,58 @@ import { acceptUpload, checkDiskRoom, checkUploadTarget, tooLarge } from '../med
 
 const uploadGone = () => notFound('upload_not_found', 'There is no such upload. Please start it again.');
 
+/** What each tus header is for, said to whoever sent a bad one. */
+const HEADER_PROBLEMS: Record<string, string> = {
+  'tus-resumable': 'This server speaks tus 1.0.0: send Tus-Resumable: 1.0.0.',
+  'upload-length': "Upload-Length must be the file's size in bytes.",
+  'upload-offset': 'Upload-Offset must be a number of bytes.',
+  'upload-metadata': 'Upload-Metadata must be key and base64 value pairs, separated by commas.',
+  'upload-defer-length': 'Please say how large the file is (Upload-Length).',
+  'content-type': "Send the file's bytes as application/offset+octet-stream.",
+};
+
+/** tus's own refusals (plain text) in our words, by tus's text; anything else by its status. */
+const TUS_REFUSALS: Record<string, [code: string, message: string]> = {
+  'tus-resumable required': ['tus_version_required', HEADER_PROBLEMS['tus-resumable']],
+  'upload-length or upload-defer-length header required': [
+    'length_required',
+    'Please say how large the file is (Upload-Length).',
+  ],
+  'upload-offset header required': ['offset_required', 'Please say where this piece starts (Upload-Offset).'],
+  'content-type header required': ['content_type_required', HEADER_PROBLEMS['content-type']],
+  'upload-offset conflict': [
+    'offset_conflict',
+    'This piece does not start where the upload stands. Ask where it stands (HEAD) and resume from there.',
+  ],
+  "upload's size exceeded": ['too_large', 'More bytes were sent than the upload said it would have.'],
+  'the file for this url was not found': ['upload_not_found', uploadGone().message],
+  'the file for this url no longer exists': ['upload_not_found', uploadGone().message],
+  'request aborted due to lock acquired': [
+    'upload_busy',
+    'Another request is sending to this upload. Please try again.',
+  ],
+  'cannot terminate an already completed upload': ['upload_complete', 'This upload is complete and cannot be ended.'],
+};
+
+/** A tus refusal as our error shape: `Invalid upload-length upload-metadata` names each bad header in `fields`. */
+export function tusRefusal(status: number, text: string, maxUploadBytes: number) {
+  const said = text.trim().toLowerCase();
+  if (said.startsWith('invalid ')) {
+    const headers = said.slice('invalid '.length).split(/\s+/);
+    const fields = Object.fromEntries(headers.map((name) => [name, HEADER_PROBLEMS[name] ?? `${name} is not valid.`]));
+    const code = `invalid_${headers[0].replaceAll('-', '_')}`;
+    return errorBody(code, Object.values(fields)[0], { fields });
+  }
+  if (said === 'maximum size exceeded') return errorBody('too_large', tooLarge(maxUploadBytes).message);
+  if (said.startsWith('upload-metadata is invalid')) {
+    return errorBody('invalid_upload_metadata', HEADER_PROBLEMS['upload-metadata']);
+  }
+  const known = TUS_REFUSALS[said];
+  if (known) return errorBody(...known);
+  if (status >= 500) return errorBody('upload_failed', 'The upload failed. Please try again.');
+  return errorBody('upload_refused', 'The upload was refused. Please start it again.');
+}
+
 /**
  * Resumable uploads: tus 1.0 (core, creation, termination, expiration) at `/api/uploads`, by @tus/server with
  * its data store from storage (`storage/resumable.ts`: a file per upload on the local disk; parts in the bucket on S3,
@@ -100,21 +152,22 @@ export function resumableUploadRoutes(deps: AppDeps) {
       // tus answers its own refusals in plain text: give every client our one error shape.
       if ('status_code' in error && error.body.startsWith('{')) return error;
       const status = 'status_code' in error ? error.status_code : 500;
-      const message = 'status_code' in error ? error.body.trim() : 'The upload failed. Please try again.';
-      const code = status === 413 ? 'too_large' : status === 404 ? 'upload_not_found' : 'upload_refused';
-      return { status_code: status, body: JSON.stringify(errorBody(code, message)) };
+      const text = 'status_code' in error ? error.body : '';
+      return { status_code: status, body: JSON.stringify(tusRefusal(status, text, config.maxUploadBytes)) };
     },
   });
 
   const handle = async (c: Context<AppEnv>) => {
     users.set(c.req.raw, c.get('user'));
     const response = await tus.handleWeb(c.req.raw);
-    if (response.body && response.status >= 400) {
-      const headers = new Headers(response.headers);
-      headers.set('Content-Type', 'application/json');
-      return new Response(response.body, { status: response.status, headers });
-    }
-    return response;
+    if (response.status < 400 || c.req.method === 'HEAD') return response;
+    // Some refusals (a missing Tus-Resumable, a malformed header) are written before onResponseError is asked.
+    const text = await response.text();
+    const body = text.startsWith('{') ? text : JSON.stringify(tusRefusal(response.status, text, config.maxUploadBytes));
+    const headers = new Headers(response.headers);
+    headers.set('Content-Type', 'application/json');
+    headers.delete('Content-Length');
+    return new Response(body, { status: response.status, headers });
   };
 
   // tus's discovery request: `OPTIONS` answers without a sign-in, as the protocol requires, with Tus-Version,
