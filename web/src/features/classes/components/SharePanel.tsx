@@ -2,16 +2,19 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 're
 import { toast } from '../../../lib/toast';
 import { CopyIcon, RefreshIcon } from '../../../ui/icons';
 import { Modal } from '../../../ui/Modal';
+import { useSession } from '../../auth/state/session';
 import { shareOrigin, useAppInfo } from '../api/app';
-import { type Course, useRegenerateInviteCode } from '../api/courses';
+import { type Course, teacherIdOf, useRegenerateInviteCode } from '../api/courses';
 
 const QR_SIZE = 200;
 /** The QR library loads only when a teacher opens the share panel, not with every student's course page. */
 const QRCodeCanvas = lazy(() => import('qrcode.react').then((module) => ({ default: module.QRCodeCanvas })));
 const COPIED_MS = 2000;
 
-/** Link, copy button, QR code and the code in large type; the teacher can replace a leaked code. */
+/** Link, copy button, QR code and the code in large type; the class's teacher can replace a leaked code. */
 export function SharePanel({ course }: { course: Course }) {
+  // Only the class's teacher may make a new code: a student on /share/{id} is not offered a button the server refuses.
+  const isTeacher = useSession().user?._id === teacherIdOf(course);
   const regenerateCode = useRegenerateInviteCode();
   const [copied, setCopied] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
@@ -132,12 +135,14 @@ export function SharePanel({ course }: { course: Course }) {
               </p>
             )}
           </div>
-          <button type="button" className="btn btn-secondary self-start" onClick={() => setConfirmOpen(true)}>
-            <RefreshIcon size={18} /> New code
-          </button>
+          {isTeacher && (
+            <button type="button" className="btn btn-secondary self-start" onClick={() => setConfirmOpen(true)}>
+              <RefreshIcon size={18} /> New code
+            </button>
+          )}
         </div>
       </div>
-      <Modal open={confirmOpen} title="Make a new class code?" onClose={() => setConfirmOpen(false)}>
+      <Modal open={isTeacher && confirmOpen} title="Make a new class code?" onClose={() => setConfirmOpen(false)}>
         <p className="text-slate-700">
           The current code <strong className="font-mono">{course.inviteCode}</strong>, its link and its QR code stop
           working at once. Students already in the class stay in it.

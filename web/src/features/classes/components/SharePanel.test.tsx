@@ -1,0 +1,44 @@
+import { beforeAll, expect, test } from 'bun:test';
+import { screen } from '@testing-library/react';
+import { renderInApp, signInAs } from '../../../../test/render';
+import { realServer } from '../../../../test/server';
+import type { Course } from '../api/courses';
+import { SharePanel } from './SharePanel';
+
+const server = realServer();
+type Account = Awaited<ReturnType<typeof server.signUp>>;
+let teacher: Account;
+let student: Account;
+let course: Course;
+beforeAll(async () => {
+  [teacher, student] = await Promise.all([
+    server.signUp('teacher', 'Sharing Teacher'),
+    server.signUp('student', 'Sharing Student'),
+  ]);
+  const created = await server.api('POST', '/api/courses', { courseName: 'Geology' }, teacher.token);
+  expect(created.status).toBe(201);
+  const joined = await server.api(
+    'POST',
+    '/api/enrollments/join',
+    { inviteCode: created.json.inviteCode },
+    student.token,
+  );
+  expect(joined.status).toBeLessThan(300);
+  // The class as the student's page loads it (the teacher's view has the same teacher).
+  course = (await server.api('GET', `/api/courses/${created.json._id}`, undefined, student.token)).json;
+});
+
+test("the class's teacher is offered New code", async () => {
+  signInAs(teacher);
+  renderInApp(<SharePanel course={course} />);
+  expect(await screen.findByRole('button', { name: 'New code' })).toBeDefined();
+});
+
+test('a student of the class sees the code and link but no New code (nor its confirmation)', async () => {
+  signInAs(student);
+  renderInApp(<SharePanel course={course} />);
+  expect(screen.getByTestId('invite-code').textContent).toBe(course.inviteCode);
+  await screen.findByDisplayValue(new RegExp(`/join/${course.inviteCode}$`));
+  expect(screen.queryByRole('button', { name: 'New code' })).toBeNull();
+  expect(screen.queryByRole('dialog')).toBeNull();
+});
