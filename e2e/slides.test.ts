@@ -218,7 +218,9 @@ test('the slide strip: thumbnails after the index job, a click jumps, ] and [ st
       expect(await buttons.count()).toBe(slides.length);
       // Each button is named by its place, what is on the slide and when (not by its time alone).
       await strip.getByRole('button', { name: /^Slide 2: .*chlorophyll.*, at 0:0\d$/i }).waitFor();
-      const loading = await strip.locator('img').evaluateAll((images) => images.map((image) => image.loading));
+      const loading = await strip
+        .locator('img')
+        .evaluateAll((images) => images.map((image) => image.getAttribute('loading')));
       expect(loading.every((value) => value === 'lazy')).toBe(true);
       // Thumbnails are served to the student (the cookie), and each sits in a fixed 16:9 box.
       await page.waitForFunction(() => {
