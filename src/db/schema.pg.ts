@@ -402,14 +402,15 @@ export const notifications = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    courseId: text('course_id')
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
-    lectureId: text('lecture_id')
-      .notNull()
-      .references(() => lectures.id, { onDelete: 'cascade' }),
+    /** The class and lecture of a class event; null for an account event (a teacher's approval). */
+    courseId: text('course_id').references(() => courses.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id').references(() => lectures.id, { onDelete: 'cascade' }),
     commentId: text('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['lecture', 'comment', 'reply'] }).notNull(),
+    /** For an account event: whose account it is about (the teacher who waits, or was approved or declined). */
+    aboutUserId: text('about_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', {
+      enum: ['lecture', 'comment', 'reply', 'teacher_waits', 'teacher_approved', 'teacher_declined'],
+    }).notNull(),
     mail: text('mail', { enum: ['pending', 'digest', 'sent', 'skipped'] }).notNull(),
     createdAt: ms('created_at').notNull().default(now),
     mailedAt: ms('mailed_at'),
@@ -418,6 +419,7 @@ export const notifications = pgTable(
     uniqueIndex('notifications_key').on(table.key),
     index('notifications_user_course').on(table.userId, table.courseId, table.createdAt),
     index('notifications_mail').on(table.mail, table.userId),
+    index('notifications_about_user').on(table.aboutUserId),
   ],
 );
 

@@ -482,6 +482,16 @@ export let classVisits = sqliteTable(
   (table) => [primaryKey({ columns: [table.userId, table.courseId] })],
 );
 
+/** What a notification is about: class events, and a teacher's account waiting or being decided. */
+export const NOTIFICATION_KINDS = [
+  'lecture',
+  'comment',
+  'reply',
+  'teacher_waits',
+  'teacher_approved',
+  'teacher_declined',
+] as const;
+
 /**
  * One row per event and recipient (src/notifications): what is new in a class for that person, and the email's
  * state. `key` (event + recipient) is unique, so a fan-out or a send that runs again never makes a second mail.
@@ -494,14 +504,13 @@ export let notifications = sqliteTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    courseId: text('course_id')
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
-    lectureId: text('lecture_id')
-      .notNull()
-      .references(() => lectures.id, { onDelete: 'cascade' }),
+    /** The class and lecture of a class event; null for an account event (a teacher's approval). */
+    courseId: text('course_id').references(() => courses.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id').references(() => lectures.id, { onDelete: 'cascade' }),
     commentId: text('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['lecture', 'comment', 'reply'] }).notNull(),
+    /** For an account event: whose account it is about (the teacher who waits, or was approved or declined). */
+    aboutUserId: text('about_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
     /** `pending`: to mail now; `digest`: waits for the daily digest; `sent`; `skipped` (the person chose none). */
     mail: text('mail', { enum: ['pending', 'digest', 'sent', 'skipped'] }).notNull(),
     createdAt: integer('created_at').notNull().default(now),
@@ -511,10 +520,12 @@ export let notifications = sqliteTable(
     uniqueIndex('notifications_key').on(table.key),
     index('notifications_user_course').on(table.userId, table.courseId, table.createdAt),
     index('notifications_mail').on(table.mail, table.userId),
+    index('notifications_about_user').on(table.aboutUserId),
   ],
 );
 
 export type Notification = typeof notifications.$inferSelect;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** The kinds of text search finds (src/search): chapters (and later slides) are written into the same index. */
 export const SEARCH_KINDS = ['title', 'description', 'caption', 'comment', 'chapter', 'slide'] as const;

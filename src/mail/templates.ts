@@ -53,20 +53,6 @@ export function testMail(to: string, username: string, kind: string): Mail {
   };
 }
 
-/** To the administrators, when a teacher account waits for approval. */
-export function teacherWaitsMail(to: string, adminName: string, teacher: { username: string; email: string }): Mail {
-  const lines = [
-    `${teacher.username} (${teacher.email}) signed up as a teacher and waits for your approval.`,
-    'Open the admin console (Admin in the menu) to approve or decline the request.',
-  ];
-  return {
-    to,
-    subject: `A teacher waits for approval on ${PRODUCT_NAME}`,
-    text: [`Hello ${adminName},`, '', ...lines].join('\n'),
-    html: layout(adminName, lines),
-  };
-}
-
 /** Sent instead of a code when someone signs up with an address that already has an account. */
 export function accountExistsMail(to: string, username: string): Mail {
   const lines = [
@@ -81,8 +67,8 @@ export function accountExistsMail(to: string, username: string): Mail {
   };
 }
 
-/** One event of a notification mail or digest: a sentence and the lecture it links to. */
-export type NotificationItem = { line: string; url: string; quote?: string };
+/** One event of a notification mail or digest: a sentence and the page it links to (a lecture, unless `label`). */
+export type NotificationItem = { line: string; url: string; quote?: string; label?: string };
 
 /**
  * A notification mail (one event, or the daily digest of several): every one carries the RFC 8058 one-click
@@ -112,7 +98,7 @@ export function notificationMail(
 ${items
   .map(
     (item) =>
-      `<p>${escapeHtml(item.line)}${item.quote ? `<br><q style="color:#475569">${escapeHtml(item.quote)}</q>` : ''}<br>${link(item.url, 'Open the lecture')}</p>`,
+      `<p>${escapeHtml(item.line)}${item.quote ? `<br><q style="color:#475569">${escapeHtml(item.quote)}</q>` : ''}<br>${link(item.url, item.label ?? 'Open the lecture')}</p>`,
   )
   .join('\n')}
 <p style="color:#64748b;font-size:13px;margin-top:24px">${link(settingsUrl, 'Choose which emails you get')} · ${link(unsubscribeUrl, 'Unsubscribe')}</p>

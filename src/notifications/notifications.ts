@@ -9,6 +9,7 @@ import {
   enrollments,
   jobs,
   lectures,
+  type NotificationKind,
   notificationPrefs,
   notifications,
   users,
@@ -29,6 +30,8 @@ import { unsubscribeToken } from './unsubscribe-token';
  * in batches of FAN_OUT_BATCH, each row keyed by (event, recipient) so a run that repeats adds nothing. Rows for
  * people who chose `every` go out through `send-mail` jobs at no more than MAIL_RATE_PER_MINUTE (a database window
  * shared by every worker); `daily` rows wait for the periodic `digest` job; `none` rows are only the unread dot.
+ * Account events (a teacher waits for approval; a teacher was approved or declined) have few recipients: their
+ * rows are written at once, in the change's transaction, and go out the same way.
  */
 
 export type EmailChoice = 'every' | 'daily' | 'none';
@@ -75,6 +78,36 @@ export async function commentPosted(tx: Db, commentId: string) {
   await enqueueJob(tx, 'notify', { event: 'comment', subjectId: commentId }, { id: `notify-comment-${commentId}` });
 }
 
+/**
+ * A teacher signed up and waits for approval: every administrator (but a disabled one) is told, once per teacher
+ * (the rows' keys). Answers whether a mail is to go, so the caller wakes the worker.
+ */
+export async function teacherWaits(db: Db, teacherId: string) {
+  return transaction(db, async (tx) => {
+    const admins = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.isAdmin, true), isNull(users.disabledAt), ne(users.id, teacherId)));
+    return writeBatch(
+      tx,
+      { key: `teacher_waits:${teacherId}`, courseId: null, lectureId: null, commentId: null, aboutUserId: teacherId },
+      admins.map((admin) => ({ userId: admin.id, kind: 'teacher_waits' })),
+    );
+  });
+}
+
+/**
+ * An administrator approved or declined a teacher: the teacher is told. Run it in the transaction of the change,
+ * and only when the status really changed (each change is its own event: a decline undone by an approval is told).
+ */
+export async function teacherDecided(tx: Db, teacherId: string, status: 'approved' | 'declined') {
+  return writeBatch(
+    tx,
+    { key: `teacher_${status}:${newId()}`, courseId: null, lectureId: null, commentId: null, aboutUserId: teacherId },
+    [{ userId: teacherId, kind: status === 'approved' ? 'teacher_approved' : 'teacher_declined' }],
+  );
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Preferences, visits and the unread dot
 
@@ -107,21 +140,28 @@ export async function recordVisit(db: Db, userId: string, courseId: string) {
 // ---------------------------------------------------------------------------------------------------------------
 // Fan-out
 
-type Recipient = { userId: string; kind: 'lecture' | 'comment' | 'reply' };
+type Recipient = { userId: string; kind: NotificationKind };
 
 const mailStateFor = (choice: EmailChoice | null) =>
   choice === 'none' ? ('skipped' as const) : choice === 'daily' ? ('digest' as const) : ('pending' as const);
 
 /**
  * Writes the rows of one batch of recipients and, in the same transaction, the `send-mail` job for the new
- * `pending` ones and the `notify` job for the next batch (fixed ids: a run that repeats adds nothing).
+ * `pending` ones and the `notify` job for the next batch (fixed ids: a run that repeats adds nothing). Answers
+ * whether a `send-mail` job was added.
  */
 async function writeBatch(
   tx: Db,
-  event: { key: string; courseId: string; lectureId: string; commentId: string | null },
+  event: {
+    key: string;
+    courseId: string | null;
+    lectureId: string | null;
+    commentId: string | null;
+    aboutUserId?: string;
+  },
   recipients: Recipient[],
 ) {
-  if (recipients.length === 0) return;
+  if (recipients.length === 0) return false;
   const prefs = await tx
     .select({ userId: notificationPrefs.userId, email: notificationPrefs.email })
     .from(notificationPrefs)
@@ -142,6 +182,7 @@ async function writeBatch(
         courseId: event.courseId,
         lectureId: event.lectureId,
         commentId: event.commentId,
+        aboutUserId: event.aboutUserId ?? null,
         kind: r.kind,
         mail: mailStateFor(choice.get(r.userId) ?? null),
       })),
@@ -150,6 +191,7 @@ async function writeBatch(
     .returning({ id: notifications.id, mail: notifications.mail });
   const pending = inserted.filter((row) => row.mail === 'pending').map((row) => row.id);
   if (pending.length > 0) await enqueueJob(tx, 'send-mail', { ids: pending }, { maxAttempts: 5 });
+  return pending.length > 0;
 }
 
 /** One run of a `notify` job: the next batch of recipients after `after` (user ids in order). */
@@ -276,6 +318,7 @@ async function loadRows(db: Db, ids: string[]) {
       courseId: notifications.courseId,
       lectureId: notifications.lectureId,
       commentId: notifications.commentId,
+      aboutUserId: notifications.aboutUserId,
       email: users.email,
       username: users.username,
       disabledAt: users.disabledAt,
@@ -287,8 +330,9 @@ async function loadRows(db: Db, ids: string[]) {
     })
     .from(notifications)
     .innerJoin(users, eq(users.id, notifications.userId))
-    .innerJoin(courses, eq(courses.id, notifications.courseId))
-    .innerJoin(lectures, eq(lectures.id, notifications.lectureId))
+    // Account events have no class: left joins, and the class fields are null for them.
+    .leftJoin(courses, eq(courses.id, notifications.courseId))
+    .leftJoin(lectures, eq(lectures.id, notifications.lectureId))
     .leftJoin(comments, eq(comments.id, notifications.commentId))
     .leftJoin(notificationPrefs, eq(notificationPrefs.userId, notifications.userId))
     .where(inArray(notifications.id, ids));
@@ -297,14 +341,49 @@ async function loadRows(db: Db, ids: string[]) {
     ? await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, authorIds))
     : [];
   const authorName = new Map(authors.map((a) => [a.id, a.username]));
+  const aboutIds = [...new Set(rows.map((row) => row.aboutUserId).filter((id): id is string => !!id))];
+  const aboutUsers = aboutIds.length
+    ? await db
+        .select({ id: users.id, username: users.username, email: users.email, teacherStatus: users.teacherStatus })
+        .from(users)
+        .where(inArray(users.id, aboutIds))
+    : [];
+  const aboutUser = new Map(aboutUsers.map((about) => [about.id, about]));
   return rows.map((row) => ({
     ...row,
     author: row.commentAuthorId ? (authorName.get(row.commentAuthorId) ?? 'Someone') : '',
+    about: row.aboutUserId ? aboutUser.get(row.aboutUserId) : undefined,
   }));
 }
 
+/** A teacher's request that was decided before its mail went out: the administrators have nothing left to do. */
+const isStale = (row: Row) => row.kind === 'teacher_waits' && row.about?.teacherStatus !== 'pending';
+
 function itemOf(config: NotificationDeps['config'], row: Row): NotificationItem {
-  const url = `${baseUrl(config)}/classroom/${row.courseId}?lecture=${row.lectureId}`;
+  const base = baseUrl(config);
+  const teacher = row.about?.username ?? 'A teacher';
+  if (row.kind === 'teacher_waits') {
+    return {
+      line: `${teacher} (${row.about?.email ?? ''}) signed up as a teacher and waits for your approval. You can approve or decline the request in Admin.`,
+      url: `${base}/admin`,
+      label: 'Open Admin',
+    };
+  }
+  if (row.kind === 'teacher_approved') {
+    return {
+      line: 'Good news: an administrator approved your teacher account. You can now create classes and upload lectures.',
+      url: `${base}/classroom`,
+      label: 'Create your first class',
+    };
+  }
+  if (row.kind === 'teacher_declined') {
+    return {
+      line: `Thank you for your interest in teaching on ${PRODUCT_NAME}. This time an administrator did not approve your teacher account, so you cannot create classes for now. If you think this is a mistake, please talk to your school's administrator.`,
+      url: `${base}/classroom`,
+      label: `Open ${PRODUCT_NAME}`,
+    };
+  }
+  const url = `${base}/classroom/${row.courseId}?lecture=${row.lectureId}`;
   if (row.kind === 'lecture') return { line: `New lecture in ${row.courseName}: ${row.lectureName}`, url };
   const what = row.kind === 'reply' ? 'replied to your comment on' : 'commented on';
   return {
@@ -315,6 +394,9 @@ function itemOf(config: NotificationDeps['config'], row: Row): NotificationItem 
 }
 
 function subjectOf(row: Row) {
+  if (row.kind === 'teacher_waits') return `${row.about?.username ?? 'A teacher'} waits for approval as a teacher`;
+  if (row.kind === 'teacher_approved') return `You can now create classes on ${PRODUCT_NAME}`;
+  if (row.kind === 'teacher_declined') return `Your request to teach on ${PRODUCT_NAME}`;
   if (row.kind === 'lecture') return `New lecture in ${row.courseName}: ${row.lectureName}`;
   if (row.kind === 'reply') return `${row.author} replied to your comment on ${row.lectureName}`;
   return `${row.author} commented on ${row.lectureName}`;
@@ -360,6 +442,13 @@ export async function sendPending(
     const row = rows.get(id);
     if (row?.mail !== 'pending') continue;
     const choice = row.choice ?? 'every';
+    if (isStale(row)) {
+      await db
+        .update(notifications)
+        .set({ mail: 'skipped' })
+        .where(and(eq(notifications.id, id), eq(notifications.mail, 'pending')));
+      continue;
+    }
     if (choice !== 'every' || row.disabledAt !== null) {
       await db
         .update(notifications)
@@ -419,7 +508,15 @@ export async function sendDigests(deps: NotificationDeps, now = new Date(), rate
         .orderBy(asc(notifications.createdAt))
         .limit(DIGEST_ITEMS)
     ).map((row) => row.id);
-    const rows = await loadRows(db, ids);
+    const loaded = await loadRows(db, ids);
+    const stale = loaded.filter(isStale).map((row) => row.id);
+    if (stale.length > 0) {
+      await db
+        .update(notifications)
+        .set({ mail: 'skipped' })
+        .where(and(inArray(notifications.id, stale), eq(notifications.mail, 'digest')));
+    }
+    const rows = loaded.filter((row) => !isStale(row));
     const first = rows[0];
     if (!first) continue;
     if (first.choice === 'none' || first.disabledAt !== null) {

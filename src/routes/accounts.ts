@@ -38,7 +38,7 @@ import {
   toPrivateUser,
   verifyBody,
 } from '../contract/users';
-import { administrators, findUserByEmail, recordLogin, updateUser } from '../db/queries/users';
+import { findUserByEmail, recordLogin, updateUser } from '../db/queries/users';
 import type { User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, forbidden, tooMany, unauthorized } from '../errors';
@@ -46,7 +46,8 @@ import { clientAddress } from '../http/client-address';
 import { answers } from '../http/openapi';
 import { validate } from '../http/validation';
 import type { Mail } from '../mail/mailer';
-import { accountExistsMail, passwordResetMail, teacherWaitsMail, verificationCodeMail } from '../mail/templates';
+import { accountExistsMail, passwordResetMail, verificationCodeMail } from '../mail/templates';
+import { teacherWaits } from '../notifications/notifications';
 import { endSessionUrlOf } from './school-sign-in';
 
 const SIGNUP_COOKIE = 'signup';
@@ -58,7 +59,8 @@ const passwordSigninOff = () =>
   );
 const DEVICE_COOKIE = 'device';
 const INVALID_CODE = 'This code is not valid. Please ask for a new one.';
-const CHOOSE_PASSWORD = 'Your code is right. To finish signing up on this device, please choose your password.';
+const CHOOSE_PASSWORD =
+  'Your code is right. To finish signing up on this device, please choose your password and say who you are.';
 
 /** Sign-up, email codes, login and logout, password recovery, and the current user (docs/accounts.md). */
 export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
@@ -82,16 +84,6 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
     return key;
   }
 
-  /** The administrators hear of a teacher waiting for approval (when mail goes somewhere other than the log). */
-  async function tellAdminsATeacherWaits(teacher: User) {
-    if (mailer.kind !== 'smtp') return;
-    for (const admin of await administrators(db)) {
-      await mailer.send(teacherWaitsMail(admin.email, admin.username, teacher)).catch((error: Error) => {
-        deps.log.error({ event: 'mail_failed', to: admin.email, error: error.message }, 'could not tell an admin');
-      });
-    }
-  }
-
   async function signIn(c: Context, user: User) {
     if (user.disabledAt) throw accountDisabled();
     await recordLogin(db, user.id);
@@ -105,6 +97,8 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
   /** A right code away from its sign-up's browser: the password typed there is not trusted; the code stays valid. */
   const choosePassword = (email: string) =>
     new ApiError(409, 'choose_password', CHOOSE_PASSWORD, { requiresPassword: true, email });
+  const teachersClosed = () =>
+    forbidden('Teacher accounts are not open on this server. Please ask your administrator.');
 
   /**
    * PASSWORD_SIGNIN=false: school sign-in only. The password routes refuse before reading anything, and change
@@ -119,9 +113,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
     .post('/register', answers({ 201: registeredJson }), passwordRoute, validate('json', registerBody), async (c) => {
       const body = c.req.valid('json');
       await countOrRefuse(limits.perClient.signups, client(c), 'sign-ups from this network');
-      if (body.role === 'teacher' && config.teacherSignup === 'closed') {
-        throw forbidden('Teacher accounts are not open on this server. Please ask your administrator.');
-      }
+      if (body.role === 'teacher' && config.teacherSignup === 'closed') throw teachersClosed();
       // The same work and the same answer whether or not the address has an account.
       const passwordHash = await hashPassword(body.password);
       await countCodeMail(limits, 'signup', body.email);
@@ -216,7 +208,15 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
         const tries = result.left === 1 ? '1 try' : `${result.left} tries`;
         throw badRequest('wrong_code', `That code is not right. ${tries} left.`);
       }
-      const signup = result.signup;
+      // Away from its browser, the name and role were typed before the address was proven, by whoever: asked again.
+      if (!result.fromItsBrowser && (body.username === undefined || body.role === undefined))
+        throw choosePassword(result.signup.email);
+      if (body.role === 'teacher' && config.teacherSignup === 'closed') throw teachersClosed();
+      const signup = {
+        ...result.signup,
+        username: body.username ?? result.signup.username,
+        role: body.role ?? result.signup.role,
+      };
       const chosenHash = body.password === undefined ? undefined : await hashPassword(body.password);
       const passwordHash = signupPasswordHash(result, chosenHash);
       if (passwordHash === undefined) throw choosePassword(signup.email);
@@ -231,7 +231,8 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
         );
       if (user.teacherStatus === 'pending')
         c.get('log').info({ event: 'teacher_waits', userId: user.id }, 'a teacher waits for approval');
-      if (user.teacherStatus === 'pending') await tellAdminsATeacherWaits(user);
+      // The administrators are told by the worker (a notification by their e-mail choice; printed when mail is the log).
+      if (user.teacherStatus === 'pending' && (await teacherWaits(db, user.id))) deps.jobs.wake();
       deleteCookie(c, SIGNUP_COOKIE, { path: '/api/users' });
       return c.json({
         token: await signIn(c, user),

@@ -3,15 +3,28 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
+import { createApp } from '../app';
 import { enqueueSlides } from '../db/queries/slides';
 import { jobs } from '../db/schema';
 import { transaction } from '../db/transaction';
+import { createJobsClient } from '../jobs/client';
+import { createWorker } from '../jobs/worker';
+import { createLogger } from '../lib/log';
+import { createMailer } from '../mail/create-mailer';
 import { videoPrefix } from '../storage/keys';
 import { makeClip, readBytes, uploadForm } from '../test/fixtures';
-import { type Account, type Harness, signupCookie, startHarness, TEST_PASSWORD } from '../test/harness';
+import {
+  type Account,
+  apiClient,
+  type Harness,
+  signUpWith,
+  signupCookie,
+  startHarness,
+  TEST_PASSWORD,
+} from '../test/harness';
 import { classScenario } from '../test/scenario';
 import { expectPermissions, expectRefused } from '../test/tables';
-import { waitForVideo } from '../test/wait';
+import { waitForVideo, waitUntil } from '../test/wait';
 
 /** A fresh install with the default TEACHER_SIGNUP=approval. */
 let h: Harness;
@@ -36,9 +49,12 @@ describe('who may teach', () => {
     expect(admin.user).toMatchObject({ isAdmin: true, teacherStatus: 'approved' });
     expect(teacher.user).toMatchObject({ isAdmin: false, teacherStatus: 'pending' });
     expect(student.user).toMatchObject({ isAdmin: false, teacherStatus: null });
-    // The administrator heard of it.
-    const notice = h.mail.mailsTo(admin.email).find((mail) => mail.subject.includes('waits for approval'));
-    expect(notice?.text).toContain('Tom Teacher');
+    // The administrator heard of it (by the worker, after the code mail), and the Admin badge counts them.
+    const [, notice] = await h.mail.waitFor(admin.email, 2);
+    expect(notice?.subject).toBe('Tom Teacher waits for approval as a teacher');
+    expect(notice?.text).toContain(teacher.email);
+    expect(notice?.text).toContain('/admin');
+    expect((await h.api('GET', '/api/admin/waiting-teachers', { as: admin.token })).json).toEqual({ count: 1 });
 
     const refused = await expectRefused(h, {
       name: 'a waiting teacher creates a class',
@@ -64,6 +80,81 @@ describe('who may teach', () => {
     });
     expect(approved.json.teacherStatus).toBe('approved');
     expect((await h.api('POST', '/api/courses', { as: teacher.token, body: { courseName: 'Now' } })).status).toBe(201);
+    expect((await h.api('GET', '/api/admin/waiting-teachers', { as: admin.token })).json).toEqual({ count: 0 });
+    // The teacher is told, once: approving again changes nothing and sends nothing.
+    const [, told] = await h.mail.waitFor(teacher.email, 2);
+    expect(told?.subject).toBe('You can now create classes on Classroom');
+    expect(told?.text).toContain('You can now create classes');
+    await h.api('PATCH', `/api/admin/users/${teacher.user._id}`, { as: admin.token, body: { teacherApproved: true } });
+    await h.jobsSettled();
+    expect(h.mail.mailsTo(teacher.email)).toHaveLength(2);
+    expect(h.mail.mailsTo(admin.email)).toHaveLength(2);
+  });
+
+  test('a declined teacher is told kindly; a request decided before its mail went out is not mailed', async () => {
+    const hopeful = await h.signUp('teacher', 'Hope Declined');
+    await h.mail.waitFor(admin.email, 3);
+    const declined = await h.api('PATCH', `/api/admin/users/${hopeful.user._id}`, {
+      as: admin.token,
+      body: { teacherApproved: false },
+    });
+    expect(declined.json.teacherStatus).toBe('declined');
+    const [, told] = await h.mail.waitFor(hopeful.email, 2);
+    expect(told?.subject).toBe('Your request to teach on Classroom');
+    expect(told?.text).toContain('Thank you for your interest in teaching');
+    expect((await h.api('GET', '/api/admin/waiting-teachers', { as: admin.token })).json).toEqual({ count: 0 });
+
+    // Decided while the worker was away: the administrators' row is skipped, the teacher's decision still goes.
+    await h.worker.stop();
+    const quick = await h.signUp('teacher', 'Quinn Quick');
+    await h.api('PATCH', `/api/admin/users/${quick.user._id}`, { as: admin.token, body: { teacherApproved: true } });
+    h.worker.start();
+    await h.mail.waitFor(quick.email, 2);
+    await h.jobsSettled();
+    expect(h.mail.mailsTo(admin.email).map((mail) => mail.subject)).not.toContain(
+      'Quinn Quick waits for approval as a teacher',
+    );
+  });
+
+  test('with no SMTP server the mails about a waiting teacher are printed to the log, like every other mail', async () => {
+    const base = await startHarness({ TEACHER_SIGNUP: 'approval' }, { worker: false });
+    const lines: string[] = [];
+    const log = createLogger({ level: 'info', format: 'json' }, { write: (line: string) => void lines.push(line) });
+    // What main.ts makes when SMTP_URL is not set, for the app and its worker alike.
+    const mailer = createMailer({ ...base.config, smtpUrl: undefined }, log);
+    expect(mailer.kind).toBe('log');
+    const worker = createWorker({ config: base.config, db: base.db, storage: base.storage, log, mailer });
+    const app = createApp({ ...base.deps, mailer, log, jobs: createJobsClient(base.db, worker) }, base.limits);
+    const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch });
+    worker.start();
+    const mailLines = () => lines.map((line) => String(JSON.parse(line).msg)).filter((msg) => msg.startsWith('[mail]'));
+    const printed = (to: string, subject: string) =>
+      waitUntil(`a mail to ${to} in the log`, () =>
+        mailLines().find((msg) => msg.startsWith(`[mail] to=${to} subject="${subject}"`)),
+      );
+    const fromLog = {
+      codeFor: async (to: string) => {
+        const mail = await waitUntil(`a code for ${to} in the log`, () =>
+          mailLines().find((msg) => msg.startsWith(`[mail] to=${to} `) && /code is: \d{6}/.test(msg)),
+        );
+        return /code is: (\d{6})/.exec(mail)?.[1] as string;
+      },
+    };
+    try {
+      const api = apiClient(`http://127.0.0.1:${server.port}`);
+      const boss = await signUpWith(api, fromLog, 'student', 'Lee Logadmin');
+      const waiting = await signUpWith(api, fromLog, 'teacher', 'Tia Logteacher');
+      const notice = await printed(boss.email, 'Tia Logteacher waits for approval as a teacher');
+      expect(notice).toContain(waiting.email);
+      await api('PATCH', `/api/admin/users/${waiting.user._id}`, { as: boss.token, body: { teacherApproved: true } });
+      expect(await printed(waiting.email, 'You can now create classes on Classroom')).toContain(
+        'You can now create classes',
+      );
+    } finally {
+      await server.stop(true);
+      await worker.stop();
+      await base.close();
+    }
   });
 
   test('TEACHER_SIGNUP=closed refuses teacher sign-ups; TEACHER_EMAIL_DOMAINS approves at once; ADMIN_EMAIL names the admin', async () => {
@@ -120,6 +211,7 @@ describe('the admin API', () => {
       who,
       [
         { name: 'list users', method: 'GET', path: '/api/admin/users?q=', allowed: ['admin'] },
+        { name: 'waiting teachers', method: 'GET', path: '/api/admin/waiting-teachers', allowed: ['admin'] },
         { name: 'overview', method: 'GET', path: '/api/admin/overview', allowed: ['admin'] },
         { name: 'classes', method: 'GET', path: '/api/admin/courses', allowed: ['admin'] },
         {

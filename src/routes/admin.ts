@@ -17,10 +17,19 @@ import {
 } from '../contract/admin';
 import { toQueueEntryJson } from '../contract/job-queue';
 import { messageJson, removedJson } from '../contract/users';
-import { allCourses, deleteAccount, searchUsers, setStanding, userById } from '../db/queries/admin';
+import {
+  allCourses,
+  countWaitingTeachers,
+  decideTeacher,
+  deleteAccount,
+  searchUsers,
+  setStanding,
+  userById,
+} from '../db/queries/admin';
 import { deleteCourse } from '../db/queries/courses';
 import { jobQueue } from '../db/queries/job-queue';
 import { courses } from '../db/schema';
+import { transaction } from '../db/transaction';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, notFound } from '../errors';
 import { answers } from '../http/openapi';
@@ -29,9 +38,12 @@ import { VERSION } from '../lib/version';
 import { passwordResetMail, testMail } from '../mail/templates';
 import { retryFailed } from '../media/state';
 import { deleteUnreferencedVideos, removeVideoFiles } from '../media/videos';
+import { teacherDecided } from '../notifications/notifications';
 import { AVATARS_PREFIX, avatarKey, UPLOADS_PREFIX, VIDEOS_PREFIX } from '../storage/keys';
 import { prefixBytes } from '../storage/storage';
 
+/** The Admin badge: how many teachers wait for approval (a cheap count the menu polls). */
+const waitingTeachersJson = z.object({ count: z.number().int().min(0) });
 const listQuery = z.object({ q: z.string().trim().max(100).default('') });
 const patchBody = z
   .object({
@@ -57,6 +69,10 @@ export function adminRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .use(requireUser(deps), requireAdmin)
 
+    .get('/waiting-teachers', answers({ 200: waitingTeachersJson }), async (c) => {
+      return c.json({ count: await countWaitingTeachers(db) });
+    })
+
     .get('/users', answers({ 200: z.array(adminUserJson) }), validate('query', listQuery), async (c) => {
       return c.json(
         (await searchUsers(db, c.req.valid('query').q)).map((row) => toAdminUserJson(row.user, row.classes)),
@@ -76,13 +92,19 @@ export function adminRoutes(deps: AppDeps) {
         if (body.teacherApproved !== undefined && user.role !== 'teacher') {
           throw badRequest('not_a_teacher', 'Only a teacher account can be approved or declined.');
         }
-        const updated = await setStanding(db, user.id, {
-          ...(body.teacherApproved !== undefined
-            ? { teacherStatus: body.teacherApproved ? 'approved' : 'declined' }
-            : {}),
-          ...(body.disabled !== undefined ? { disabledAt: body.disabled ? Date.now() : null } : {}),
-          ...(body.isAdmin !== undefined ? { isAdmin: body.isAdmin } : {}),
+        let told = false;
+        const updated = await transaction(db, async (tx) => {
+          if (body.teacherApproved !== undefined) {
+            const status = body.teacherApproved ? 'approved' : 'declined';
+            // The teacher hears of a real change only (a second Approve tells nobody again).
+            if (await decideTeacher(tx, user.id, status)) told = await teacherDecided(tx, user.id, status);
+          }
+          return setStanding(tx, user.id, {
+            ...(body.disabled !== undefined ? { disabledAt: body.disabled ? Date.now() : null } : {}),
+            ...(body.isAdmin !== undefined ? { isAdmin: body.isAdmin } : {}),
+          });
         });
+        if (told) jobs.wake();
         if (body.disabled) await endSessions(db, user.id);
         c.get('log').info(
           { event: 'admin_changed_user', by: caller.id, userId: user.id, change: body },

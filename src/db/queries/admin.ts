@@ -1,4 +1,4 @@
-import { count, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { containsIgnoringCase, greatest } from '../dialect';
 import { courses, enrollments, lectures, likes, type User, users, videos } from '../schema';
@@ -43,8 +43,37 @@ export async function setStanding(
   id: string,
   values: Partial<Pick<User, 'teacherStatus' | 'disabledAt' | 'isAdmin'>>,
 ) {
+  if (Object.keys(values).length === 0) return (await userById(db, id)) as User;
   const [user] = await db.update(users).set(values).where(eq(users.id, id)).returning();
   return user as User;
+}
+
+/**
+ * Approves or declines a teacher. Answers whether the status changed: the one condition in the UPDATE means two
+ * administrators pressing Approve at once make one change (and one mail), not two.
+ */
+export async function decideTeacher(db: Db, id: string, status: 'approved' | 'declined') {
+  const changed = await db
+    .update(users)
+    .set({ teacherStatus: status })
+    .where(
+      and(
+        eq(users.id, id),
+        eq(users.role, 'teacher'),
+        or(isNull(users.teacherStatus), ne(users.teacherStatus, status)),
+      ),
+    )
+    .returning({ id: users.id });
+  return changed.length > 0;
+}
+
+/** How many teachers wait for approval (the Admin badge): one count on the users table. */
+export async function countWaitingTeachers(db: Db) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.role, 'teacher'), eq(users.teacherStatus, 'pending'), isNull(users.disabledAt)));
+  return Number(row?.n ?? 0);
 }
 
 /**
