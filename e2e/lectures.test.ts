@@ -215,3 +215,63 @@ test('the teacher writes chapters in the description in Edit Topic: the student 
   await screenshot(studentPage, 'lecture-description-1280');
   await asStudent.close();
 }, 120_000);
+
+test('Reply and Show more are targets of 24 px at least, 44 px on a touch screen; a comment shows its long date and how long ago', async () => {
+  const teacher = await createAccount(env.server, env.mail, 'Tara Targets', 'teacher');
+  const student = await createAccount(env.server, env.mail, 'Tim Tapper', 'student');
+  const classmate = await createAccount(env.server, env.mail, 'Cleo Classmate', 'student');
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Biology 120' });
+  for (const pupil of [student, classmate]) {
+    await pupil.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
+  }
+  const lecture = await teacher.api('POST', '/api/lectures', {
+    courseId: course._id,
+    nameOfTopic: 'Cells',
+    description: Array.from({ length: 12 }, (_, line) => `Reading ${line + 1}: chapter ${line + 3} of the book`).join(
+      '\n',
+    ),
+  });
+  const posted = await classmate.api('POST', `/api/lectures/${lecture._id}/comments`, { text: 'Which page?' });
+  const lecturePage = `${env.server.baseUrl}/classroom/${course._id}?lecture=${lecture._id}`;
+
+  // A mouse (pointer: fine), then a phone's touch screen (pointer: coarse).
+  for (const { touch, least } of [
+    { touch: false, least: 24 },
+    { touch: true, least: 44 },
+  ]) {
+    const context = await env.browser.newContext({
+      viewport: touch ? { width: 375, height: 812 } : { width: 1280, height: 800 },
+      hasTouch: touch,
+      isMobile: touch,
+    });
+    await context.addCookies([{ name: 'token', value: student.token, url: env.server.baseUrl }]);
+    const page = await context.newPage();
+    await page.goto(lecturePage);
+    expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(touch);
+    const reply = page.getByRole('button', { name: 'Reply to Cleo Classmate' });
+    const more = page.getByRole('button', { name: 'Show more' });
+    for (const target of [reply, more]) {
+      const box = await target.boundingBox();
+      expect(Math.min(box?.width ?? 0, box?.height ?? 0)).toBeGreaterThanOrEqual(least);
+    }
+    // The spec's long date with hours and minutes, in the browser's locale (Intl), with how long ago beside it.
+    const longDate = await page.evaluate(
+      (iso) =>
+        new Date(iso).toLocaleString(undefined, {
+          year: 'numeric',
+          month: 'long',
+          day: 'numeric',
+          hour: '2-digit',
+          minute: '2-digit',
+        }),
+      posted.createdAt,
+    );
+    const when = page.getByTestId('comment').locator('time');
+    expect(await when.getAttribute('datetime')).toBe(posted.createdAt);
+    expect(await when.textContent()).toMatch(
+      new RegExp(`^${longDate.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · (just now|\\d+ min ago)$`),
+    );
+    if (touch) await screenshot(page, 'comment-targets-touch-375');
+    await context.close();
+  }
+}, 120_000);

@@ -81,12 +81,11 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
             <div className="min-w-0 flex-1">
               <div className="flex flex-wrap items-baseline gap-x-2">
                 <span className="text-sm font-semibold text-slate-900">{comment.userId.username}</span>
-                <time
-                  className="text-xs text-slate-500"
-                  dateTime={comment.createdAt}
-                  title={formatLongDate(comment.createdAt)}
-                >
-                  {formatRelative(comment.createdAt)}
+                {/* The spec's long date with hours and minutes, in the reader's locale; how long ago beside it. */}
+                <time className="text-xs text-slate-500" dateTime={comment.createdAt}>
+                  {formatLongDate(comment.createdAt)}
+                  <span aria-hidden="true"> · </span>
+                  <span className="text-slate-500">{formatRelative(comment.createdAt)}</span>
                 </time>
               </div>
               {parent && <p className="text-xs text-slate-500">Reply to {parent.userId.username}</p>}
@@ -96,7 +95,8 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
               {comment.userId._id !== user?._id && (
                 <button
                   type="button"
-                  className="mt-1 text-xs font-medium text-indigo-700 hover:text-indigo-900"
+                  // At least 24 px to hit (WCAG 2.2), 44 px on a touch screen.
+                  className="-ms-1 mt-0.5 inline-flex min-h-6 min-w-6 items-center px-1 text-xs font-medium text-indigo-700 hover:text-indigo-900 pointer-coarse:min-h-11 pointer-coarse:min-w-11"
                   aria-label={`Reply to ${comment.userId.username}`}
                   onClick={() => {
                     setReplyTo(comment);
@@ -152,7 +152,7 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
                 Replying to <strong className="font-semibold">{replyTo.userId.username}</strong>
                 <button
                   type="button"
-                  className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
+                  className="inline-flex min-h-6 items-center font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900 pointer-coarse:min-h-11"
                   onClick={() => setReplyTo(null)}
                 >
                   Cancel reply

@@ -73,7 +73,8 @@ export function LectureDescription({ description }: { description: string }) {
       {long && (
         <button
           type="button"
-          className="text-sm font-medium text-indigo-700 hover:text-indigo-900"
+          // At least 24 px to hit (WCAG 2.2), 44 px on a touch screen.
+          className="inline-flex min-h-6 items-center text-sm font-medium text-indigo-700 hover:text-indigo-900 pointer-coarse:min-h-11"
           aria-expanded={expanded}
           aria-controls={id}
           onClick={() => setExpanded((value) => !value)}
