@@ -50,8 +50,14 @@ test('a new lecture puts a dot on the student’s class card and mails them; ope
   expect(await card('Acoustics').getByRole('img', { name: 'new' }).count()).toBe(0);
   await screenshot(page, 'class-card-new-dot-375');
 
+  // A quick open-and-back: back as soon as the visit is answered (it goes once the class has loaded, not after the
+  // first screen), waiting for that answer rather than for time.
+  const visited = page.waitForResponse(
+    (response) =>
+      response.url().endsWith(`/api/notifications/visits/${course._id}`) && response.request().method() === 'POST',
+  );
   await card('Optics').getByRole('link').click();
-  await page.getByRole('region', { name: 'Course Playlist' }).getByText('Refraction').waitFor();
+  expect((await visited).ok()).toBe(true);
   await page.goBack();
   await card('Optics').waitFor();
   // Gone on return (the visit refreshed the list), and after a reload too.

@@ -85,9 +85,10 @@ export function CoursePage() {
   }, [jumpLecture, jumpSeconds]);
 
   const loaded = course !== undefined && lectures !== undefined;
-  // The page's first screen shows before the visit is recorded and the slide index asked for.
+  // The page's first screen shows before the slide index is asked for.
   const shown = useAfterFirstScreen(loaded);
-  useRecordVisit(shown ? id : undefined);
+  // The visit is recorded once the class has loaded, not after the first screen: a quick open-and-back clears the dot.
+  useRecordVisit(loaded ? id : undefined);
   // A card's notes button links to #notes: scroll there once the page has loaded.
   useEffect(() => {
     if (loaded && window.location.hash === '#notes')

@@ -27,7 +27,8 @@ export function useSaveNotificationPrefs() {
 
 /**
  * Records that the class was opened (what came before is no longer new) and refreshes the class list, so its
- * unread dot is gone on the way back. A failure is quiet: the dot just stays.
+ * unread dot is gone on the way back. Give the id as soon as the class has loaded: a pupil who looks and goes back
+ * at once has seen it too. A failure is quiet: the dot just stays.
  */
 export function useRecordVisit(courseId: string | undefined) {
   const client = useQueryClient();
