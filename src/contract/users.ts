@@ -116,11 +116,12 @@ export const usernameField = plainText({
   hidden: 'The name contains hidden characters. Please type it again.',
 });
 
+export const roleField = z.enum(['teacher', 'student'], { error: 'Role must be teacher or student.' });
 export const registerBody = z.object({
   username: usernameField,
   email: emailField,
   password: newPasswordField,
-  role: z.enum(['teacher', 'student'], { error: 'Role must be teacher or student.' }).default('student'),
+  role: roleField.default('student'),
 });
 export const loginBody = z.object({
   email: emailField,
@@ -130,8 +131,17 @@ export const otpField = z
   .string({ error: 'Please enter the OTP sent to your email' })
   .trim()
   .regex(OTP_PATTERN, `The code is the ${LIMITS.otpDigits} digits from the email.`);
-/** `password`: chosen with the code when it is typed away from the browser that signed up (docs/accounts.md). */
-export const verifyBody = z.object({ email: emailField, otp: otpField, password: newPasswordField.optional() });
+/**
+ * `password`, `username`, `role`: chosen with the code when it is typed away from the browser that signed up, where
+ * all three are required; what is sent wins over what the sign-up stored (docs/accounts.md).
+ */
+export const verifyBody = z.object({
+  email: emailField,
+  otp: otpField,
+  password: newPasswordField.optional(),
+  username: usernameField.optional(),
+  role: roleField.optional(),
+});
 export const emailBody = z.object({ email: emailField });
 export const resetBody = z.object({ email: emailField, otp: otpField, newPassword: newPasswordField });
 

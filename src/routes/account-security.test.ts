@@ -26,8 +26,20 @@ async function register(email: string, password: string, name: string) {
   expect(result.status).toBe(201);
   return cookieFrom(result.headers, 'signup') as string;
 }
-const verify = (email: string, otp: string, cookie?: string, password?: string) =>
-  h.api('POST', '/api/users/verify-otp', { body: { email, otp, password }, headers: cookie ? { cookie } : {} });
+/** Who the owner of the mailbox says they are when choosing the password (asked away from the sign-up's browser). */
+const OWNER = { username: 'Mailbox Owner', role: 'student' } as const;
+/** With a `password`, also the name and role (`profile`), as the choose-password form sends them. */
+const verify = (
+  email: string,
+  otp: string,
+  cookie?: string,
+  password?: string,
+  profile: { username?: string; role?: string } = OWNER,
+) =>
+  h.api('POST', '/api/users/verify-otp', {
+    body: password === undefined ? { email, otp } : { email, otp, password, ...profile },
+    headers: cookie ? { cookie } : {},
+  });
 const login = (email: string, password: string, cookie?: string) =>
   h.api('POST', '/api/users/login', { body: { email, password }, headers: cookie ? { cookie } : {} });
 /** What a minute later looks like to the mail cap. */
@@ -176,11 +188,50 @@ describe('sign-up takeover', () => {
     const before = h.snapshot();
     expect((await verify(email, victimCode)).json.code).toBe('choose_password');
     expect(h.snapshot()).toEqual(before);
-    const verified = await verify(email, victimCode, undefined, 'chosen on the phone');
+    const verified = await verify(email, victimCode, undefined, 'chosen on the phone', {
+      username: 'Vic Tim',
+      role: 'student',
+    });
     expect(verified.status).toBe(200);
     expect(verified.json.user.username).toBe('Vic Tim');
     expect((await login(email, ATTACKER_PASSWORD, attackerCookie)).status).toBe(401);
     expect((await login(email, 'chosen on the phone')).status).toBe(200);
+  });
+
+  test("finished away from its browser, the account takes the name and role sent with the code, not the other sign-up's", async () => {
+    const email = 'victim6@example.test';
+    const attacker = await h.api('POST', '/api/users/register', {
+      body: { username: 'Attacker', email, password: ATTACKER_PASSWORD, role: 'teacher' },
+    });
+    expect(attacker.status).toBe(201);
+    const code = await h.mail.nthCode(email, 1);
+    // A password alone is not enough there: the name and role the attacker typed would come with it.
+    for (const profile of [{}, { username: 'Vic Tim' }, { role: 'student' }]) {
+      await expectRefused(h, {
+        name: `password with ${JSON.stringify(profile)}`,
+        method: 'POST',
+        path: '/api/users/verify-otp',
+        body: { email, otp: code, password: VICTIM_PASSWORD, ...profile },
+        status: 409,
+        code: 'choose_password',
+      });
+    }
+    await expectRefused(h, {
+      name: 'a name with hidden characters',
+      method: 'POST',
+      path: '/api/users/verify-otp',
+      body: { email, otp: code, password: VICTIM_PASSWORD, username: 'Vic\u202eTim', role: 'student' },
+      status: 400,
+      field: 'username',
+    });
+    const logged = h.logLines.length;
+    const verified = await verify(email, code, undefined, VICTIM_PASSWORD, { username: 'Vic Tim', role: 'student' });
+    expect(verified.status).toBe(200);
+    expect(verified.json.user).toMatchObject({ username: 'Vic Tim', role: 'student', teacherStatus: null });
+    const [row] = await h.db.select().from(users).where(eq(users.email, email));
+    expect(row).toMatchObject({ username: 'Vic Tim', role: 'student', teacherStatus: null });
+    expect(h.logLines.slice(logged).some((line) => line.event === 'teacher_waits')).toBe(false);
+    expect((await login(email, ATTACKER_PASSWORD)).status).toBe(401);
   });
 
   test('the choose-password step: the new password follows the password rules, and a wrong code there counts as a wrong try', async () => {
