@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { WaitingTeachersBadge } from '../features/admin/components/WaitingTeachersBadge';
 import { useSession } from '../features/auth/state/session';
 import { useOfflineSync } from '../features/offline/hooks/useOfflineSync';
 import { SearchBox } from '../features/search/components/SearchBox';
@@ -118,7 +119,7 @@ export function AppShell() {
                     }
                   }}
                   className={({ isActive }) =>
-                    `flex h-11 items-center gap-3 rounded-xl px-3 text-sm font-medium transition-colors ${
+                    `relative flex h-11 items-center gap-3 rounded-xl px-3 text-sm font-medium transition-colors ${
                       isActive
                         ? 'bg-indigo-50 text-indigo-700'
                         : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900'
@@ -128,6 +129,9 @@ export function AppShell() {
                 >
                   <Icon className="shrink-0" />
                   <span className={expanded ? 'truncate' : 'sr-only'}>{label}</span>
+                  {to === adminItem.to && (
+                    <WaitingTeachersBadge className={expanded ? 'ml-auto' : 'absolute top-0.5 right-0.5'} />
+                  )}
                 </NavLink>
               </li>
             ))}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { AdminClasses } from '../features/admin/components/AdminClasses';
 import { AdminServer } from '../features/admin/components/AdminServer';
 import { AdminUsers } from '../features/admin/components/AdminUsers';
+import { WaitingTeachersBadge } from '../features/admin/components/WaitingTeachersBadge';
 import { useSession } from '../features/auth/state/session';
 import { usePageTitle } from '../lib/use-page-title';
 import { Tabs } from '../ui/Tabs';
@@ -20,7 +21,14 @@ export function AdminPage() {
     <section className="mx-auto max-w-4xl">
       <h1 className="page-title">Administration</h1>
       <div className="mt-6">
-        <Tabs label="Administration" tabs={tabs} selected={tab} onSelect={setTab} panelClassName="pt-6">
+        <Tabs
+          label="Administration"
+          tabs={tabs}
+          selected={tab}
+          onSelect={setTab}
+          panelClassName="pt-6"
+          badges={{ Users: <WaitingTeachersBadge className="ms-2" /> }}
+        >
           {tab === 'Users' && <AdminUsers />}
           {tab === 'Classes' && <AdminClasses />}
           {tab === 'Server' && <AdminServer />}

@@ -14,6 +14,7 @@ export function Tabs<Name extends string>({
   onSelect,
   panelClassName,
   shortLabels,
+  badges,
   children,
 }: {
   label: string;
@@ -23,6 +24,8 @@ export function Tabs<Name extends string>({
   panelClassName?: string;
   /** What a tab shows below the `sm` breakpoint, when its name is too long for a phone's row. */
   shortLabels?: Partial<Record<Name, string>>;
+  /** Shown after a tab's name (a count); it should carry its own words for screen readers. */
+  badges?: Partial<Record<Name, ReactNode>>;
   children: ReactNode;
 }) {
   const baseId = useId();
@@ -93,6 +96,7 @@ export function Tabs<Name extends string>({
               ) : (
                 name
               )}
+              {badges?.[name]}
             </button>
           );
         })}

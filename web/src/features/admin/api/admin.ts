@@ -13,9 +13,12 @@ export const adminKeys = {
   users: (q: string) => [...adminKeys.all, 'users', q] as const,
   courses: () => [...adminKeys.all, 'courses'] as const,
   overview: () => [...adminKeys.all, 'overview'] as const,
+  waitingTeachers: () => [...adminKeys.all, 'waiting-teachers'] as const,
 };
 
 const QUEUE_POLL_MS = 5000;
+/** The Admin badge is looked at again this often (and when the window gets focus): a cheap count. */
+const WAITING_POLL_MS = 60_000;
 
 export const adminUsersQuery = (q: string) =>
   queryOptions({
@@ -33,7 +36,16 @@ export const overviewQuery = () =>
     refetchInterval: QUEUE_POLL_MS,
   });
 
+/** How many teachers wait for approval: the badge on Admin in the menu and on the Users tab. */
+export const waitingTeachersQuery = () =>
+  queryOptions({
+    queryKey: adminKeys.waitingTeachers(),
+    queryFn: () => answer(api.admin['waiting-teachers'].$get()),
+    refetchInterval: WAITING_POLL_MS,
+  });
+
 export const useAdminUsers = (q: string) => useQuery(adminUsersQuery(q));
+export const useWaitingTeachers = () => useQuery(waitingTeachersQuery());
 export const useAdminCourses = () => useQuery(adminCoursesQuery());
 export const useOverview = () => useQuery(overviewQuery());
 

@@ -106,7 +106,12 @@ function UserRow({ user, onDelete }: { user: AdminUser; onDelete: () => void }) 
               type="button"
               className="btn btn-primary h-9 px-3 text-sm"
               disabled={update.isPending}
-              onClick={() => update.mutate({ id: user._id, teacherApproved: true })}
+              onClick={() =>
+                update.mutate(
+                  { id: user._id, teacherApproved: true },
+                  { onSuccess: () => toast.success(`${user.username} is approved and can now create classes.`) },
+                )
+              }
               aria-label={`Approve ${user.username} as a teacher`}
             >
               Approve
@@ -115,7 +120,12 @@ function UserRow({ user, onDelete }: { user: AdminUser; onDelete: () => void }) 
               type="button"
               className="btn btn-secondary h-9 px-3 text-sm"
               disabled={update.isPending}
-              onClick={() => update.mutate({ id: user._id, teacherApproved: false })}
+              onClick={() =>
+                update.mutate(
+                  { id: user._id, teacherApproved: false },
+                  { onSuccess: () => toast.success(`${user.username}'s request to teach was declined.`) },
+                )
+              }
               aria-label={`Decline ${user.username}'s request to teach`}
             >
               Decline
