@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { LoadError } from '../../../ui/QueryState';
 import { useCourseProgress } from '../../lectures/api/lectures';
 
@@ -12,59 +12,79 @@ export function TeacherProgress({ courseId }: { courseId: string }) {
   const data = query.data;
   if (!data || data.lectures.length === 0) return null;
   const nameOf = new Map(data.students.map((s) => [s._id, s.username]));
+  // On a phone (a narrow card, by container query) each lecture is a block and each pupil a small card with
+  // labelled values: three columns and a pupil's name, bar and share did not fit in 375 px.
   return (
-    <section aria-labelledby="progress-title" className="card overflow-hidden">
+    <section aria-labelledby="progress-title" className="card @container overflow-hidden">
       <h2 id="progress-title" className="border-b border-slate-100 px-4 py-3 font-semibold text-slate-900">
         Student progress <span className="font-normal text-slate-500">({data.students.length} enrolled)</span>
       </h2>
       <div className="overflow-x-auto">
-        <table className="w-full text-sm">
-          <thead className="bg-slate-50 text-left text-xs text-slate-500 uppercase">
+        <table className="w-full text-sm @max-md:block">
+          <thead className="bg-slate-50 text-left text-xs text-slate-500 uppercase @max-md:sr-only">
             <tr>
               <th className="px-4 py-2 font-medium">Lecture</th>
               <th className="px-4 py-2 font-medium">Started</th>
               <th className="px-4 py-2 font-medium">Finished</th>
             </tr>
           </thead>
-          <tbody>
+          <tbody className="@max-md:block">
             {data.lectures.map((lecture) => (
-              <tr key={lecture._id} className="border-t border-slate-100 align-top">
-                <td className="px-4 py-2">
-                  <button
-                    type="button"
-                    className="text-left font-medium text-slate-900 hover:text-indigo-700"
-                    aria-expanded={open === lecture._id}
-                    onClick={() => setOpen((id) => (id === lecture._id ? null : lecture._id))}
-                  >
-                    {lecture.nameOfTopic}
-                  </button>
-                  {open === lecture._id && (
-                    <ul className="mt-2 flex flex-col gap-1">
-                      {lecture.watchers.length === 0 && <li className="text-slate-500">Nobody yet.</li>}
-                      {lecture.watchers.map((watcher) => (
-                        <li key={watcher.studentId} className="flex items-center gap-2">
-                          <span className="w-32 truncate text-slate-700">{nameOf.get(watcher.studentId)}</span>
-                          <span className="h-1.5 w-24 overflow-hidden rounded-full bg-slate-200">
-                            <span
-                              className="block h-full bg-emerald-500"
-                              style={{ width: `${watcher.watchedPercent}%` }}
-                            />
-                          </span>
-                          <span className="text-xs text-slate-500">
-                            {watcher.completed ? 'finished' : `${watcher.watchedPercent}%`}
-                          </span>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </td>
-                <td className="px-4 py-2 whitespace-nowrap text-slate-700">
-                  {lecture.started} / {lecture.enrolled}
-                </td>
-                <td className="px-4 py-2 whitespace-nowrap text-slate-700">
-                  {lecture.finished} / {lecture.enrolled}
-                </td>
-              </tr>
+              <Fragment key={lecture._id}>
+                <tr className="border-t border-slate-100 align-top @max-md:flex @max-md:flex-wrap @max-md:gap-x-4 @max-md:px-4 @max-md:py-2">
+                  <td className="px-4 py-2 @max-md:block @max-md:w-full @max-md:p-0">
+                    <button
+                      type="button"
+                      className="min-h-6 text-left font-medium text-slate-900 hover:text-indigo-700 [overflow-wrap:anywhere] pointer-coarse:min-h-11"
+                      aria-expanded={open === lecture._id}
+                      aria-controls={`watchers-${lecture._id}`}
+                      onClick={() => setOpen((id) => (id === lecture._id ? null : lecture._id))}
+                    >
+                      {lecture.nameOfTopic}
+                    </button>
+                  </td>
+                  <td className="px-4 py-2 whitespace-nowrap text-slate-700 @max-md:block @max-md:p-0 @max-md:text-xs">
+                    <span className="text-slate-500 @md:hidden">Started </span>
+                    {lecture.started} / {lecture.enrolled}
+                  </td>
+                  <td className="px-4 py-2 whitespace-nowrap text-slate-700 @max-md:block @max-md:p-0 @max-md:text-xs">
+                    <span className="text-slate-500 @md:hidden">Finished </span>
+                    {lecture.finished} / {lecture.enrolled}
+                  </td>
+                </tr>
+                {open === lecture._id && (
+                  <tr id={`watchers-${lecture._id}`} className="@max-md:block">
+                    <td colSpan={3} className="px-4 pb-3 @max-md:block">
+                      <ul
+                        className="flex flex-col gap-1 @max-md:gap-2"
+                        aria-label={`Who watched ${lecture.nameOfTopic}`}
+                      >
+                        {lecture.watchers.length === 0 && <li className="text-slate-500">Nobody yet.</li>}
+                        {lecture.watchers.map((watcher) => (
+                          <li
+                            key={watcher.studentId}
+                            className="flex items-center gap-2 @max-md:flex-wrap @max-md:rounded-lg @max-md:border @max-md:border-slate-100 @max-md:bg-slate-50 @max-md:px-3 @max-md:py-2"
+                          >
+                            <span className="w-32 truncate text-slate-700 @max-md:w-full">
+                              {nameOf.get(watcher.studentId)}
+                            </span>
+                            <span className="text-xs text-slate-500 @md:sr-only">Watched</span>
+                            <span className="h-1.5 w-24 overflow-hidden rounded-full bg-slate-200 @max-md:w-auto @max-md:min-w-0 @max-md:flex-1">
+                              <span
+                                className="block h-full bg-emerald-500"
+                                style={{ width: `${watcher.watchedPercent}%` }}
+                              />
+                            </span>
+                            <span className="text-xs text-slate-500">
+                              {watcher.completed ? 'finished' : `${watcher.watchedPercent}%`}
+                            </span>
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
             ))}
           </tbody>
         </table>
