@@ -115,6 +115,63 @@ test('the administrator approves a teacher, sends a reset code and starts a back
   await teacherContext.close();
 }, 120_000);
 
+test('a teacher who signs up is mailed to the administrator and counted on Admin; Approve and Decline are toasted and mailed', async () => {
+  const admin = firstAccount ?? (await createAccount(env.server, env.mail, 'Ava Approver', 'student'));
+  firstAccount = admin;
+  expect(admin.user).toMatchObject({ isAdmin: true });
+  const mailTo = (to: string, subject: string) =>
+    waitUntil(`"${subject}" to ${to}`, () => env.mail.mailsTo(to).find((mail) => mail.subject === subject), {
+      timeoutMs: 20_000,
+    });
+  const waiting = async () => (await admin.api('GET', '/api/admin/waiting-teachers')).count as number;
+  const before = await waiting();
+  const counted = (n: number) => new RegExp(`\\W${n} teachers? waits? for approval$`);
+
+  const context = await signedInContext(env.browser, env.server, admin.token, { width: 1280, height: 900 });
+  const page = await context.newPage();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const [name, decision] of [
+    ['Wren Waiting', 'approve'],
+    ['Rex Refused', 'decline'],
+  ] as const) {
+    const teacher = await createAccount(env.server, env.mail, name, 'teacher');
+    expect(teacher.user.teacherStatus).toBe('pending');
+    // The administrator is mailed, and both badges count the teacher.
+    const notice = await mailTo(admin.email, `${name} waits for approval as a teacher`);
+    expect(notice.text).toContain(teacher.email);
+    expect(await waiting()).toBe(before + 1);
+    await page.goto(`${env.server.baseUrl}/classroom`);
+    await nav.getByRole('link', { name: counted(before + 1) }).click();
+    const usersTab = page.getByRole('tab', { name: /^Users/ });
+    await usersTab.waitFor();
+    expect(await usersTab.getAttribute('aria-selected')).toBe('true');
+    expect(await usersTab.textContent()).toMatch(counted(before + 1));
+    await page.getByLabel('Search by name or email').fill(name);
+    if (decision === 'approve') {
+      await fits(page, 'admin-waiting-teacher-badge-desktop');
+      await page.getByRole('button', { name: `Approve ${name} as a teacher` }).click();
+      await page.getByText(`${name} is approved and can now create classes.`).waitFor();
+      const told = await mailTo(teacher.email, 'You can now create classes on Classroom');
+      expect(told.text).toContain('You can now create classes');
+    } else {
+      await page.getByRole('button', { name: `Decline ${name}'s request to teach` }).click();
+      await page.getByText(`${name}'s request to teach was declined.`).waitFor();
+      const told = await mailTo(teacher.email, 'Your request to teach on Classroom');
+      expect(told.text).toContain('Thank you for your interest in teaching');
+    }
+    // The count went down on the tab and in the menu at once (the action refreshed it).
+    await page.getByText('Waits for approval').waitFor({ state: 'detached' });
+    expect(await waiting()).toBe(before);
+    if (before === 0) {
+      await page.getByRole('tab', { name: 'Users', exact: true }).waitFor();
+      await nav.getByRole('link', { name: 'Admin', exact: true }).waitFor();
+    } else {
+      await nav.getByRole('link', { name: counted(before) }).waitFor();
+    }
+  }
+  await context.close();
+}, 120_000);
+
 test('a student is not shown the console, and its API refuses them', async () => {
   const student = await createAccount(env.server, env.mail, 'Nosy Student', 'student');
   const context = await signedInContext(env.browser, env.server, student.token);
