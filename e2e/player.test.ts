@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { makeClip } from '../src/test/fixtures';
 import { waitForVideo } from '../src/test/wait';
+import { seriousA11yFindings } from './browser';
 import { e2eEnvironment } from './environment';
 import { createAccount } from './server';
 
@@ -71,6 +72,43 @@ const state = (page: Page) =>
     const video = document.querySelector('video') as HTMLVideoElement;
     return { time: video.currentTime, paused: video.paused, rate: video.playbackRate };
   });
+
+test('after Play (a click, or Enter on the big button reached by Tab) the keys work at once, no click on the picture', async () => {
+  const { context, page, player } = await open({ width: 1280, height: 800 }, landscape);
+  const inPlayer = () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="video-player"]'));
+  const keysWork = async () => {
+    await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1, undefined, {
+      timeout: 20_000,
+    });
+    expect(await inPlayer()).toBe(true);
+    const before = (await state(page)).time;
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((from) => (document.querySelector('video')?.currentTime ?? 0) >= from + 4, before);
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => document.querySelector('video')?.paused === true);
+    await page.keyboard.press('m');
+    await page.waitForFunction(() => document.querySelector('video')?.muted === true);
+    await page.keyboard.press('m');
+    await page.waitForFunction(() => document.querySelector('video')?.muted === false);
+  };
+
+  await player.getByRole('button', { name: 'Play', exact: true }).first().click();
+  await keysWork();
+
+  // A keyboard user: Tab from the top of the page to the big Play button, then Enter.
+  await page.reload();
+  await player.waitFor();
+  const bigPlay = player.getByRole('button', { name: 'Play', exact: true }).first();
+  let reached = false;
+  for (let stop = 0; stop < 60 && !reached; stop++) {
+    await page.keyboard.press('Tab');
+    reached = await bigPlay.evaluate((button) => button === document.activeElement);
+  }
+  expect(reached).toBe(true);
+  await page.keyboard.press('Enter');
+  await keysWork();
+  await context.close();
+});
 
 test('every control sits inside the player at 375, 768, 1024 and 1280 px; narrow players use one settings menu', async () => {
   for (const viewport of [
@@ -282,6 +320,8 @@ test('when a lecture ends, the next one is offered with a countdown that can be 
   });
   await upNext.waitFor({ timeout: 15_000 });
   await page.getByRole('heading', { name: 'Portrait lecture' }).waitFor({ timeout: 15_000 });
+  // The address follows what plays: a reload opens the lecture playing now, not the one before.
+  expect(new URL(page.url()).searchParams.get('lecture')).toBe(portrait);
   await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.5, undefined, {
     timeout: 20_000,
   });
@@ -548,4 +588,81 @@ test('chapters are ticks on the seek bar, the current one shows beside the time,
     await context.close();
   }
   await teacher.api('PUT', `/api/lectures/${landscape}/chapters`, { chapters: null });
+});
+
+test('an address naming a removed lecture says so; the playlist is still there and offers the way on', async () => {
+  const gone = await teacher.api('POST', '/api/lectures', { courseId, nameOfTopic: 'Lecture soon removed' });
+  await teacher.api('DELETE', `/api/lectures/${gone._id}`);
+  const { context, page } = await (async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies([{ name: 'token', value: student.token, url: env.server.baseUrl }]);
+    const page = await context.newPage();
+    await page.goto(`${env.server.baseUrl}/classroom/${courseId}?lecture=${gone._id}`);
+    return { context, page };
+  })();
+  const notice = page.getByRole('region', { name: 'This lecture was removed' });
+  await notice.waitFor();
+  // Nothing else opened in its place, silently: no player, and no lecture marked in the playlist.
+  expect(await page.getByTestId('video-player').count()).toBe(0);
+  const playlist = page.getByRole('region', { name: 'Course Playlist' });
+  expect(await playlist.getByRole('button', { name: /Landscape lecture/ }).count()).toBe(1);
+  expect(await playlist.locator('[aria-current="true"]').count()).toBe(0);
+  expect(await seriousA11yFindings(page)).toEqual([]);
+  // The way on: the lecture the student would continue with, and the address follows.
+  await notice.getByRole('button', { name: /^Watch / }).click();
+  await page.getByTestId('video-player').waitFor();
+  expect(new URL(page.url()).searchParams.get('lecture')).not.toBe(gone._id);
+  await context.close();
+});
+
+test('at 1024 px the Course Playlist comes straight under the player, not screens below it', async () => {
+  const { context, page, player } = await open({ width: 1024, height: 768 }, landscape);
+  const playlist = page.getByRole('heading', { name: 'Course Playlist' });
+  await playlist.waitFor();
+  const playerBox = (await player.boundingBox())!;
+  const playlistBox = (await playlist.boundingBox())!;
+  // Under the player's title and view count (about 100 px), within the first screen and a bit when scrolled to the player.
+  expect(playlistBox.y).toBeGreaterThan(playerBox.y + playerBox.height);
+  expect(playlistBox.y - (playerBox.y + playerBox.height)).toBeLessThan(200);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+  await context.close();
+});
+
+test('on a 375 px phone with two caption languages every row of the settings menu shows whole, inside the player', async () => {
+  const captions = async (language: string, label: string, words: string) => {
+    const form = new FormData();
+    form.append(
+      'file',
+      new File([`WEBVTT\n\n00:00:01.000 --> 00:00:03.000\n${words}\n`], `${language}.vtt`, { type: 'text/vtt' }),
+    );
+    form.append('language', language);
+    form.append('label', label);
+    await teacher.api('POST', `/api/lectures/${landscape}/captions`, form);
+  };
+  await captions('fr', 'Français', 'Bienvenue.');
+  await captions('es', 'Español', 'Bienvenidos.');
+  const { context, page, player } = await open({ width: 375, height: 812 }, landscape);
+  // Quality is listed once the stream's levels are known: played a moment, then paused.
+  await player.getByRole('button', { name: 'Play', exact: true }).first().click();
+  await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.5);
+  await player.getByRole('button', { name: 'Pause', exact: true }).click();
+  await player.getByRole('button', { name: 'Settings' }).click();
+  const playerBox = (await player.boundingBox())!;
+  for (const name of ['Playback speed', 'Quality', 'Captions language']) {
+    const row = player.getByLabel(name, { exact: true });
+    await row.waitFor();
+    await expectInside(player, row, `${name} at 375px`);
+    const box = (await row.boundingBox())!;
+    expect({ name, inViewport: box.y >= 0 && box.y + box.height <= 812 }).toEqual({ name, inViewport: true });
+    // Not cut by the menu's own scroll either: the row's middle is what a tap there reaches.
+    const hit = await row.evaluate((element) => {
+      const rect = element.getBoundingClientRect();
+      return document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2) === element;
+    });
+    expect({ name, hit }).toEqual({ name, hit: true });
+  }
+  expect(playerBox.height).toBeLessThan(250);
+  await page.keyboard.press('Escape');
+  await expect(player.getByLabel('Playback speed', { exact: true }).count()).resolves.toBe(0);
+  await context.close();
 });

@@ -14,7 +14,7 @@ import {
   useLectures,
   useUpdateCachedLecture,
 } from '../features/lectures/api/lectures';
-import { LectureStage } from '../features/lectures/components/LectureStage';
+import { LectureStage, RemovedLecture } from '../features/lectures/components/LectureStage';
 import { Playlist } from '../features/lectures/components/Playlist';
 import { CourseNotes } from '../features/notes/components/CourseNotes';
 import { useRecordVisit } from '../features/notifications/api/notifications';
@@ -66,10 +66,15 @@ export function CoursePage() {
   const [selectedId, setSelectedId] = useState<string | null>(params.get('lecture'));
   /** The lecture that "Up next" chose: it starts playing by itself. */
   const [autoPlayId, setAutoPlayId] = useState<string | null>(null);
-  const playNext = useCallback((lecture: { _id: string }) => {
-    setAutoPlayId(lecture._id);
-    setSelectedId(lecture._id);
-  }, []);
+  const playNext = useCallback(
+    (lecture: { _id: string }) => {
+      setAutoPlayId(lecture._id);
+      setSelectedId(lecture._id);
+      // The address follows what plays, so a reload or a shared link opens this lecture, not the one before.
+      setParams({ lecture: lecture._id }, { replace: true });
+    },
+    [setParams],
+  );
   const [adding, setAdding] = useState(false);
   // Which topic a dialog is open for; the lecture itself always comes from the cached list.
   const [editingId, setEditing] = useState<string | null>(null);
@@ -109,7 +114,13 @@ export function CoursePage() {
       null
     );
   }, [lectures, selectedId]);
-  usePageTitle(course?.courseName, selected?.nameOfTopic);
+  // The address names a lecture that is no longer in the class (deleted, an old link): said, not swapped silently.
+  const removed =
+    lectures !== undefined &&
+    selectedId !== null &&
+    selectedId === params.get('lecture') &&
+    !lectures.some((lecture) => lecture._id === selectedId);
+  usePageTitle(course?.courseName, removed ? undefined : selected?.nameOfTopic);
 
   // Comments and notes load with the page, not after the first frame: a pupil who goes offline a moment after
   // opening the class still has their notes to write in (and their code is there), which a deferred chunk broke.
@@ -143,6 +154,7 @@ export function CoursePage() {
     removeLecture.mutateAsync(lecture).then(
       () => {
         if (selectedId === lecture._id) setSelectedId(null);
+        if (params.get('lecture') === lecture._id) setParams({}, { replace: true });
         setDeleting(null);
         toast.success(`Deleted "${lecture.nameOfTopic}"`);
       },
@@ -183,43 +195,59 @@ export function CoursePage() {
         </Suspense>
       )}
       {/*
-        One column up to 1279 px, in the order a student needs on a phone: the player, the playlist, notes, then
-        comments. From 1280 px the playlist and notes sit beside the player, and comments under it. (At 1024 px a
-        side column would leave the player 344 px wide.)
+        Phones: one column in the order a student needs: the player, its chapters and slides, the playlist, notes,
+        comments. From 768 px the playlist comes straight under the player's title (at 1024 px it sat 1.5 screens
+        down, under the chapters), and from 1280 px the playlist and notes sit beside the player, comments under it.
+        (A side column at 1024 px would leave the player 344 px wide.) Below 1280 px the two columns' wrappers are
+        `contents`, so their parts are ordered one by one in the page's single column.
       */}
       <div className="grid min-w-0 items-start gap-6 xl:grid-cols-[minmax(0,1fr)_22rem] xl:grid-rows-[auto_1fr]">
-        <div className="flex min-w-0 flex-col gap-4 xl:col-start-1 xl:row-start-1">
-          <LectureStage
-            key={selected?._id ?? 'none'}
-            lecture={selected}
-            next={selected && lectures ? (lectures[lectures.indexOf(selected) + 1] ?? null) : null}
-            onNext={playNext}
-            autoPlay={selected !== null && autoPlayId === selected._id}
-            onAddFirst={isTeacher ? () => setAdding(true) : undefined}
-            canRetry={isTeacher}
-          />
-          {selected && <OfflineDownload lecture={selected} course={course} isTeacher={isTeacher} />}
-          {/* Its own key: a sibling with the stage's key (the lecture id) makes React keep the old stage beside the new. */}
-          {/* With chapters it shows at once, with the page (nothing moves); otherwise only once slides arrive. */}
-          {selected && (shown || selected.chapters.length > 0) && (
-            <LectureGuide key={`guide ${selected._id}`} lecture={selected} />
+        <div className="contents xl:col-start-1 xl:row-start-1 xl:flex xl:min-w-0 xl:flex-col xl:gap-4">
+          <div className="min-w-0 md:order-1">
+            {removed ? (
+              <RemovedLecture next={selected} onWatch={select} />
+            ) : (
+              <LectureStage
+                key={selected?._id ?? 'none'}
+                lecture={selected}
+                next={selected && lectures ? (lectures[lectures.indexOf(selected) + 1] ?? null) : null}
+                onNext={playNext}
+                autoPlay={selected !== null && autoPlayId === selected._id}
+                onAddFirst={isTeacher ? () => setAdding(true) : undefined}
+                canRetry={isTeacher}
+              />
+            )}
+          </div>
+          {selected && !removed && (
+            <div className="flex min-w-0 flex-col gap-4 empty:hidden md:order-3">
+              <OfflineDownload lecture={selected} course={course} isTeacher={isTeacher} />
+              {/* Its own key: a sibling with the stage's key (the lecture id) makes React keep the old stage beside the new. */}
+              {/* With chapters it shows at once, with the page (nothing moves); otherwise only once slides arrive. */}
+              {(shown || selected.chapters.length > 0) && (
+                <LectureGuide key={`guide ${selected._id}`} lecture={selected} />
+              )}
+            </div>
           )}
         </div>
-        <div className="flex min-w-0 flex-col gap-6 xl:col-start-2 xl:row-span-2 xl:row-start-1">
-          <Playlist
-            lectures={lectures}
-            selectedId={selected?._id ?? null}
-            isTeacher={isTeacher}
-            onSelect={select}
-            onAdd={() => setAdding(true)}
-            onEdit={(lecture) => setEditing(lecture._id)}
-            onDelete={(lecture) => setDeleting(lecture._id)}
-          />
-          <CourseNotes courseId={course._id} />
+        <div className="contents xl:col-start-2 xl:row-span-2 xl:row-start-1 xl:flex xl:min-w-0 xl:flex-col xl:gap-6">
+          <div className="min-w-0 md:order-2">
+            <Playlist
+              lectures={lectures}
+              selectedId={removed ? null : (selected?._id ?? null)}
+              isTeacher={isTeacher}
+              onSelect={select}
+              onAdd={() => setAdding(true)}
+              onEdit={(lecture) => setEditing(lecture._id)}
+              onDelete={(lecture) => setDeleting(lecture._id)}
+            />
+          </div>
+          <div className="min-w-0 md:order-4">
+            <CourseNotes courseId={course._id} />
+          </div>
         </div>
-        {selected && (
-          <div className="min-w-0 xl:col-start-1 xl:row-start-2">
-            <Comments lectureId={selected._id} isTeacher={isTeacher} />
+        {selected && !removed && (
+          <div className="min-w-0 md:order-5 xl:col-start-1 xl:row-start-2">
+            <Comments lectureId={selected._id} courseId={course._id} isTeacher={isTeacher} />
           </div>
         )}
       </div>

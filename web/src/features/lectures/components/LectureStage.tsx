@@ -170,3 +170,29 @@ export function LectureStage({
     </div>
   );
 }
+
+/**
+ * In place of the player when the address names a lecture the class no longer has (deleted, an old link): it says
+ * so, and offers the lecture the student would continue with; the Course Playlist stays beside or below it.
+ */
+export function RemovedLecture({ next, onWatch }: { next: Lecture | null; onWatch: (lecture: Lecture) => void }) {
+  return (
+    <section
+      aria-labelledby="removed-lecture-title"
+      className="flex aspect-video flex-col items-center justify-center gap-3 rounded-2xl bg-slate-900 p-6 text-center text-slate-200"
+      data-testid="lecture-removed"
+    >
+      <h2 id="removed-lecture-title" className="font-medium text-white">
+        This lecture was removed
+      </h2>
+      <p className="max-w-sm text-sm text-slate-300">
+        It is no longer in this class. The class's other lectures are in the Course Playlist.
+      </p>
+      {next && (
+        <button type="button" className="btn btn-primary max-w-full" onClick={() => onWatch(next)}>
+          <span className="truncate">Watch {next.nameOfTopic}</span>
+        </button>
+      )}
+    </section>
+  );
+}

@@ -38,7 +38,8 @@ export function Playlist({
       {lectures.length === 0 ? (
         <p className="px-4 py-8 text-center text-sm text-slate-500">No topics yet.</p>
       ) : (
-        <ol className="flex max-h-[32rem] flex-col gap-1 overflow-y-auto p-2">
+        // Shorter from 768 px until it moves beside the player at 1280: it sits between the player and its chapters.
+        <ol className="flex max-h-[32rem] flex-col gap-1 overflow-y-auto p-2 md:max-h-80 xl:max-h-[32rem]">
           {lectures.map((lecture, index) => {
             const selected = lecture._id === selectedId;
             return (

@@ -1,4 +1,4 @@
-import { type Dispatch, type ReactNode, type RefObject, useId, useRef, useState } from 'react';
+import { type Dispatch, type ReactNode, type RefObject, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useDismiss } from '../../../lib/use-dismiss';
 import { SettingsIcon } from '../../../ui/icons';
 import type { PlayerCommands } from '../hooks/usePlayerCommands';
@@ -96,9 +96,28 @@ export function PlayerMenus({
 
 export type SettingsMenu = ReturnType<typeof useSettingsMenu>;
 
+/** Space kept between the menu and the player's top edge. */
+const MENU_MARGIN_PX = 4;
+
 /**
- * The narrow player's settings menu (YouTube's gear): it opens above the whole bar under its button, and closes on
- * Escape, on a click outside it, and when the player grows wide.
+ * Where the open menu's bottom sits, in px above the bar's bottom: above the whole bar where it fits; else above the
+ * seek bar; else over the bar as a sheet from the player's bottom, as tall as the player at most (it scrolls then).
+ * A phone's player (about 190 px tall) has no room above its bar for three rows, and its overflow cut them off.
+ */
+export function menuPlacement(
+  panelHeight: number,
+  playerTop: number,
+  bar: { top: number; seekTop: number; bottom: number },
+): { bottom: number; maxHeight?: number } {
+  for (const edge of [bar.top, bar.seekTop]) {
+    if (edge - panelHeight >= playerTop + MENU_MARGIN_PX) return { bottom: bar.bottom - edge };
+  }
+  return { bottom: 0, maxHeight: bar.bottom - playerTop };
+}
+
+/**
+ * The narrow player's settings menu (YouTube's gear): it opens above the bar under its button where it fits (else
+ * lower, see menuPlacement), and closes on Escape, on a click outside it, and when the player grows wide.
  */
 export function useSettingsMenu(
   open: boolean,
@@ -110,25 +129,41 @@ export function useSettingsMenu(
   const panelRef = useRef<HTMLDivElement>(null);
   /** The menu's right edge, from the bar's right edge: under it sits the Settings button. */
   const [right, setRight] = useState(0);
+  const [place, setPlace] = useState<{ bottom: number; maxHeight?: number } | null>(null);
   useDismiss(open, [buttonRef, panelRef], () => dispatch({ type: 'menu', open: false }));
+  // Measured before paint each time the open menu renders (its rows change when the stream's qualities arrive).
+  useLayoutEffect(() => {
+    const panel = panelRef.current;
+    const bar = barRef.current;
+    const player = bar?.parentElement;
+    if (!open || !panel || !bar || !player) return;
+    const seek = bar.querySelector('.player-seek') ?? bar;
+    const barBox = bar.getBoundingClientRect();
+    const next = menuPlacement(panel.scrollHeight, player.getBoundingClientRect().top, {
+      top: barBox.top,
+      seekTop: seek.getBoundingClientRect().top,
+      bottom: barBox.bottom,
+    });
+    setPlace((last) => (last?.bottom === next.bottom && last.maxHeight === next.maxHeight ? last : next));
+  });
   const toggle = () => {
     const bar = barRef.current ?? panelRef.current?.parentElement;
     const button = buttonRef.current;
     if (bar && button) setRight(Math.max(0, bar.getBoundingClientRect().right - button.getBoundingClientRect().right));
     dispatch({ type: 'menu', open: !open });
   };
-  return { id, open, buttonRef, panelRef, right, toggle };
+  return { id, open, buttonRef, panelRef, right, place, toggle };
 }
 
 function SettingsPanel({ menu, children }: { menu: SettingsMenu; children: ReactNode }) {
   return (
-    // Above the whole bar (seek bar included), its right edge under the Settings button: one label column, one
-    // column of same-width selects.
+    // Above the whole bar (seek bar included) where it fits, its right edge under the Settings button: one label
+    // column, one column of same-width selects.
     <div
       ref={menu.panelRef}
       id={menu.id}
-      className="absolute bottom-full grid max-w-[calc(100%-0.75rem)] [&_.player-select]:w-full [&_.player-select]:min-w-24 grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-2 rounded-xl bg-black/90 p-2.5 text-xs shadow-lg"
-      style={{ right: menu.right }}
+      className="absolute bottom-full z-10 grid max-w-[calc(100%-0.75rem)] [&_.player-select]:w-full [&_.player-select]:min-w-24 grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-2 overflow-y-auto rounded-xl bg-black/90 p-2.5 text-xs shadow-lg"
+      style={{ right: menu.right, bottom: menu.place?.bottom, maxHeight: menu.place?.maxHeight }}
     >
       {children}
     </div>

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import userEvent from '@testing-library/user-event';
 import { createStore, Provider } from 'jotai';
 import { type PlayerMark, playerClockAtom, playerMarksAtom } from '../state/player';
+import { menuPlacement } from './PlayerMenus';
 import { VideoPlayer } from './VideoPlayer';
 
 /*
@@ -154,6 +155,14 @@ test('a narrow player puts speed and captions into the settings menu; Escape clo
   expect(screen.queryByLabelText('Playback speed')).toBeNull();
   expect(settings.getAttribute('aria-expanded')).toBe('false');
   expect(within(player).getAllByRole('button', { name: 'Play' })).toHaveLength(2);
+});
+
+test('the settings menu opens above the bar where it fits, else above the seek bar, else as a sheet over the bar', () => {
+  // A phone's player: 0 to 190 px, its bar from 100 (the seek bar from 124) to 190.
+  const bar = { top: 100, seekTop: 124, bottom: 190 };
+  expect(menuPlacement(90, 0, bar)).toEqual({ bottom: 90 });
+  expect(menuPlacement(110, 0, bar)).toEqual({ bottom: 66 });
+  expect(menuPlacement(132, 0, bar)).toEqual({ bottom: 0, maxHeight: 190 });
 });
 
 test('keys: Space plays and pauses, the arrows seek 5 s, M mutes; never while a menu has focus', async () => {
