@@ -1,5 +1,6 @@
 import { beforeAll, expect, test } from 'bun:test';
-import { screen, within } from '@testing-library/react';
+import { onlineManager } from '@tanstack/react-query';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { classWithTopic } from '../../../../test/lecture';
 import { renderInApp, signInAs } from '../../../../test/render';
@@ -11,6 +12,8 @@ type Account = Awaited<ReturnType<typeof server.signUp>>;
 let teacher: Account;
 let student: Account;
 let lectureId: string;
+let courseId: string;
+let inviteCode: string;
 beforeAll(async () => {
   [teacher, student] = await Promise.all([
     server.signUp('teacher', 'Commenting Teacher'),
@@ -18,6 +21,8 @@ beforeAll(async () => {
   ]);
   const made = await classWithTopic(server, teacher, 'Astronomy 101', 'Comets');
   lectureId = made.lectureId;
+  courseId = made.course._id;
+  inviteCode = made.course.inviteCode;
   const joined = await server.api(
     'POST',
     '/api/enrollments/join',
@@ -91,4 +96,54 @@ test("a blank reply is said under the field in the server's words and not sent; 
   expect((await commentsOnServer()).find((comment) => comment.parentId === asked.json._id)?.text).toBe(
     'The solar wind pushes them.',
   );
+});
+
+test('offline, a comment says it will post when the connection is back, keeps its text, and posts then', async () => {
+  const user = userEvent.setup({ delay: null });
+  const before = await server.requests('POST', commentsPath());
+  signInAs(student);
+  renderInApp(<Comments lectureId={lectureId} courseId={courseId} isTeacher={false} />);
+  const field = (await screen.findByRole('textbox', { name: 'Add a comment' })) as HTMLTextAreaElement;
+  await user.type(field, 'Written on the bus.');
+  act(() => onlineManager.setOnline(false));
+  try {
+    await user.click(screen.getByRole('button', { name: 'Add Comment' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      "Offline – your comment will post when you're back online. Keep this page open.",
+    );
+    expect(screen.getByRole('button', { name: 'Waiting for connection...' })).toBeDefined();
+    expect(field.value).toBe('Written on the bus.');
+    expect(await server.requests('POST', commentsPath())).toBe(before);
+  } finally {
+    act(() => onlineManager.setOnline(true));
+  }
+  expect(await screen.findByText('Written on the bus.', { selector: 'p' })).toBeDefined();
+  expect(field.value).toBe('');
+  expect(screen.queryByRole('status')).toBeNull();
+  expect(await server.requests('POST', commentsPath())).toBe(before + 1);
+});
+
+test('a pupil taken out of the class while it is open is told so, keeps the text, and nothing is posted', async () => {
+  const user = userEvent.setup({ delay: null });
+  const removed = await server.signUp('student', 'Removed Student');
+  const joined = await server.api('POST', '/api/enrollments/join', { inviteCode }, removed.token);
+  expect(joined.status).toBeLessThan(300);
+  signInAs(removed);
+  renderInApp(<Comments lectureId={lectureId} courseId={courseId} isTeacher={false} />);
+  const field = (await screen.findByRole('textbox', { name: 'Add a comment' })) as HTMLTextAreaElement;
+  const out = await server.api(
+    'DELETE',
+    `/api/courses/${courseId}/students/${removed.user._id}`,
+    undefined,
+    teacher.token,
+  );
+  expect(out.status).toBe(200);
+  const before = await commentsOnServer();
+  await user.type(field, 'Is this on the test?');
+  await user.click(screen.getByRole('button', { name: 'Add Comment' }));
+  expect((await screen.findByRole('alert')).textContent).toBe(
+    'You are no longer in this class, so your comment could not be posted.',
+  );
+  expect(field.value).toBe('Is this on the test?');
+  expect(await commentsOnServer()).toEqual(before);
 });

@@ -1,7 +1,8 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { type FormEvent, Fragment, useRef, useState } from 'react';
+import { type FormEvent, Fragment, useEffect, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
-import { errorMessage } from '../../../api/query-client';
+import { ApiError } from '../../../api/client';
+import { errorMessage, queryClient } from '../../../api/query-client';
 import { fieldProblems, loadSchemas } from '../../../lib/form-check';
 import { formatClock, formatLongDate, formatRelative, secondsOf, TIME_IN_TEXT } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
@@ -12,14 +13,50 @@ import { FormError } from '../../../ui/FormError';
 import { ChevronIcon, TrashIcon } from '../../../ui/icons';
 import { QueryState } from '../../../ui/QueryState';
 import { useSession } from '../../auth/state/session';
+import { courseKeys, getCourse } from '../../classes/api/courses';
 import { type Comment, useAddComment, useComments, useDeleteComment } from '../../lectures/api/lectures';
 import { playerClockAtom, seekRequestAtom } from '../../player/state/player';
 
 /** The comment routes' request schemas: a comment or a reply is checked by the server's own rules before sending. */
 const contract = () => loadSchemas(() => import('../../../../../src/contract/engagement'));
 
+/** The contract's check, or none when its code cannot load (offline): the server checks again anyway. */
+async function problemsOf(body: { text: string; parentId?: string }) {
+  try {
+    return await fieldProblems((await contract()).commentBody, body);
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Why a comment was refused, in words: a lecture's 404 while its class still loads means the lecture went; when the
+ * class is gone too, the person was taken out of it (the server answers both alike, so outsiders learn nothing).
+ */
+async function refusalOf(failure: unknown, courseId: string | undefined) {
+  if (!(failure instanceof ApiError && failure.status === 404 && courseId)) return errorMessage(failure);
+  try {
+    await getCourse(courseId);
+    return errorMessage(failure);
+  } catch (again) {
+    if (!(again instanceof ApiError && again.status === 404)) return errorMessage(failure);
+    // Their class list drops the class too.
+    void queryClient.invalidateQueries({ queryKey: courseKeys.list() });
+    return 'You are no longer in this class, so your comment could not be posted.';
+  }
+}
+
 /** Collapsible Comments with the add form; the author and the class's teacher can delete. */
-export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeacher: boolean }) {
+export function Comments({
+  lectureId,
+  courseId,
+  isTeacher,
+}: {
+  lectureId: string;
+  /** The lecture's class: a refused comment checks whether the person is still in it. */
+  courseId?: string;
+  isTeacher: boolean;
+}) {
   const { user } = useSession();
   const [open, setOpen] = useState(true);
   const query = useComments(lectureId);
@@ -40,7 +77,7 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
     if (!trimmed) return;
     const reply = replyTo ? { text: trimmed, parentId: replyTo._id } : null;
     setError('');
-    const found = await fieldProblems((await contract()).commentBody, reply ?? { text: trimmed });
+    const found = await problemsOf(reply ?? { text: trimmed });
     setProblem(found.text ?? Object.values(found)[0] ?? '');
     if (Object.keys(found).length > 0) return;
     setSubmitting(true);
@@ -49,11 +86,24 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
       setText('');
       setReplyTo(null);
     } catch (failure) {
-      setError(errorMessage(failure));
+      setError(await refusalOf(failure, courseId));
     } finally {
       setSubmitting(false);
     }
   }
+
+  // Offline, the comment waits in the app (TanStack Query pauses it and sends it when the connection is back): the
+  // page warns before it closes, which would lose it.
+  const waiting = submitting && add.isPaused;
+  useEffect(() => {
+    if (!waiting) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [waiting]);
 
   const [deleting, setDeleting] = useState<Comment | null>(null);
   const clock = useAtomValue(playerClockAtom);
@@ -170,17 +220,30 @@ export function Comments({ lectureId, isTeacher }: { lectureId: string; isTeache
               value={text}
               maxLength={LIMITS.commentMax}
               onChange={(event) => setText(event.target.value)}
+              // What is being sent stays as it is until it has gone.
+              readOnly={submitting}
               aria-invalid={problem ? true : undefined}
               aria-describedby={problem ? 'comment-text-problem' : undefined}
             />
             <FieldProblem id="comment-text-problem" message={problem} />
             <FormError message={error} />
+            {waiting && (
+              <p role="status" className="text-sm text-slate-700">
+                Offline – your comment will post when you're back online. Keep this page open.
+              </p>
+            )}
             <div className="flex flex-wrap items-center justify-end gap-2">
               <button type="button" className="btn btn-secondary" onClick={addCurrentTime}>
                 Add current time ({formatClock(clock)})
               </button>
               <button type="submit" className="btn btn-primary" disabled={!text.trim() || submitting}>
-                {submitting ? 'Submitting...' : replyTo ? 'Reply' : 'Add Comment'}
+                {waiting
+                  ? 'Waiting for connection...'
+                  : submitting
+                    ? 'Submitting...'
+                    : replyTo
+                      ? 'Reply'
+                      : 'Add Comment'}
               </button>
             </div>
           </form>

@@ -1,10 +1,11 @@
 import { afterEach, beforeAll, expect, test } from 'bun:test';
-import { screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { renderInApp, signInAs } from '../../../../test/render';
 import { realServer } from '../../../../test/server';
 import { clearToasts, showToasts } from '../../../../test/toasts';
+import { queuedNotesOf, refreshQueuedNotes } from '../../offline/state/notes-queue';
 import { CourseNotes } from './CourseNotes';
 
 const server = realServer();
@@ -65,4 +66,40 @@ test('notes longer than the server takes are kept whole, said under the field in
   expect(screen.queryByText(words)).toBeNull();
   expect(await notesOnServer()).toBe('Granite is igneous.');
   expect(await server.requests('PATCH', notesPath())).toBeGreaterThan(before);
+});
+
+test('offline, the notes say they will be kept on this device, then that they are, and nothing is sent', async () => {
+  const user = userEvent.setup({ delay: null });
+  signInAs(student);
+  renderInApp(<CourseNotes courseId={courseId} />);
+  const field = (await screen.findByRole('textbox', { name: 'Course notes' })) as HTMLTextAreaElement;
+  const saved = await notesOnServer();
+  const before = await server.requests('PATCH', notesPath());
+  const onLine = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(navigator), 'onLine');
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+  try {
+    act(() => {
+      window.dispatchEvent(new Event('offline'));
+    });
+    await user.type(field, ' Basalt too.');
+    expect(screen.getByRole('status').textContent).toBe(
+      "Offline – your notes will be saved on this device and sync when you're back online",
+    );
+    await waitFor(
+      () =>
+        expect(screen.getByRole('status').textContent).toBe(
+          'Saved on this device — will sync when you are back online',
+        ),
+      { timeout: 5000 },
+    );
+    expect(queuedNotesOf(courseId)?.text).toBe(`${saved} Basalt too.`);
+    expect(await server.requests('PATCH', notesPath())).toBe(before);
+    expect(await notesOnServer()).toBe(saved);
+  } finally {
+    // The prototype's own getter answers again; the queue is this test's only.
+    delete (navigator as { onLine?: boolean }).onLine;
+    if (onLine === undefined) Object.defineProperty(navigator, 'onLine', { configurable: true, value: true });
+    localStorage.clear();
+    refreshQueuedNotes();
+  }
 });

@@ -8,6 +8,7 @@ import { toast } from '../../../lib/toast';
 import { FieldProblem } from '../../../ui/FieldProblem';
 import { QueryState } from '../../../ui/QueryState';
 import { courseKeys, saveNotesOnLeave, useNotes, useSaveNotes } from '../../classes/api/courses';
+import { useOnline } from '../../offline/hooks/useOfflineSync';
 import { queuedNotesAtom, queuedNotesOf, queueNotes } from '../../offline/state/notes-queue';
 
 /** The user's private notes for a class. The editor appears only once the saved notes have loaded. */
@@ -48,6 +49,7 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
   /** When the server's notes were last changed, as loaded: an offline text started from there (notes-queue.ts). */
   const base = useRef(saved.updatedAt);
   const queued = useAtomValue(queuedNotesAtom)[courseId];
+  const online = useOnline();
   const onDevice = queued !== undefined && notes === queued.text;
   const latest = useRef({ notes, lastSaved, onDevice });
   latest.current = { notes, lastSaved, onDevice };
@@ -76,7 +78,12 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
 
   /** Checks the text with the contract (a paste may go past the limit: it is kept whole and said in words). */
   const check = async (text: string) => {
-    const found = (await fieldProblems((await contract()).notesBody, { notes: text })).notes ?? '';
+    let found = '';
+    try {
+      found = (await fieldProblems((await contract()).notesBody, { notes: text })).notes ?? '';
+    } catch {
+      // The check's code could not load (offline before it was ever needed): the server checks when they are sent.
+    }
     checked.current = { text, problem: found };
     setProblem(found);
     return found;
@@ -162,7 +169,9 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
         : save.isPending
           ? 'Saving…'
           : dirty
-            ? 'Unsaved changes'
+            ? online
+              ? 'Unsaved changes'
+              : "Offline – your notes will be saved on this device and sync when you're back online"
             : savedHere
               ? 'Saved. Only you can see these'
               : 'Only you can see these';
