@@ -204,6 +204,9 @@ test("sign-up takeover: the code typed in a browser that did not sign up asks fo
   await ownerPage.getByLabel('Verification code').fill(code);
   await ownerPage.getByRole('button', { name: 'Verify Email' }).click();
   await ownerPage.getByRole('heading', { name: 'Choose your password' }).waitFor();
+  // Away from the sign-up's browser, the name and role are asked again: the attacker's "Mallory" is not offered.
+  expect(await ownerPage.getByLabel('Name').inputValue()).toBe('');
+  await ownerPage.getByLabel('Name').fill('Olive Owner');
   // Too short: said in words on the page (not only in a browser bubble, which WebKit never shows).
   await ownerPage.getByLabel('New password', { exact: true }).fill('abc');
   await ownerPage.getByLabel('Confirm new password').fill('abc');
@@ -239,6 +242,7 @@ test("sign-up takeover: the code typed in a browser that did not sign up asks fo
     body: JSON.stringify({ email, password: ownerPassword }),
   });
   expect(ownerLogin.status).toBe(200);
+  expect((await ownerLogin.json()).user).toMatchObject({ username: 'Olive Owner', role: 'student' });
   await attacker.close();
 });
 

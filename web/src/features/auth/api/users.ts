@@ -10,9 +10,9 @@ export const register = (body: { username: string; email: string; password: stri
 
 export const getCurrentUser = () => answer(api.users.$get());
 
-/** `password`: chosen with the code when the server asks for one (`requiresPassword`: another browser signed up). */
-export const verifyOtp = (email: string, otp: string, password?: string) =>
-  answer(api.users['verify-otp'].$post({ json: password === undefined ? { email, otp } : { email, otp, password } }));
+/** `chosen`: the password, name and role sent with the code when the server asks (`requiresPassword`). */
+export const verifyOtp = (email: string, otp: string, chosen?: { password: string; username: string; role: Role }) =>
+  answer(api.users['verify-otp'].$post({ json: { email, otp, ...chosen } }));
 
 export const resendOtp = (email: string) => answer(api.users['resend-otp'].$post({ json: { email } }));
 

@@ -2,16 +2,18 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
 import { loadSchemas, problemOf } from '../../../lib/form-check';
+import { FieldProblem } from '../../../ui/FieldProblem';
 import { FormError } from '../../../ui/FormError';
-import { verifyOtp } from '../api/users';
+import { type Role, verifyOtp } from '../api/users';
 import { NewPasswordFields } from './NewPasswordFields';
+import { RoleChoice } from './RoleChoice';
 
 /** The account routes' request schemas: the password is checked by the server's own rule. */
 const contract = () => loadSchemas(() => import('../../../../../src/contract/users'));
 
 /**
- * The code was right but typed away from the browser that signed up: the password typed there is not trusted
- * (docs/accounts.md, "sign-up takeover"), so the owner of the mailbox chooses one now, sent with the same code.
+ * The code was right but typed away from the browser that signed up: the name, role and password typed there are
+ * not trusted (docs/accounts.md, "sign-up takeover"), so the owner of the mailbox gives them now, with the same code.
  */
 export function ChooseSignupPassword({
   email,
@@ -27,6 +29,9 @@ export function ChooseSignupPassword({
   onVerified: (token: string) => Promise<void>;
   onBack: () => void;
 }) {
+  const [username, setUsername] = useState('');
+  const [usernameProblem, setUsernameProblem] = useState('');
+  const [role, setRole] = useState<Role>('student');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState('');
@@ -38,6 +43,12 @@ export function ChooseSignupPassword({
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     // Checked here, in words, rather than by the browser's own bubble (WebKit shows none): the last error goes.
+    const nameProblem = (await problemOf((await contract()).usernameField, username)) ?? '';
+    setUsernameProblem(nameProblem);
+    if (nameProblem) {
+      setError('');
+      return;
+    }
     if (await problemOf((await contract()).newPasswordField, password)) {
       setError(`Use ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters for your password.`);
       return;
@@ -50,7 +61,7 @@ export function ChooseSignupPassword({
     setSaving(true);
     let token: string;
     try {
-      token = (await verifyOtp(email, otp, password)).token;
+      token = (await verifyOtp(email, otp, { password, username, role })).token;
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : 'Failed to verify OTP. Please try again.');
       setSaving(false);
@@ -67,10 +78,28 @@ export function ChooseSignupPassword({
       <p className="mt-2 text-center text-sm text-slate-600">{message}</p>
       <p className="mt-2 text-center text-sm text-slate-600">
         This device did not start the sign-up for{' '}
-        <strong className="text-slate-900 [overflow-wrap:anywhere]">{email}</strong>, so a password typed elsewhere will
-        not open the account.
+        <strong className="text-slate-900 [overflow-wrap:anywhere]">{email}</strong>, so what was typed elsewhere will
+        not open the account: please give your name, your role and a password.
       </p>
       <form noValidate onSubmit={onSubmit} onFocus={() => void contract()} className="mt-6 flex flex-col gap-4">
+        <div className="field">
+          <label htmlFor="choose-username">Name</label>
+          <input
+            id="choose-username"
+            name="username"
+            className="input aria-invalid:border-red-500"
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+            autoComplete="name"
+            required
+            minLength={LIMITS.usernameMin}
+            maxLength={LIMITS.usernameMax}
+            aria-invalid={usernameProblem ? true : undefined}
+            aria-describedby={usernameProblem ? 'choose-username-problem' : undefined}
+          />
+          <FieldProblem id="choose-username-problem" message={usernameProblem} />
+        </div>
+        <RoleChoice role={role} onChange={setRole} />
         <NewPasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />
         <FormError message={error} />
         <button type="submit" className="btn btn-primary w-full" disabled={saving}>

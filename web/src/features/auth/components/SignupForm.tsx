@@ -7,6 +7,7 @@ import { toast } from '../../../lib/toast';
 import { FieldProblem } from '../../../ui/FieldProblem';
 import { PasswordInput } from '../../../ui/PasswordInput';
 import { type Role, register } from '../api/users';
+import { RoleChoice } from './RoleChoice';
 
 /** The account routes' request schemas, loaded when a field is first focused: the sign-up is checked by them. */
 const contract = () => loadSchemas(() => import('../../../../../src/contract/users'));
@@ -120,31 +121,7 @@ export function SignupForm({
         hint={`At least ${LIMITS.passwordMin} characters.`}
         problem={problems.password}
       />
-      <fieldset className="field">
-        <legend className="mb-1.5 text-sm font-medium text-slate-700">I am a</legend>
-        <div className="grid grid-cols-2 gap-2">
-          {(['student', 'teacher'] as const).map((option) => (
-            <label
-              key={option}
-              className={`flex h-11 cursor-pointer items-center justify-center gap-2 rounded-xl border text-sm font-medium capitalize has-focus-visible:outline-2 has-focus-visible:outline-indigo-500 ${
-                role === option
-                  ? 'border-indigo-600 bg-indigo-50 text-indigo-700'
-                  : 'border-slate-300 text-slate-600 hover:bg-slate-50'
-              }`}
-            >
-              <input
-                type="radio"
-                name="role"
-                value={option}
-                checked={role === option}
-                onChange={() => set('role')(option)}
-                className="sr-only"
-              />
-              {option}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <RoleChoice role={role} onChange={set('role')} />
       <button type="submit" className="btn btn-primary mt-2 w-full" disabled={busy}>
         {busy ? 'Creating account...' : 'Sign Up'}
       </button>

@@ -11,7 +11,8 @@ import { ChooseSignupPassword } from './ChooseSignupPassword';
 
 /**
  * The code form: used at /verify-email and inside the login and sign-up screens. A code typed away from the
- * browser that signed up turns it into "Choose your password" (the server's `requiresPassword`).
+ * browser that signed up turns it into "Choose your password", which asks for the name and role too (the server's
+ * `requiresPassword`).
  */
 export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () => void }) {
   const [otp, setOtp] = useState('');
