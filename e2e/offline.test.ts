@@ -58,6 +58,17 @@ const videoTime = (page: Page) => page.evaluate(() => document.querySelector('vi
 const offlineCaches = (page: Page) =>
   page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('classroom-offline-')));
 
+/** Scripts and styles in the worker's shell cache that the page itself never asked for (downloaded by the worker). */
+const shellFilesNotAskedByThePage = (page: Page) =>
+  page.evaluate(async () => {
+    const asked = new Set(performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname));
+    const shell = (await caches.keys()).find((name) => name.startsWith('classroom-shell-'));
+    const kept = shell ? await (await caches.open(shell)).keys() : [];
+    return kept
+      .map((request) => new URL(request.url).pathname)
+      .filter((path) => /^\/assets\//.test(path) && !asked.has(path));
+  });
+
 async function openLecture(context: BrowserContext, course = openCourse, lecture = lectureId) {
   const page = await context.newPage();
   await page.goto(`${env.server.baseUrl}/classroom/${course}?lecture=${lecture}`);
@@ -68,9 +79,10 @@ async function openLecture(context: BrowserContext, course = openCourse, lecture
 test('a saved lecture plays offline after a reload, with its captions; a note written offline reaches the server; Remove frees it', async () => {
   const context = await signedInContext(env.browser, env.server, student.token, { width: 375, height: 812 });
   const page = await openLecture(context);
-  // Nothing saved yet: no service worker, so a first visit downloads no precached shell (state/service-worker.ts).
-  await page.waitForTimeout(1000);
-  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+  // Nothing saved yet: the worker keeps only the code this page downloaded itself, so a first visit downloads no
+  // precached shell (sw/service-worker.ts).
+  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 30_000 });
+  expect(await shellFilesNotAskedByThePage(page)).toEqual([]);
 
   await page.getByRole('button', { name: 'Download for offline' }).click();
   await page.getByText(/Saved on this device \(/).waitFor({ timeout: 30_000 });
@@ -187,6 +199,33 @@ test('Cancel removes a save in progress; a reload in the middle of one never sho
   await waitUntil('no offline cache', async () => (await offlineCaches(page)).length === 0);
   await context.close();
 });
+
+test("with nothing saved, the app opens offline on its own page, which points to Downloads, and keeps nobody's data", async () => {
+  const newcomer = await createAccount(env.server, env.mail, 'Offline Newcomer', 'student');
+  const context = await signedInContext(env.browser, env.server, newcomer.token, { width: 375, height: 812 });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${env.server.baseUrl}/classroom`);
+    await page.getByRole('heading', { name: 'Your classes' }).waitFor();
+    await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 30_000 });
+    await context.setOffline(true);
+    // A reload and a page never opened: the worker's shell, not the browser's "No internet" page.
+    for (const path of ['/classroom', '/history']) {
+      await page.goto(`${env.server.baseUrl}${path}`);
+      await page.getByRole('heading', { name: 'You are offline' }).waitFor();
+      await page.getByText('play from Downloads without a connection').waitFor();
+    }
+    expect(await page.title()).toBe('Classroom');
+    await screenshot(page, 'offline-nothing-saved-375');
+    // Nothing of the person was kept to open it.
+    expect(await offlineCaches(page)).toEqual([]);
+    await context.setOffline(false);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { name: 'History' }).waitFor();
+  } finally {
+    await context.close();
+  }
+}, 90_000);
 
 test('sign-out deletes what was saved for offline', async () => {
   // Someone of their own: signing out ends the session on the server too.

@@ -27,10 +27,18 @@ export function Unreachable() {
     setSession({ status: 'loading', user: null });
     setSession(await loadSession());
   };
+  // Offline with nothing saved on this device (a saved lecture keeps the session too): say where saved lectures go.
+  const offline = !navigator.onLine;
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center">
-      <h1 className="text-xl font-semibold text-slate-900">Cannot reach the server</h1>
-      <p className="max-w-sm text-slate-600">Check your connection. You are still signed in; nothing was lost.</p>
+      <h1 className="text-xl font-semibold text-slate-900">
+        {offline ? 'You are offline' : 'Cannot reach the server'}
+      </h1>
+      <p className="max-w-sm text-slate-600">
+        {offline
+          ? 'Lectures you save with "Download for offline" play from Downloads without a connection. Nothing is saved on this device yet.'
+          : 'Check your connection. You are still signed in; nothing was lost.'}
+      </p>
       <button type="button" className="btn btn-primary" onClick={retry}>
         Try again
       </button>

@@ -1,7 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { appStore } from '../../../lib/store';
 import { useSession } from '../../auth/state/session';
-import { checkSavedAccess, forgetOfflineData, pruneSaved, refreshSaved, savedLecturesAtom } from '../state/downloads';
+import { checkSavedAccess, forgetOfflineData, pruneSaved, refreshSaved } from '../state/downloads';
 import { flushNotes, hasQueuedNotes, refreshQueuedNotes } from '../state/notes-queue';
 import { linkManifest, registerServiceWorker } from '../state/service-worker';
 
@@ -9,8 +8,8 @@ import { linkManifest, registerServiceWorker } from '../state/service-worker';
 const NOTES_RETRY_MS = 5000;
 
 /**
- * Runs in the signed-in shell: links the manifest, registers the service worker for a person with saved lectures
- * (a save registers it too: state/service-worker.ts), drops any other person's offline data, and each time
+ * Runs in the signed-in shell: links the manifest, registers the service worker (offline, the app's own page opens,
+ * not the browser's: state/service-worker.ts), drops any other person's offline data, and each time
  * the connection is back (and once at start) sends notes written offline and checks that saved lectures are still
  * the person's to watch.
  */
@@ -21,7 +20,7 @@ export function useOfflineSync() {
     if (!userId) return;
     linkManifest();
     refreshSaved();
-    if (Object.keys(appStore.get(savedLecturesAtom)).length > 0) void registerServiceWorker();
+    void registerServiceWorker();
     refreshQueuedNotes();
     const sync = () => {
       if (!navigator.onLine) return;

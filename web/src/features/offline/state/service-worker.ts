@@ -1,7 +1,8 @@
 /**
- * The offline service worker is registered only for a person who saves lectures: when a save starts, or at start
- * when something is saved already. Its install precaches the app shell (about 300 KB of scripts), which on a
- * phone's first visit would compete with the video's first segments and cost data nobody asked for.
+ * The offline service worker is registered in the signed-in shell after the page's load (and when a save starts).
+ * Only for a person who saves lectures does it download the whole app shell (about 300 KB of scripts); for everyone
+ * else it keeps what the browser already has, so a phone's first visit does not compete with the video's first
+ * segments (sw/service-worker.ts).
  */
 let registering: Promise<ServiceWorkerRegistration | undefined> | undefined;
 

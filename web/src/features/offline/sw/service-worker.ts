@@ -1,7 +1,8 @@
 /**
- * The service worker (served at /sw.js, built by scripts/build-web.ts; docs/offline.md). It does three things:
- * - precaches the app shell (index.html, every hashed script and style, the manifest) under a versioned cache, so
- *   the app opens offline and a new build replaces the old files;
+ * The service worker (served at /sw.js, built by scripts/build-web.ts; docs/offline.md). It:
+ * - keeps the app shell (index.html, the hashed scripts and styles, the manifest) under a versioned cache, so the
+ *   app's own page opens offline and a new build replaces the old files: all of it for a person who saves lectures,
+ *   otherwise index.html and only what the browser has already downloaded (and downloads next);
  * - answers a lecture's HLS files from the person's offline cache (`classroom-offline-<user id>`), with the signed
  *   token folder taken out of the URL, so a fresh token still finds the saved copy and the same player plays it;
  * - falls back to that cache for the person's own JSON (who they are, their class, its lectures, their notes) when
@@ -26,11 +27,43 @@ const worker = self as unknown as {
 
 const SHELL_CACHE = `${SHELL_PREFIX}${SHELL_VERSION}`;
 
+/** Whether someone in this browser has lectures saved for offline (their cache exists). */
+const savesLectures = async () => (await caches.keys()).some((name) => name.startsWith(OFFLINE_PREFIX));
+
+/**
+ * Whether anyone in this browser has saved lectures (undefined while it is being found out): until then the worker
+ * leaves video, caption and JSON requests to the browser, as if it were not there.
+ */
+let savedHere: boolean | undefined;
+void savesLectures().then((saves) => {
+  savedHere ??= saves;
+});
+
+/** Every shell file, downloaded once: what a saved lecture needs to open and play offline. */
+const precacheWholeShell = () => caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL_FILES));
+
+/**
+ * The shell files this browser already has in its HTTP cache, taken without a request: everyone gets the app's own
+ * offline page for nothing, and a phone's first visit does not download 300 KB it did not ask for.
+ */
+async function keepShellAlreadyDownloaded() {
+  const cache = await caches.open(SHELL_CACHE);
+  await Promise.all(
+    SHELL_FILES.map(async (file) => {
+      if (await cache.match(file)) return;
+      const answer = await fetch(file, { cache: 'only-if-cached', mode: 'same-origin' }).catch(() => undefined);
+      if (answer?.ok) await cache.put(file, answer);
+    }),
+  );
+}
+
 worker.addEventListener('install', (event) => {
   event.waitUntil(
     caches
       .open(SHELL_CACHE)
-      .then((cache) => cache.addAll(['/index.html', ...SHELL_FILES]))
+      .then((cache) => cache.add('/index.html'))
+      .then(savesLectures)
+      .then((saves) => (saves ? precacheWholeShell() : keepShellAlreadyDownloaded()))
       .then(() => worker.skipWaiting()),
   );
 });
@@ -60,6 +93,8 @@ const PERSONAL_JSON = [
   /^\/api\/enrollments\/[\w-]+\/notes$/,
 ];
 const CAPTION_FILE = /^\/api\/lectures\/[\w-]+\/captions\/[\w-]+\.vtt$/;
+/** `GET /api/lectures/{id}/offline`, the first request of a save (features/offline/state/downloads.ts). */
+const OFFLINE_MANIFEST = /^\/api\/lectures\/[\w-]+\/offline$/;
 
 /** The user id a bearer token names (its `sub`): only to pick whose cache; the server checks the signature. */
 function subjectOf(authorization: string | null): string | undefined {
@@ -93,7 +128,8 @@ async function networkThenSaved(request: Request, key: string, keepIn?: string):
     }
     return answer;
   } catch (error) {
-    const saved = keepIn ? await (await caches.open(keepIn)).match(key) : await savedCopy(key);
+    // `caches.match` with a cache name, not `caches.open`: looking must not make an empty cache for someone.
+    const saved = keepIn ? await caches.match(key, { cacheName: keepIn }) : await savedCopy(key);
     if (saved) return saved;
     throw error;
   }
@@ -122,9 +158,30 @@ worker.addEventListener('fetch', (event) => {
   const path = url.pathname;
 
   if (path.startsWith('/assets/')) {
-    event.respondWith(caches.match(path, { cacheName: SHELL_CACHE }).then((hit) => hit ?? fetch(request)));
+    // Kept as it comes: the screens a person has opened open offline too.
+    event.respondWith(
+      caches.match(path, { cacheName: SHELL_CACHE }).then(
+        (hit) =>
+          hit ??
+          fetch(request).then((answer) => {
+            if (answer.ok && SHELL_FILES.includes(path)) {
+              const copy = answer.clone();
+              event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.put(path, copy)));
+            }
+            return answer;
+          }),
+      ),
+    );
     return;
   }
+  // A save starts by asking for the lecture's offline manifest: the whole shell comes along, so it plays offline.
+  if (OFFLINE_MANIFEST.test(path)) {
+    savedHere = true;
+    event.waitUntil(precacheWholeShell().catch(() => {}));
+  }
+  // Nothing saved here: a video's files and the person's JSON go to the network untouched (only pages and code are
+  // the worker's then).
+  if (savedHere === false && request.mode !== 'navigate') return;
   const media = normalisedMediaPath(path);
   if (media) {
     // The master is asked of the network first (online, every quality); offline it is the saved one-rung master.
