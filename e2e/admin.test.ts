@@ -125,7 +125,7 @@ test('a teacher who signs up is mailed to the administrator and counted on Admin
     });
   const waiting = async () => (await admin.api('GET', '/api/admin/waiting-teachers')).count as number;
   const before = await waiting();
-  const counted = (n: number) => new RegExp(`\\W${n} teachers? waits? for approval$`);
+  const counted = (n: number) => new RegExp(`\\(${n} teachers? to approve\\)$`);
 
   const context = await signedInContext(env.browser, env.server, admin.token, { width: 1280, height: 900 });
   const page = await context.newPage();

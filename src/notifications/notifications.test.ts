@@ -490,3 +490,62 @@ describe('pruning', () => {
     }
   });
 });
+
+describe('account events', () => {
+  test('a waiting teacher is told to each administrator by their e-mail choice, once; deleting the teacher takes the rows', async () => {
+    const h = await startHarness({ TEACHER_SIGNUP: 'approval' });
+    try {
+      const every = await h.signUp('student', 'Ivy Every');
+      const [daily, none, off] = [
+        await h.signUp('student', 'Dan Daily'),
+        await h.signUp('student', 'Nia None'),
+        await h.signUp('student', 'Odo Off'),
+      ];
+      expect(every.user.isAdmin).toBe(true);
+      for (const admin of [daily, none, off]) {
+        const made = await h.api('PATCH', `/api/admin/users/${admin.user._id}`, {
+          as: every.token,
+          body: { isAdmin: true },
+        });
+        expect(made.json.isAdmin).toBe(true);
+      }
+      await h.api('PATCH', `/api/admin/users/${off.user._id}`, { as: every.token, body: { disabled: true } });
+      await h.api('PUT', '/api/users/notifications', { as: daily.token, body: { email: 'daily' } });
+      await h.api('PUT', '/api/users/notifications', { as: none.token, body: { email: 'none' } });
+
+      const teacher = await h.signUp('teacher', 'Tara Waits');
+      const [, notice] = await h.mail.waitFor(every.email, 2);
+      expect(notice?.subject).toBe('Tara Waits waits for approval as a teacher');
+      expect(header(notice?.text ?? '', 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+      await settle(h);
+      const rows = await h.db
+        .select({ userId: notifications.userId, kind: notifications.kind, mail: notifications.mail })
+        .from(notifications)
+        .where(eq(notifications.aboutUserId, teacher.user._id));
+      // A disabled administrator gets no row at all; the others by their choice.
+      expect(Object.fromEntries(rows.map((row) => [row.userId, `${row.kind}/${row.mail}`]))).toEqual({
+        [every.user._id]: 'teacher_waits/sent',
+        [daily.user._id]: 'teacher_waits/digest',
+        [none.user._id]: 'teacher_waits/skipped',
+      });
+      expect(h.mail.mailsTo(none.email)).toHaveLength(1);
+      expect(h.mail.mailsTo(off.email)).toHaveLength(1);
+
+      // The daily administrator reads it in the digest (sent here, or already by the periodic job).
+      const deps = { config: h.config, db: h.db, mailer: createSmtpMailer(h.mail.url, h.config.mailFrom) };
+      await sendDigests(deps, new Date(Date.UTC(2100, 0, 1, h.config.digestHour + 1)));
+      const [, digest] = await h.mail.waitFor(daily.email, 2);
+      expect(digest?.subject).toBe('Today on Classroom: Tara Waits waits for approval as a teacher');
+      expect(readable(digest?.text ?? '')).toContain('/admin');
+
+      const gone = await h.api('DELETE', `/api/admin/users/${teacher.user._id}`, { as: every.token });
+      expect(gone.status).toBe(200);
+      expect(await h.db.select().from(notifications).where(eq(notifications.aboutUserId, teacher.user._id))).toEqual(
+        [],
+      );
+      expect(h.mail.mailsTo(every.email)).toHaveLength(2);
+    } finally {
+      await h.close();
+    }
+  });
+});
