@@ -69,10 +69,18 @@ test('class list, course page and history: loaded, empty and failed, at every wi
       .first()
       .waitFor();
     await check(page, 'classroom-student', width);
+    // The spec's grid: one column on phones, two on tablets, four on large screens.
+    const columns = await page
+      .getByTestId('class-grid')
+      .evaluate((grid) => getComputedStyle(grid).gridTemplateColumns.split(' ').length);
+    expect({ width, columns }).toEqual({ width, columns: width >= 1280 ? 4 : width >= 768 ? 2 : 1 });
+    // Each page names itself in the tab (WCAG 2.4.2); the class page its class and lecture.
+    expect(await page.title()).toBe('Your classes · Classroom');
     await page.goto(`${env.server.baseUrl}/classroom/${courseId}`);
     await page.getByRole('textbox', { name: 'Course notes' }).waitFor();
     await page.getByRole('heading', { name: 'Parsing' }).waitFor();
     await check(page, 'course-student', width);
+    await page.waitForFunction(() => document.title === 'Compilers – Parsing · Classroom');
     await asStudent.close();
 
     const asTeacher = await signedInContext(env.browser, env.server, teacher.token, viewport);
@@ -94,6 +102,7 @@ test('class list, course page and history: loaded, empty and failed, at every wi
     await newPage.goto(`${env.server.baseUrl}/history`);
     await newPage.getByText('Nothing here yet').waitFor();
     await check(newPage, 'history-empty', width);
+    expect(await newPage.title()).toBe('History · Classroom');
     await failing(newPage, /\/api\/(courses|history)$/);
     await newPage.goto(`${env.server.baseUrl}/classroom`);
     await newPage.getByText('Could not load your classes.').waitFor();
@@ -286,10 +295,12 @@ test('toasts cover no title, have a 24 px close button and stay with their page,
 test('a toast covers neither the button that showed it nor the title, and its close button is inside it', async () => {
   const apart = (a: Box, b: Box) =>
     a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
-  for (const width of [375, 1024]) {
+  for (const width of [375, 768, 1024]) {
     // A wrong password on the login page: the error toast leaves "Log In" free.
     const page = await env.browser.newPage({ viewport: { width, height: 800 } });
     await page.goto(`${env.server.baseUrl}/login`);
+    await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
+    expect(await page.title()).toBe('Sign in · Classroom');
     await page.getByLabel('Email').fill('nobody@example.test');
     await page.getByLabel('Password', { exact: true }).fill('not-the-password-1');
     const logIn = page.getByRole('button', { name: 'Log In' });
@@ -332,13 +343,26 @@ test('a toast covers neither the button that showed it nor the title, and its cl
       save.boundingBox(),
       settings.getByRole('heading', { level: 1 }).boundingBox(),
     ]);
-    if (!savedBox || !saveBox) throw new Error('not laid out');
+    if (!savedBox || !saveBox || !titleBox) throw new Error('not laid out');
     expect({
       width,
       coversButton: !apart(savedBox, saveBox),
-      coversTitle: width >= 640 && titleBox ? !apart(savedBox, titleBox) : false,
+      coversTitle: !apart(savedBox, titleBox),
       inHeader: savedBox.y < 56,
     }).toEqual({ width, coversButton: false, coversTitle: false, inHeader: false });
+    // Saved again and again: phones and tablets show one toast at a time, never a pile growing over the form.
+    await save.click();
+    await saved.nth(1).waitFor({ state: 'attached' });
+    await save.click();
+    await saved.nth(2).waitFor({ state: 'attached' });
+    await settings.waitForTimeout(600);
+    const shown = await settings
+      .locator('[data-sonner-toast][data-visible="true"]')
+      .evaluateAll((all) => all.filter((toast) => getComputedStyle(toast).opacity !== '0').length);
+    expect({ width, shown }).toEqual({ width, shown: width < 1024 ? 1 : 3 });
+    const [pileBox, saveAgain] = await Promise.all([saved.first().boundingBox(), save.boundingBox()]);
+    if (!pileBox || !saveAgain) throw new Error('not laid out');
+    expect({ width, coversButton: !apart(pileBox, saveAgain) }).toEqual({ width, coversButton: false });
     await context.close();
   }
 }, 120_000);
@@ -362,6 +386,34 @@ test('on a phone, Escape closes the navigation drawer and gives the focus back t
   await menu.click();
   await backdrop.click({ position: { x: 340, y: 400 } });
   await backdrop.waitFor({ state: 'detached', timeout: 3000 });
+  await context.close();
+}, 60_000);
+
+test('on a tablet the navigation is a rail of icons; opened, it lies over the page and Escape folds it', async () => {
+  const context = await signedInContext(env.browser, env.server, student.token, { width: 768, height: 1024 });
+  const page = await context.newPage();
+  await page.goto(`${env.server.baseUrl}/classroom`);
+  await page.getByRole('heading', { name: 'Your classes' }).waitFor();
+  const nav = page.locator('#side-nav');
+  const main = page.locator('#main-content');
+  const width = async (locator: typeof nav) => Math.round((await locator.boundingBox())?.width ?? 0);
+  // Folded to its icons, every one still a named link; the page has the rest of the width.
+  expect({ nav: await width(nav), main: await width(main) }).toEqual({ nav: 64, main: 768 });
+  expect(await page.getByRole('link', { name: 'History' }).isVisible()).toBe(true);
+  expect(await main.evaluate((element) => Number.parseFloat(getComputedStyle(element).paddingLeft))).toBe(64);
+  await check(page, 'classroom-nav-rail', 768);
+  // Opened, it lies over the page, which keeps its width; Escape folds it again.
+  await page.getByRole('button', { name: 'Expand navigation' }).click();
+  await page.waitForFunction(() => (document.getElementById('side-nav')?.getBoundingClientRect().width ?? 0) >= 256);
+  expect(await main.evaluate((element) => Number.parseFloat(getComputedStyle(element).paddingLeft))).toBe(64);
+  await page.getByRole('button', { name: 'Close navigation' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => (document.getElementById('side-nav')?.getBoundingClientRect().width ?? 99) <= 64);
+  // Moving to another page folds it too.
+  await page.getByRole('button', { name: 'Expand navigation' }).click();
+  await page.getByRole('link', { name: 'History' }).click();
+  await page.getByRole('heading', { name: 'History' }).waitFor();
+  await page.getByRole('button', { name: 'Expand navigation' }).waitFor();
   await context.close();
 }, 60_000);
 

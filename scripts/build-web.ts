@@ -99,7 +99,9 @@ const html = readFileSync(join(root, 'web', 'index.html'), 'utf8')
     'href="/favicon.svg"',
     `href="${svgDataUrl(readFileSync(join(root, 'web', 'public', 'favicon.svg'), 'utf8'))}"`,
   )
-  // Every first visit downloads the page: no white space between tags, no self-closing slashes (HTML has none).
+  // Every first visit downloads the page: no comments, no white space between tags, no self-closing slashes (HTML
+  // has none).
+  .replace(/<!--[\s\S]*?-->/g, '')
   .replace(/>\s+</g, '><')
   .replaceAll(' />', '>');
 writeFileSync(join(temp, 'index.html'), html);

@@ -10,7 +10,11 @@ import { CapIcon, DownloadIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, S
 import { PageLoadBoundary } from '../ui/PageLoadBoundary';
 import { Spinner } from '../ui/Spinner';
 
-const NARROW_BREAKPOINT = 768;
+/**
+ * Below this width the navigation starts folded and opens over the page: a drawer on phones, a rail of icons on
+ * tablets (open beside the page, it left a tablet's content 450 px).
+ */
+const NARROW_BREAKPOINT = 1024;
 const isNarrow = () => window.innerWidth < NARROW_BREAKPOINT;
 
 const navItems = [
@@ -32,7 +36,7 @@ export function AppShell() {
   const location = useLocation();
   const expanded = !collapsed || hovered;
 
-  // Narrow screens fold the navigation away after every route change.
+  // Phones and tablets fold the navigation away after every route change.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on route change by design
   useEffect(() => {
     if (isNarrow()) {
@@ -41,8 +45,8 @@ export function AppShell() {
     }
   }, [location.pathname]);
 
-  // On a narrow screen the open navigation is a drawer over the page: Escape closes it and gives the focus back to
-  // the menu button.
+  // On a phone or tablet the open navigation lies over the page: Escape closes it and gives the focus back to the
+  // menu button.
   const menuButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (collapsed) return;
@@ -104,7 +108,7 @@ export function AppShell() {
           onMouseEnter={() => setHovered(true)}
           onMouseLeave={() => setHovered(false)}
           className={`fixed top-14 bottom-0 left-0 z-20 overflow-hidden border-r border-slate-200 bg-white transition-[width,transform] duration-200 ${
-            expanded ? 'w-64 shadow-lg md:shadow-none' : 'w-16 max-md:-translate-x-full'
+            expanded ? 'w-64 shadow-lg lg:shadow-none' : 'w-16 max-md:-translate-x-full'
           }`}
         >
           <ul className="flex flex-col gap-1 p-2">
@@ -138,18 +142,18 @@ export function AppShell() {
           </ul>
         </nav>
         {!collapsed && (
-          // On phones the open navigation lies over the page; a tap beside it closes it.
+          // On phones and tablets the open navigation lies over the page; a tap beside it closes it.
           <button
             type="button"
             aria-label="Close navigation"
-            className="fixed inset-0 top-14 z-10 bg-slate-900/30 md:hidden"
+            className="fixed inset-0 top-14 z-10 bg-slate-900/30 lg:hidden"
             onClick={toggle}
           />
         )}
         <main
           id="main-content"
           tabIndex={-1}
-          className={`min-w-0 flex-1 focus:outline-none transition-[padding] duration-200 md:pl-16 ${collapsed ? '' : 'md:pl-64'}`}
+          className={`min-w-0 flex-1 focus:outline-none transition-[padding] duration-200 md:pl-16 ${collapsed ? '' : 'lg:pl-64'}`}
         >
           <div className="mx-auto max-w-7xl p-4 sm:p-6">
             {/* Uploads dock here, in the page's flow: above the page, over none of its controls. */}

@@ -11,6 +11,8 @@ type Sonner = typeof import('sonner');
 type Message = Parameters<Sonner['toast']['success']>[0];
 
 let mountToaster: ((toaster: ComponentType<ToasterProps>, mounted: () => void) => void) | undefined;
+/** Set by the mounted <Toasts />: places a phone's next toast clear of the header and the page's title. */
+let placeOnPhone: (() => void) | undefined;
 let sonner: Promise<Sonner['toast']> | undefined;
 
 function loadSonner() {
@@ -39,6 +41,7 @@ const show =
   (message: Message, options?: ExternalToast): void => {
     loadSonner()
       .then((toast) => {
+        placeOnPhone?.();
         const id = toast[kind](message, {
           ...options,
           onDismiss: (t) => {
@@ -83,16 +86,37 @@ export function dismissAllToasts() {
 }
 
 const PHONE_QUERY = '(max-width: 639px)';
-/** Whether the window is phone-wide, following rotation and resizing. */
-function usePhone() {
-  const [phone, setPhone] = useState(() => window.matchMedia(PHONE_QUERY).matches);
+/** The signed-in header's height (AppShell) and the room a toast takes, one or two lines. */
+const HEADER_PX = 56;
+const TOAST_ROOM_PX = 88;
+
+/**
+ * Where a phone's toast starts: just under the header, or just under the page's title (and the row of buttons it
+ * sits in) when that is near the top, so it covers neither. Lower on the screen are the controls just pressed.
+ */
+function phoneToastTop(): number {
+  const underHeader = HEADER_PX + 8;
+  const title = document.querySelector('main h1');
+  if (!title) return underHeader;
+  const parent = title.parentElement;
+  const row = parent && getComputedStyle(parent).display === 'flex' ? parent : title;
+  const { top, bottom } = row.getBoundingClientRect();
+  // A title lower down (the sign-in card sits mid-screen) or scrolled away leaves the top free.
+  if (top >= underHeader + TOAST_ROOM_PX || bottom <= HEADER_PX) return underHeader;
+  return Math.round(bottom + 8);
+}
+const TABLET_QUERY = '(max-width: 1023px)';
+/** Whether the window matches a media query, following rotation and resizing. */
+function useMedia(media: string) {
+  const [matches, setMatches] = useState(() => window.matchMedia(media).matches);
   useEffect(() => {
-    const query = window.matchMedia(PHONE_QUERY);
-    const follow = () => setPhone(query.matches);
+    const query = window.matchMedia(media);
+    const follow = () => setMatches(query.matches);
+    follow();
     query.addEventListener('change', follow);
     return () => query.removeEventListener('change', follow);
-  }, []);
-  return phone;
+  }, [media]);
+  return matches;
 }
 
 /** Renders sonner's Toaster once the first toast has loaded it. */
@@ -104,17 +128,30 @@ export function Toasts() {
       mountToaster = undefined;
     };
   }, []);
+  const [top, setTop] = useState(HEADER_PX + 8);
+  useEffect(() => {
+    placeOnPhone = () => {
+      if (window.matchMedia(PHONE_QUERY).matches) setTop(phoneToastTop());
+    };
+    return () => {
+      placeOnPhone = undefined;
+    };
+  }, []);
   // Runs after the Toaster's own effects, so it has subscribed before the first toast is sent.
   useEffect(() => toaster?.mounted(), [toaster]);
-  const phone = usePhone();
+  const phone = useMedia(PHONE_QUERY);
+  const tablet = useMedia(TABLET_QUERY);
   if (!toaster) return null;
-  // Never over the header, a page's title or the button just pressed: on a phone at the top, just below the
-  // header (a phone's forms and their buttons fill the screen below it), elsewhere in the bottom-right corner.
+  // Never over the header, a page's title or the button just pressed: on a phone at the top, under the title
+  // (a phone's forms and their buttons fill the screen below it), elsewhere in the bottom-right corner. Phones and
+  // tablets show one toast at a time (the newest; older ones time out unseen): a pile of them grew over a form's
+  // Save at 768 px.
   return (
     <toaster.Toaster
       position={phone ? 'top-center' : 'bottom-right'}
-      offset={{ bottom: 16, right: 16, top: 64 }}
-      mobileOffset={{ top: 64, left: 8, right: 8 }}
+      offset={{ bottom: 16, right: 16, top }}
+      mobileOffset={{ top, left: 8, right: 8 }}
+      visibleToasts={tablet ? 1 : 3}
       duration={TOAST_MS}
       richColors
       closeButton
