@@ -136,9 +136,17 @@ test('the unsubscribe link shows a button and changes nothing until it is presse
   const page = await context.newPage();
   await page.goto(`${env.server.baseUrl}/api/notifications/unsubscribe?token=${token}`);
   await page.getByRole('heading', { name: 'Stop notification emails?' }).waitFor();
+  // It looks like the app (its brand, a card) and its "Settings" is a link there.
+  await page.getByText('Classroom', { exact: true }).waitFor();
+  expect(await page.locator('main').evaluate((card) => getComputedStyle(card).borderRadius)).toBe('16px');
+  expect(await page.getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe('/settings');
+  await screenshot(page, 'unsubscribe-375');
   expect(await teacher.api('GET', '/api/users/notifications')).toEqual({ email: 'every' });
   await page.getByRole('button', { name: 'Unsubscribe' }).click();
   await page.getByRole('heading', { name: 'Unsubscribed' }).waitFor();
   expect(await teacher.api('GET', '/api/users/notifications')).toEqual({ email: 'none' });
+  // Signed out in this browser: Settings asks for the sign-in first.
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.waitForURL('**/login');
   await context.close();
 });

@@ -37,15 +37,25 @@ const tokenQuery = z.object({ token: z.string().min(1).max(200) });
 const INVALID_LINK =
   'This unsubscribe link is not valid. Copy the whole link from the email, or choose your emails in Settings.';
 
-/** The small page a person sees when they open the unsubscribe link: opening it changes nothing (scanners prefetch). */
+/**
+ * The small page a person sees when they open the unsubscribe link: opening it changes nothing (scanners prefetch).
+ * It looks like the app (web/src/styles.css: its font, colours, brand and card) without loading any of it.
+ */
 function page(title: string, body: string) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title} · ${PRODUCT_NAME}</title>
-<style>body{font-family:system-ui,sans-serif;color:#1f2937;background:#f8fafc;margin:0;padding:24px}main{max-width:480px;margin:40px auto;background:#fff;border:1px solid #e2e8f0;border-radius:12px;padding:24px}h1{font-size:22px;margin:0 0 12px}button{font:inherit;font-weight:600;color:#fff;background:#4f46e5;border:0;border-radius:8px;padding:12px 20px;min-height:44px;cursor:pointer}button:focus-visible{outline:3px solid #1e1b4b;outline-offset:2px}a{color:#4338ca}</style>
-</head><body><main>${body}</main></body></html>`;
+<style>body{font-family:ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#1e293b;background:linear-gradient(135deg,#eef2ff,#fff,#f0f9ff);margin:0;padding:40px 16px;min-height:100vh;box-sizing:border-box;-webkit-font-smoothing:antialiased}
+.brand{display:flex;align-items:center;justify-content:center;gap:8px;margin-bottom:24px;font-size:24px;font-weight:600;letter-spacing:-.025em;color:#0f172a}
+main{max-width:448px;margin:0 auto;background:#fff;border:1px solid #e2e8f0;border-radius:16px;box-shadow:0 1px 3px rgb(0 0 0/.1),0 1px 2px -1px rgb(0 0 0/.1);padding:32px 24px;text-align:center}
+h1{font-size:24px;font-weight:600;letter-spacing:-.025em;color:#0f172a;margin:0 0 12px}p{color:#334155;line-height:1.5;margin:0 0 24px}
+button{font:inherit;font-size:14px;font-weight:600;color:#fff;background:#4f46e5;border:0;border-radius:12px;padding:0 16px;height:44px;cursor:pointer;box-shadow:0 1px 2px rgb(0 0 0/.05)}button:hover{background:#4338ca}
+:focus-visible{outline:2px solid #6366f1;outline-offset:2px}a{color:#4f46e5;font-weight:600}a:hover{color:#3730a3}</style>
+</head><body><div class="brand"><svg width="40" height="40" viewBox="0 0 24 24" aria-hidden="true"><rect width="24" height="24" rx="6" fill="#4f46e5"/><path d="M20 10 12 6 4 10l8 4zm-12.5 1.8v3.7c2.5 1.7 6.5 1.7 9 0v-3.7" fill="none" stroke="#fff" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round"/></svg>${PRODUCT_NAME}</div><main>${body}</main></body></html>`;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+/** A message for the page: escaped, its closing "Settings" a link to the app's Settings (sign-in comes first there). */
+const withSettingsLink = (text: string) => escapeHtml(text).replace(/Settings\.$/, '<a href="/settings">Settings</a>.');
 
 /**
  * `/api/notifications`: the one-click unsubscribe of RFC 8058 (no session: the signed token is the proof) and the
@@ -69,7 +79,7 @@ export function notificationsRoutes(deps: AppDeps) {
           const userId = parsed.success ? readUnsubscribeToken(config.jwtSecret, parsed.data.token) : undefined;
           if (!userId || !parsed.success) {
             return c.html(
-              page('Link not valid', `<h1>Link not valid</h1><p>${escapeHtml(INVALID_LINK)}</p>`),
+              page('Link not valid', `<h1>Link not valid</h1><p>${withSettingsLink(INVALID_LINK)}</p>`),
               400,
               htmlHeaders,
             );
@@ -78,7 +88,7 @@ export function notificationsRoutes(deps: AppDeps) {
           return c.html(
             page(
               'Unsubscribe',
-              `<h1>Stop notification emails?</h1><p>You will no longer get emails about new lectures and comments. You can turn them on again in Settings.</p>
+              `<h1>Stop notification emails?</h1><p>You will no longer get emails about new lectures and comments. You can turn them on again in <a href="/settings">Settings</a>.</p>
 <form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
             ),
             200,
@@ -99,7 +109,7 @@ export function notificationsRoutes(deps: AppDeps) {
           if (!userId) {
             if (wantsHtml)
               return c.html(
-                page('Link not valid', `<h1>Link not valid</h1><p>${escapeHtml(INVALID_LINK)}</p>`),
+                page('Link not valid', `<h1>Link not valid</h1><p>${withSettingsLink(INVALID_LINK)}</p>`),
                 400,
                 htmlHeaders,
               );
@@ -110,7 +120,11 @@ export function notificationsRoutes(deps: AppDeps) {
           if (exists) await setEmailChoice(db, userId, 'none');
           const message = 'You are unsubscribed: no more notification emails. You can turn them on again in Settings.';
           if (wantsHtml)
-            return c.html(page('Unsubscribed', `<h1>Unsubscribed</h1><p>${escapeHtml(message)}</p>`), 200, htmlHeaders);
+            return c.html(
+              page('Unsubscribed', `<h1>Unsubscribed</h1><p>${withSettingsLink(message)}</p>`),
+              200,
+              htmlHeaders,
+            );
           return c.json({ message });
         },
       )
