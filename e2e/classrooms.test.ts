@@ -241,3 +241,66 @@ test("the teacher's progress at 375 px: each lecture a block and each pupil a sm
     await context.close();
   }
 }, 120_000);
+
+test('the invite link never breaks inside the class code, on the share page and in the class page’s panel', async () => {
+  const teacher = await createAccount(env.server, env.mail, 'Lina Linkwrap', 'teacher');
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Astronomy 305' });
+  /** Where the textarea's lines break: the same text laid out in a box of the same font, width and wrapping. */
+  const codeLines = (page: Page) =>
+    page.evaluate((code) => {
+      const box = document.querySelector('#invite-link') as HTMLTextAreaElement;
+      const style = getComputedStyle(box);
+      const mirror = document.createElement('div');
+      for (const name of ['font', 'letterSpacing', 'whiteSpace', 'overflowWrap', 'lineBreak', 'wordBreak', 'boxSizing'])
+        mirror.style.setProperty(
+          name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+          style.getPropertyValue(name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)),
+        );
+      mirror.style.width = `${box.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight)}px`;
+      mirror.style.position = 'absolute';
+      mirror.textContent = box.value;
+      document.body.append(mirror);
+      const text = mirror.firstChild as Text;
+      const topOf = (index: number) => {
+        const range = document.createRange();
+        range.setStart(text, index);
+        range.setEnd(text, index + 1);
+        return Math.round(range.getBoundingClientRect().top);
+      };
+      const start = box.value.length - code.length;
+      const tops = new Set(Array.from({ length: code.length }, (_, i) => topOf(start + i)));
+      const lines = new Set(Array.from({ length: box.value.length }, (_, i) => topOf(i))).size;
+      mirror.remove();
+      return { codeOnOneLine: tops.size === 1, lines, fits: box.scrollHeight <= box.clientHeight + 1 };
+    }, course.inviteCode);
+  // The server's own address, a LAN address and a long public name: each wraps at some width.
+  const wrapped: number[] = [];
+  for (const publicUrl of [null, 'http://192.168.100.123:3000', 'https://classroom.riverside-secondary.example.org']) {
+    for (const width of [375, 768, 1024, 1280]) {
+      const context = await signedInContext(env.browser, env.server, teacher.token, { width, height: 900 });
+      const page = await context.newPage();
+      await page.route('**/api/app', async (route) => {
+        const real = await route.fetch();
+        const json = await real.json();
+        await route.fulfill({ response: real, json: publicUrl ? { ...json, publicUrl } : json });
+      });
+      await page.goto(`${env.server.baseUrl}/share/${course._id}`);
+      await page.waitForFunction(() => (document.querySelector('#invite-link') as HTMLTextAreaElement | null)?.value);
+      const onPage = await codeLines(page);
+      await page.goto(`${env.server.baseUrl}/classroom/${course._id}`);
+      await page.getByRole('button', { name: 'Share Classroom' }).click();
+      await page.waitForFunction(() => (document.querySelector('#invite-link') as HTMLTextAreaElement | null)?.value);
+      const inPanel = await codeLines(page);
+      wrapped.push(onPage.lines, inPanel.lines);
+      expect({
+        publicUrl,
+        width,
+        onPage: onPage.codeOnOneLine && onPage.fits,
+        inPanel: inPanel.codeOnOneLine && inPanel.fits,
+      }).toEqual({ publicUrl, width, onPage: true, inPanel: true });
+      if (width === 768 && publicUrl?.startsWith('https')) await screenshot(page, 'share-panel-long-link-768');
+      await context.close();
+    }
+  }
+  expect(Math.max(...wrapped)).toBeGreaterThan(1);
+}, 120_000);

@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import { renderInApp, signInAs } from '../../../../test/render';
 import { realServer } from '../../../../test/server';
 import type { Course } from '../api/courses';
-import { SharePanel } from './SharePanel';
+import { SharePanel, unbrokenLineChars } from './SharePanel';
 
 const server = realServer();
 type Account = Awaited<ReturnType<typeof server.signUp>>;
@@ -41,4 +41,20 @@ test('a student of the class sees the code and link but no New code (nor its con
   await screen.findByDisplayValue(new RegExp(`/join/${course.inviteCode}$`));
   expect(screen.queryByRole('button', { name: 'New code' })).toBeNull();
   expect(screen.queryByRole('dialog')).toBeNull();
+});
+
+test('a wrapping invite link breaks before the class code, never inside it', () => {
+  const host = 'http://192.168.1.23:3000/join/';
+  const code = 'K7M2XQP';
+  const link = `${host}${code}`;
+  // Fits: one line, as wide as there is room.
+  expect(unbrokenLineChars(link, code, 60)).toBeNull();
+  // The host and /join/ fit a line: the code starts the next.
+  expect(unbrokenLineChars(link, code, 34.6)).toBe(host.length);
+  // Even the host does not fit: lines narrow until the code sits whole on the last one.
+  const long = `https://classroom.a-very-long-school-name.example.org/join/${code}`;
+  const chars = unbrokenLineChars(long, code, 30) as number;
+  const start = long.length - code.length;
+  expect(chars).toBeLessThanOrEqual(30);
+  expect(Math.floor(start / chars)).toBe(Math.floor((long.length - 1) / chars));
 });

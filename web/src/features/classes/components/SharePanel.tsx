@@ -11,6 +11,28 @@ const QR_SIZE = 200;
 const QRCodeCanvas = lazy(() => import('qrcode.react').then((module) => ({ default: module.QRCodeCanvas })));
 const COPIED_MS = 2000;
 
+/** The width of one character of the box's (monospaced) font. */
+function charWidth(style: CSSStyleDeclaration) {
+  const context = document.createElement('canvas').getContext('2d');
+  if (!context) return 8;
+  context.font = `${style.fontSize} ${style.fontFamily}`;
+  return context.measureText('0').width || 8;
+}
+
+/**
+ * How many characters a line of the link may hold so that the code at its end is never split (null: as many as
+ * fit). The link breaks anywhere (a host may be longer than a phone is wide), so a line holds exactly that many.
+ */
+export function unbrokenLineChars(link: string, code: string, fitting: number): number | null {
+  const fit = Math.floor(fitting + 0.01);
+  const start = link.length - code.length;
+  if (link.length <= fit || !link.endsWith(code) || fit < code.length) return null;
+  // The host and /join/ on one line, the code on the next.
+  if (start <= fit) return start;
+  for (let chars = fit; chars >= code.length; chars -= 1) if ((start % chars) + code.length <= chars) return chars;
+  return null;
+}
+
 /** Link, copy button, QR code and the code in large type; the class's teacher can replace a leaked code. */
 export function SharePanel({ course }: { course: Course }) {
   // Only the class's teacher may make a new code: a student on /share/{id} is not offered a button the server refuses.
@@ -23,13 +45,22 @@ export function SharePanel({ course }: { course: Course }) {
   // No link until the server has said which address to share (PUBLIC_URL): never one that would change a moment later.
   const link = appInfo.isPending ? '' : `${origin}/join/${course.inviteCode}`;
 
-  // The link's box is as tall as the link: one line when it fits, two on a phone, never an empty second line.
+  // The link's box is as tall as the link: one line when it fits, two on a phone, never an empty second line. When
+  // it wraps, the box narrows so the class code starts a line (the font is monospaced): never "…/join/K7M" + "2XQP".
   const linkBox = useRef<HTMLTextAreaElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the box's height follows the link's text
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the box's width and height follow the link's text
   useLayoutEffect(() => {
     const box = linkBox.current;
     if (!box) return;
     const fit = () => {
+      box.style.maxWidth = '';
+      const style = getComputedStyle(box);
+      const padding = Number.parseFloat(style.paddingLeft) + Number.parseFloat(style.paddingRight);
+      const width = charWidth(style);
+      const chars = unbrokenLineChars(box.value, course.inviteCode, (box.clientWidth - padding) / width);
+      if (chars !== null) {
+        box.style.maxWidth = `${chars * width + padding + box.offsetWidth - box.clientWidth + 0.5}px`;
+      }
       box.style.height = 'auto';
       box.style.height = `${box.scrollHeight + box.offsetHeight - box.clientHeight}px`;
     };
@@ -109,7 +140,7 @@ export function SharePanel({ course }: { course: Course }) {
               <textarea
                 ref={linkBox}
                 id="invite-link"
-                className="input min-h-10 min-w-0 flex-1 resize-none overflow-hidden py-2 font-mono text-sm leading-snug [overflow-wrap:anywhere]"
+                className="input min-h-10 min-w-0 flex-1 resize-none overflow-hidden py-2 font-mono text-sm leading-snug [line-break:anywhere] [overflow-wrap:anywhere]"
                 rows={1}
                 value={link}
                 readOnly
