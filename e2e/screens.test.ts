@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -158,6 +158,24 @@ test('a screen whose code cannot be downloaded says so with Retry, never a white
   } finally {
     await context.close();
   }
+});
+
+test('on a slow link the first paint is the brand, not a white page, and the app replaces it', async () => {
+  const page = await env.browser.newPage({ viewport: { width: 375, height: 812 } });
+  // The app's code is held back, as on a 400 kbit/s link for the first seconds.
+  const held: Route[] = [];
+  let released = false;
+  await page.route(/\/assets\/.*\.js$/, (route) => (released ? route.continue() : held.push(route)));
+  await page.goto(`${env.server.baseUrl}/login`, { waitUntil: 'commit' });
+  const splash = page.locator('#root > div[style]');
+  await splash.getByText('Classroom', { exact: true }).waitFor();
+  await check(page, 'first-paint', 375);
+  // The code arrives: React's first render takes the brand's place.
+  released = true;
+  await Promise.all(held.map((route) => route.continue()));
+  await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
+  expect(await splash.count()).toBe(0);
+  await page.close();
 });
 
 test('settings tabs follow the ARIA tabs pattern: one Tab stop, arrows, Home and End select', async () => {
