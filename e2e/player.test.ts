@@ -7,7 +7,7 @@ import { makeClip } from '../src/test/fixtures';
 import { waitForVideo } from '../src/test/wait';
 import { seriousA11yFindings } from './browser';
 import { e2eEnvironment } from './environment';
-import { createAccount } from './server';
+import { createAccount, screenshot, screenshotDir } from './server';
 
 const env = e2eEnvironment();
 const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-player-'));
@@ -608,6 +608,7 @@ test('an address naming a removed lecture says so; the playlist is still there a
   expect(await playlist.getByRole('button', { name: /Landscape lecture/ }).count()).toBe(1);
   expect(await playlist.locator('[aria-current="true"]').count()).toBe(0);
   expect(await seriousA11yFindings(page)).toEqual([]);
+  await screenshot(page, 'player-removed-lecture-1280');
   // The way on: the lecture the student would continue with, and the address follows.
   await notice.getByRole('button', { name: /^Watch / }).click();
   await page.getByTestId('video-player').waitFor();
@@ -625,6 +626,7 @@ test('at 1024 px the Course Playlist comes straight under the player, not screen
   expect(playlistBox.y).toBeGreaterThan(playerBox.y + playerBox.height);
   expect(playlistBox.y - (playerBox.y + playerBox.height)).toBeLessThan(200);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+  await screenshot(page, 'course-page-1024');
   await context.close();
 });
 
@@ -662,6 +664,7 @@ test('on a 375 px phone with two caption languages every row of the settings men
     expect({ name, hit }).toEqual({ name, hit: true });
   }
   expect(playerBox.height).toBeLessThan(250);
+  await player.screenshot({ path: join(screenshotDir, 'player-settings-375-two-captions.png') });
   await page.keyboard.press('Escape');
   await expect(player.getByLabel('Playback speed', { exact: true }).count()).resolves.toBe(0);
   await context.close();
