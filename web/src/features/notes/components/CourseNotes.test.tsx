@@ -99,6 +99,10 @@ test('offline, the notes say they will be kept on this device, then that they ar
     // The prototype's own getter answers again; the queue is this test's only.
     delete (navigator as { onLine?: boolean }).onLine;
     if (onLine === undefined) Object.defineProperty(navigator, 'onLine', { configurable: true, value: true });
+    // Back online for every listener too (the query cache's online manager heard "offline").
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
     localStorage.clear();
     refreshQueuedNotes();
   }
