@@ -63,7 +63,9 @@ test('a teacher signs up, verifies by emailed code, renames in settings, logs ou
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill('wrong password!');
   await page.getByRole('button', { name: 'Log In' }).click();
-  await page.getByText('Invalid email or password. Please try again.').waitFor();
+  // Said under the form too, where it stays after the toast has gone.
+  await page.locator('form [role="alert"]').getByText('Invalid email or password. Please try again.').waitFor();
+  expect(await page.title()).toBe('Sign in · Classroom');
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log In' }).click();
   await page.getByText('Login successful!').waitFor();
@@ -230,7 +232,7 @@ test("sign-up takeover: the code typed in a browser that did not sign up asks fo
   await attackerPage.getByLabel('Email').fill(email);
   await attackerPage.getByLabel('Password', { exact: true }).fill(attackerPassword);
   await attackerPage.getByRole('button', { name: 'Log In' }).click();
-  await attackerPage.getByText('Invalid email or password. Please try again.').waitFor();
+  await attackerPage.locator('form [role="alert"]').getByText('Invalid email or password. Please try again.').waitFor();
   expect(attackerPage.url()).toEndWith('/login');
   const loginUrl = `${env.server.baseUrl}/api/users/login`;
   expect((await attackerPage.request.post(loginUrl, { data: { email, password: attackerPassword } })).status()).toBe(
