@@ -289,6 +289,45 @@ test('the slide strip: thumbnails after the index job, a click jumps, ] and [ st
   }
 });
 
+test('before Play the resume point is the time everywhere: the marked slide and chapter, and "Add current time"', async () => {
+  // The class's student (a new account's mail can wait behind the worker's media jobs here).
+  const returning = student;
+  // Stopped a second into the third slide last time, and 5 s into the second chapter of the other lecture.
+  const third = slides[2] as Slide;
+  const resumeAt = Math.floor(third.seconds) + 1;
+  const clock = `0:${String(resumeAt).padStart(2, '0')}`;
+  await returning.api('PUT', `/api/lectures/${slidesLectureId}/progress`, { position: resumeAt, duration: 32 });
+  await returning.api('PUT', `/api/lectures/${chaptersLectureId}/progress`, { position: 20, duration: 40 });
+  const { context, page } = await signedIn(returning.token);
+  try {
+    await page.goto(`${env.server.baseUrl}/classroom/${courseId}?lecture=${slidesLectureId}`);
+    await page.getByText('Resuming where you stopped.').waitFor();
+    await expect(page.getByTestId('player-time').textContent()).resolves.toMatch(new RegExp(`^${clock} /`));
+    const strip = page.getByRole('list', { name: 'Slides' });
+    await strip.locator('button[aria-current="true"]').waitFor();
+    expect(
+      await strip
+        .getByRole('button')
+        .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-current'))),
+    ).toEqual(slides.map((_, index) => (index === 2 ? 'true' : null)));
+    await page.getByRole('button', { name: `Add current time (${clock})` }).click();
+    expect(await page.getByLabel('Add a comment').inputValue()).toBe(`${clock} `);
+    // Nothing played to get there.
+    expect(await videoTime(page)).toBeLessThan(1);
+
+    await page.getByRole('button', { name: /Cells, with chapters/ }).click();
+    const chapters = page.getByRole('list', { name: 'Chapters' });
+    await chapters.waitFor();
+    await expect(chapters.getByRole('button', { name: /Worked example/ }).getAttribute('aria-current')).resolves.toBe(
+      'true',
+    );
+    expect(await chapters.locator('[aria-current="true"]').count()).toBe(1);
+    await page.getByRole('button', { name: 'Add current time (0:20)' }).waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
 test('a search for a word on a slide shows the hit with its time and thumbnail, and opens the lecture there', async () => {
   const { context, page } = await signedIn(student.token);
   try {
