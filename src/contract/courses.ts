@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Course, Enrollment, User } from '../db/schema';
 import { LIMITS, normalizeInviteCode } from './limits';
-import { idSchema, plainText } from './text';
+import { idSchema, plainText, withoutControl } from './text';
 import { isoTime, publicUserJson, toPublicUser } from './users';
 
 export const teacherRefJson = z.object({ _id: z.string(), username: z.string() });
@@ -133,8 +133,10 @@ export const updateCourseBody = z
   });
 
 export const codeText = (what: string) =>
-  z
-    .string({ error: `${what} is required.` })
+  withoutControl(
+    z.string({ error: `${what} is required.` }),
+    `${what} contains hidden characters. Please type it again.`,
+  )
     .trim()
     .min(1, `${what} is required.`)
     .max(LIMITS.inviteCodeInputMax, `${what} is too long.`)
@@ -143,8 +145,10 @@ export const codeText = (what: string) =>
 export const enrollBody = z.object({ studentId: idSchema, classCode: codeText('Class code') });
 export const joinBody = z.object({ inviteCode: codeText('Invite code') });
 export const notesBody = z.object({
-  notes: z
-    .string({ error: 'Notes must be text.' })
-    .max(LIMITS.notesMax, `Notes can be at most ${LIMITS.notesMax.toLocaleString('en')} characters.`),
+  notes: withoutControl(
+    z.string({ error: 'Notes must be text.' }),
+    'The notes contain hidden characters. Please type them again.',
+    true,
+  ).max(LIMITS.notesMax, `Notes can be at most ${LIMITS.notesMax.toLocaleString('en')} characters.`),
 });
 export const inviteCodeParam = z.object({ code: codeText('Invite code') });

@@ -11,6 +11,11 @@ const LINE_CHARACTERS = new Set(['\n', '\r', '\t']);
 const hasControl = (text: string, multiline: boolean) =>
   (text.match(CONTROL) ?? []).some((char) => !(multiline && LINE_CHARACTERS.has(char)));
 
+/** A string's check: no control characters (a multi-line one keeps its line breaks and tabs); `message` says so. */
+export function withoutControl<Schema extends z.ZodString>(schema: Schema, message: string, multiline = false) {
+  return schema.refine((text) => !hasControl(text, multiline), message);
+}
+
 /**
  * A text field other people see (a name, a class, a topic, a comment): a string and nothing else, zero-width
  * characters stripped, control characters and direction overrides refused, trimmed, then length-checked.

@@ -14,7 +14,23 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   schema: Schema,
 ) {
   return validator(target, schema, (result) => {
-    if (!result.success) throw invalidInput(result.error, target);
+    // The schema's own words first; a NUL it let through is refused too, on both engines (PostgreSQL cannot store one).
+    const hidden = nulIssues(result.data);
+    if (!result.success || hidden.length > 0) {
+      throw invalidInput([...(result.success ? [] : result.error), ...hidden], target);
+    }
+  });
+}
+
+const NUL_MESSAGE = 'This contains hidden characters. Please type it again.';
+
+/** Every place in a request's input (a value or a key) holding a NUL character, as issues. */
+export function nulIssues(input: unknown, path: PropertyKey[] = [], depth = 0): Issue[] {
+  if (typeof input === 'string') return input.includes('\0') ? [{ message: NUL_MESSAGE, path }] : [];
+  if (typeof input !== 'object' || input === null || depth > 20) return [];
+  return Object.entries(input).flatMap(([key, value]) => {
+    const at = [...path, Array.isArray(input) ? Number(key) : key];
+    return key.includes('\0') ? [{ message: NUL_MESSAGE, path: at }] : nulIssues(value, at, depth + 1);
   });
 }
 

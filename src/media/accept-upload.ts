@@ -95,7 +95,8 @@ export async function acceptUpload(
   const video = await createQueuedVideo(db, {
     id,
     ownerId: input.user.id,
-    sourceName: input.fileName.slice(0, 255) || 'video',
+    // A file name is the sender's word: no control characters (PostgreSQL cannot store a NUL).
+    sourceName: input.fileName.replace(/\p{Cc}/gu, '').slice(0, 255) || 'video',
     sourceBytes: input.bytes,
     source,
     plan: planLadder(source),

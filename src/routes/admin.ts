@@ -16,6 +16,7 @@ import {
   toSnapshotJson,
 } from '../contract/admin';
 import { toQueueEntryJson } from '../contract/job-queue';
+import { withoutControl } from '../contract/text';
 import { messageJson, removedJson } from '../contract/users';
 import {
   allCourses,
@@ -44,7 +45,12 @@ import { prefixBytes } from '../storage/storage';
 
 /** The Admin badge: how many teachers wait for approval (a cheap count the menu polls). */
 const waitingTeachersJson = z.object({ count: z.number().int().min(0) });
-const listQuery = z.object({ q: z.string().trim().max(100).default('') });
+const listQuery = z.object({
+  q: withoutControl(z.string(), 'The search contains hidden characters. Please type it again.')
+    .trim()
+    .max(100)
+    .default(''),
+});
 const patchBody = z
   .object({
     teacherApproved: z.boolean().optional(),

@@ -194,6 +194,12 @@ test("tus's own refusals answer our error shape with a code, keep their status a
       'invalid_upload_metadata',
     ],
     [
+      'a NUL in a file name (PostgreSQL cannot store one)',
+      await create(teacher.token, 10, { filename: 'a\u0000b.mp4', courseId, nameOfTopic: 'Hidden' }),
+      400,
+      'invalid_upload_metadata',
+    ],
+    [
       'bytes without Tus-Resumable',
       await withoutVersion('PATCH', location, { 'Upload-Offset': '0', ...octets }, piece),
       412,

@@ -110,6 +110,9 @@ export function resumableUploadRoutes(deps: AppDeps) {
           throw new ApiError(400, 'length_required', 'Please say how large the file is (Upload-Length).');
         }
         if (upload.size > config.maxUploadBytes) throw tooLarge(config.maxUploadBytes);
+        if (Object.values(upload.metadata ?? {}).some((value) => value?.includes('\0'))) {
+          throw new ApiError(400, 'invalid_upload_metadata', 'The upload’s details contain hidden characters.');
+        }
         checkDiskRoom(config, upload.size);
         await checkUploadTarget(deps, user, targetOf(upload));
       } catch (error) {
@@ -238,6 +241,7 @@ export function resumableUploadRoutes(deps: AppDeps) {
         { 204: 'tus: `Upload-Offset` says how much the server has.' },
         { summary: 'tus: resume, send or end an upload' },
       ),
+      validate('param', idParam),
       handle,
     );
 }
