@@ -48,7 +48,7 @@ async function transcode(plan: Plan, source: string, out: string, options: Ladde
 async function separateRuns(plan: Plan, source: string, out: string): Promise<Measure> {
   const total: Measure = { wall: 0, cpu: 0, peakMb: 0 };
   for (const [i, rung] of plan.rungs.entries()) {
-    const m = await transcode({ ...plan, rungs: [rung] }, source, join(out, String(i)), { lectureAware: false });
+    const m = await transcode({ ...plan, rungs: [rung] }, source, join(out, String(i)), { frames: 'every' });
     total.wall += m.wall;
     total.cpu += m.cpu;
     total.peakMb = Math.max(total.peakMb, m.peakMb);
@@ -103,8 +103,8 @@ for (const [label, video] of Object.entries(clips)) {
   const before: Measure[] = [];
   const separate: Measure[] = [];
   for (let run = 0; run < runs; run++) {
-    ours.push(await transcode(plan, source, join(work, label, 'ours'), { lectureAware: true }));
-    before.push(await transcode(plan, source, join(work, label, 'before'), { lectureAware: false }));
+    ours.push(await transcode(plan, source, join(work, label, 'ours'), { frames: 'lecture' }));
+    before.push(await transcode(plan, source, join(work, label, 'before'), { frames: 'every' }));
     separate.push(await separateRuns(plan, source, join(work, label, 'separate')));
   }
   console.log(`\n${label}: ladder ${plan.rungs.map((r) => `${r.width}x${r.height}`).join(', ')}`);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { readStreamText } from '../lib/read-stream';
 import { mediaFileName } from '../storage/keys';
 import { runTool, type Tools } from './ffmpeg';
-import { AUDIO_KBPS, KEYFRAME_SECONDS, type Plan, SEGMENT_SECONDS } from './ladder';
+import { AUDIO_KBPS, KEYFRAME_SECONDS, type Plan, SEGMENT_SECONDS, SLIDES_FPS } from './ladder';
 
 export const FFMPEG_NICE = 10;
 
@@ -15,11 +15,60 @@ export type TranscodeCommands = {
 };
 
 /**
- * `lectureAware` (the default): frames that repeat the one before (a slide, a paused screen recording) are dropped
- * before scaling and encoding, and the output keeps a variable frame rate; the audio is encoded once, in its own
- * process, and copied into every rung. `false` is the pipeline before that, kept as the benchmark's baseline.
+ * How the ladder treats frames. `lecture` (the default): a still source (slides, a paused screen: see looksStill) is
+ * encoded at a constant SLIDES_FPS, anything else at its own constant rate; the audio is encoded once, in its own
+ * process, and copied into every rung. Two baselines for the benchmark: `dropped`, the pipeline before (repeated
+ * frames dropped, a variable frame rate that WebKit's MediaSource could not play), and `every`, the one before that
+ * (every frame, the audio encoded once per rung). `still` skips looksStill when the caller knows.
  */
-export type LadderOptions = { lectureAware: boolean };
+export type LadderOptions = { frames: 'lecture' | 'dropped' | 'every'; still?: boolean };
+
+/** A source counts as still when at most this share of its sampled frames differ from the one before. */
+export const STILL_CHANGED_SHARE = 0.2;
+/** Where looksStill samples the source (shares of its length), a second each. */
+const STILL_SAMPLES_AT = [0.2, 0.4, 0.6, 0.8];
+
+/**
+ * Whether the source is still (slides, a paused screen): in a second at each of a few places, `mpdecimate` (what the
+ * `dropped` pipeline ran over every frame) keeps at most STILL_CHANGED_SHARE of the frames. A few short decodes.
+ */
+export async function looksStill(
+  tools: Tools,
+  plan: Plan,
+  source: string,
+  signal?: AbortSignal,
+): Promise<{ still: boolean; cpuSeconds: number }> {
+  const format = await runTool(
+    [tools.ffprobePath, '-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', source],
+    { signal },
+  );
+  const seconds = Number(new TextDecoder().decode(format.stdout).trim());
+  if (!(seconds > 0)) return { still: false, cpuSeconds: format.cpuSeconds };
+  const samples = await Promise.all(
+    STILL_SAMPLES_AT.map(async (share) => {
+      const at = Math.max(0, Math.min(seconds * share, seconds - 1)).toFixed(2);
+      // One listing of two streams: every frame (0) and the frames mpdecimate keeps (1).
+      const sample = await runTool(
+        [
+          ...[tools.ffmpegPath, '-hide_banner', '-nostdin', '-v', 'error', '-threads', '1'],
+          ...['-ss', at, '-t', '1', '-i', source, '-filter_threads', '1'],
+          ...['-filter_complex', `[0:v]fps=${plan.fps},split[all][some];[some]mpdecimate[kept]`],
+          ...['-map', '[all]', '-map', '[kept]', '-f', 'framecrc', 'pipe:1'],
+        ],
+        { nice: FFMPEG_NICE, signal },
+      );
+      const lines = new TextDecoder().decode(sample.stdout).split('\n');
+      const count = (stream: string) => lines.filter((line) => line.startsWith(`${stream},`)).length;
+      return { all: count('0'), kept: count('1'), cpuSeconds: sample.cpuSeconds };
+    }),
+  );
+  const sum = (pick: (sample: (typeof samples)[number]) => number) => samples.reduce((t, s) => t + pick(s), 0);
+  const all = sum((s) => s.all);
+  return {
+    still: all > 0 && sum((s) => s.kept) / all <= STILL_CHANGED_SHARE,
+    cpuSeconds: format.cpuSeconds + sum((s) => s.cpuSeconds),
+  };
+}
 
 /**
  * One ffmpeg process makes every rung from one decode: scale to the top rung once, split, and scale the
@@ -27,13 +76,15 @@ export type LadderOptions = { lectureAware: boolean };
  * size to even numbers would otherwise leave a sample aspect ratio, and players would show a size the master does
  * not declare (240×427 for a 240×426 rung).
  *
- * Repeated frames go with `mpdecimate` (a slide, a paused screen): they are neither scaled nor encoded, and the
- * output keeps a variable frame rate. Some frames are kept whatever they show, because ffmpeg 5.1's fMP4 muxer has to
- * guess the duration of a segment's last frame (it takes the one before) and the next segment starts where that guess
- * ends: without them, a segment of slides lost up to 2 s and the picture ran ahead of the sound. Kept: the first 3
- * frames (the B-frame delay at the start stays 2 frames, as at a constant rate) and, around every keyframe time, the
- * frame itself and the 4 before it (the guessed duration is one frame, and so is the gap behind the reordering delay).
- * Every rung gets the same frames from one split, so keyframes and segment cuts stay in step across rungs.
+ * The frame rate is constant: WebKit's MediaSource (Safari, iPad, the iPhone's ManagedMediaSource) gives every frame
+ * of an fMP4 segment the same duration, so frames of a variable rate left gaps between them and a slides lecture
+ * stopped at 0:00 with a decode error. A still source is encoded at SLIDES_FPS instead: a slide shows at most a fifth
+ * of a second late, and with few frames to decode-scale-encode it is faster than dropping repeated frames was.
+ *
+ * `dropped` (a baseline): repeated frames go with `mpdecimate` and the output keeps a variable frame rate. Some frames
+ * are kept whatever they show, because ffmpeg 5.1's fMP4 muxer guesses the duration of a segment's last frame (it
+ * takes the one before) and the next segment starts where that guess ends: the first 3 frames and, around every
+ * keyframe time, the frame itself and the 4 before it.
  *
  * The audio encode (AAC, once per rung when muxed in the ladder process) ran on ffmpeg's main thread, in series with
  * filtering: a separate process encodes it once, on the other core, and the ladder copies the packets into every rung.
@@ -44,25 +95,29 @@ export function transcodeCommands(
   plan: Plan,
   source: string,
   outDir: string,
-  options: LadderOptions = { lectureAware: true },
+  options: LadderOptions = { frames: 'lecture' },
 ): TranscodeCommands {
-  const { lectureAware } = options;
+  const { frames: pipeline } = options;
   const count = plan.rungs.length;
   const top = plan.rungs[count - 1];
-  const gop = Math.max(1, Math.round(plan.fps * KEYFRAME_SECONDS));
+  const still = pipeline === 'lecture' && options.still === true;
+  const fps = still ? Math.min(SLIDES_FPS, plan.fps) : plan.fps;
+  // Keyframes every KEYFRAME_SECONDS whatever the rate, so segments cut at the same times in every rung.
+  const gop = Math.max(1, Math.round(fps * KEYFRAME_SECONDS));
   const labels = plan.rungs.map((_, i) => `[s${i}]`).join('');
   const downscales = plan.rungs.map((rung, i) =>
     i === count - 1 ? `[s${i}]null[v${i}]` : `[s${i}]scale=${rung.width}:${rung.height},setsar=1[v${i}]`,
   );
-  const frames = lectureAware
-    ? `[0:v]fps=${plan.fps},split[every][guard];[every]mpdecimate[changed];` +
-      `[guard]select='lt(n\\,3)+lt(mod(n+4\\,${gop})\\,5)'[kept];` +
-      `[changed][kept]interleave,select='isnan(prev_selected_t)+gt(t\\,prev_selected_t)'`
-    : `[0:v]fps=${plan.fps}`;
+  const frames =
+    pipeline === 'dropped'
+      ? `[0:v]fps=${fps},split[every][guard];[every]mpdecimate[changed];` +
+        `[guard]select='lt(n\\,3)+lt(mod(n+4\\,${gop})\\,5)'[kept];` +
+        `[changed][kept]interleave,select='isnan(prev_selected_t)+gt(t\\,prev_selected_t)'`
+      : `[0:v]fps=${fps}`;
   const filter = `${frames},scale=${top.width}:${top.height},setsar=1,format=yuv420p,split=${count}${labels};${downscales.join(';')}`;
   const quiet = [tools.ffmpegPath, '-hide_banner', '-nostdin', '-v', 'error'];
   const aac = ['-c:a', 'aac', '-b:a', `${AUDIO_KBPS}k`, '-ac', '2', '-ar', '48000'];
-  const pipedAudio = lectureAware && plan.hasAudio;
+  const pipedAudio = pipeline !== 'every' && plan.hasAudio;
   // The ladder shifts each input to start at zero: the piped audio is padded with silence back to the source's start
   // (`first_pts=0`), so a track that starts after the picture (a phone's, a screen recorder's) keeps its place.
   const pad = ['-af', 'aresample=async=1:first_pts=0'];
@@ -91,7 +146,10 @@ export function transcodeCommands(
     '-force_key_frames',
     `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
   );
-  if (lectureAware) args.push('-fps_mode', 'vfr');
+  if (pipeline === 'dropped') args.push('-fps_mode', 'vfr');
+  // No B-frames at the slides' rate: their reordering delay (2 frames, 0.4 s) starts the picture late, a gap before
+  // the first frame that WebKit's MediaSource does not play over; a still picture gains nothing from them.
+  if (still) args.push('-bf', '0');
   if (plan.hasAudio) args.push(...(pipedAudio ? ['-c:a', 'copy'] : aac));
   const streamMap = plan.rungs.map((_, i) => (plan.hasAudio ? `v:${i},a:${i}` : `v:${i}`)).join(' ');
   args.push(
@@ -141,7 +199,10 @@ export async function runTranscode(
   options?: LadderOptions,
 ): Promise<TranscodeResult> {
   for (let i = 0; i < plan.rungs.length; i++) mkdirSync(join(outDir, String(i)), { recursive: true });
-  const commands = transcodeCommands(tools, plan, source, outDir, options);
+  const chosen: LadderOptions = options ?? { frames: 'lecture' };
+  const check =
+    chosen.frames === 'lecture' && chosen.still === undefined ? await looksStill(tools, plan, source, signal) : null;
+  const commands = transcodeCommands(tools, plan, source, outDir, check ? { ...chosen, still: check.still } : chosen);
   const nice = ['nice', '-n', String(FFMPEG_NICE)];
   const audio = commands.audio
     ? Bun.spawn([...nice, ...commands.audio], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', signal })
@@ -178,7 +239,7 @@ export async function runTranscode(
   // The ladder has read all it needs; an audio process still running has nobody to write to.
   if (audio && exitCode !== 0) audio.kill();
   const audioExit = audio ? await audio.exited : 0;
-  const usage = { cpuSeconds: 0, peakMb: 0 };
+  const usage = { cpuSeconds: check?.cpuSeconds ?? 0, peakMb: 0 };
   for (const process of [child, audio]) {
     const used = process?.resourceUsage();
     if (!used) continue;
