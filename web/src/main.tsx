@@ -4,7 +4,7 @@ import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { queryClient } from './api/query-client';
 import { prefetchProviders } from './features/auth/api/providers';
-import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } from './features/auth/state/session';
+import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } from './lib/session';
 import { appStore } from './lib/store';
 import { Toasts } from './lib/toast';
 import { readToken } from './lib/token-cookie';

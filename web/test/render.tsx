@@ -4,7 +4,7 @@ import { Provider } from 'jotai';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { queryClient } from '../src/api/query-client';
-import { sessionAtom } from '../src/features/auth/state/session';
+import { sessionAtom } from '../src/lib/session';
 import { appStore } from '../src/lib/store';
 import { clearToken, storeToken } from '../src/lib/token-cookie';
 

@@ -1,10 +1,11 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { WaitingTeachersBadge } from '../features/admin/components/WaitingTeachersBadge';
-import { useSession } from '../features/auth/state/session';
+import { useNotesSync } from '../features/notes/hooks/useNotesSync';
 import { useOfflineSync } from '../features/offline/hooks/useOfflineSync';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { UploadTray } from '../features/uploads/components/UploadTray';
+import { useSession } from '../lib/session';
 import { Avatar } from '../ui/Avatar';
 import { CapIcon, DownloadIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from '../ui/icons';
 import { PageLoadBoundary } from '../ui/PageLoadBoundary';
@@ -29,8 +30,9 @@ const adminItem = { to: '/admin', label: 'Admin', Icon: ShieldIcon };
 /** Header with brand and avatar, a collapsible side navigation, and the page. */
 export function AppShell() {
   const { user } = useSession();
-  // The service worker, notes written offline and the online check of saved lectures (docs/offline.md).
+  // The service worker and the online check of saved lectures; notes written offline (docs/offline.md).
   useOfflineSync();
+  useNotesSync();
   const [collapsed, setCollapsed] = useState(isNarrow);
   const [hovered, setHovered] = useState(false);
   const location = useLocation();

@@ -7,7 +7,7 @@ import { LIMITS } from '../../../src/contract/limits';
 import { signedOut } from '../../test/render';
 import { realServer, TEST_PASSWORD } from '../../test/server';
 import { clearToasts, showToasts } from '../../test/toasts';
-import { sessionAtom } from '../features/auth/state/session';
+import { sessionAtom } from '../lib/session';
 import { appStore } from '../lib/store';
 import { LoginPage, SignupPage } from './AuthPage';
 

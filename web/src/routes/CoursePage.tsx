@@ -4,7 +4,6 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { errorMessage, queryClient } from '../api/query-client';
-import { useSession } from '../features/auth/state/session';
 import { courseQuery, teacherIdOf, teacherName, useCourse } from '../features/classes/api/courses';
 import { Comments } from '../features/comments/components/Comments';
 import {
@@ -20,9 +19,10 @@ import { CourseNotes } from '../features/notes/components/CourseNotes';
 import { useRecordVisit } from '../features/notifications/api/notifications';
 import { OfflineDownload } from '../features/offline/components/OfflineDownload';
 import { useAfterFirstScreen } from '../features/player/hooks/useAfterFirstScreen';
-import { seekRequestAtom } from '../features/player/state/player';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { LectureGuide } from '../features/slides/components/LectureGuide';
+import { seekRequestAtom } from '../lib/playback';
+import { useSession } from '../lib/session';
 import { toast } from '../lib/toast';
 import { readToken } from '../lib/token-cookie';
 import { usePageTitle } from '../lib/use-page-title';

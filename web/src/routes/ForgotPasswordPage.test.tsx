@@ -6,7 +6,7 @@ import { LIMITS } from '../../../src/contract/limits';
 import { renderInApp, signedOut } from '../../test/render';
 import { realServer } from '../../test/server';
 import { clearToasts, showToasts } from '../../test/toasts';
-import { sessionAtom } from '../features/auth/state/session';
+import { sessionAtom } from '../lib/session';
 import { appStore } from '../lib/store';
 import { ForgotPasswordPage } from './ForgotPasswordPage';
 

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { Unreachable } from '../features/auth/components/ProtectedRoute';
-import { useSession } from '../features/auth/state/session';
+import { useSession } from '../lib/session';
 import { FullPageLoader } from '../ui/Spinner';
 
 export function HomeRedirect() {

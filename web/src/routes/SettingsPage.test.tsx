@@ -5,8 +5,8 @@ import { Route, Routes } from 'react-router';
 import { renderInApp, signInAs } from '../../test/render';
 import { realServer } from '../../test/server';
 import { clearToasts, showToasts } from '../../test/toasts';
-import { sessionAtom } from '../features/auth/state/session';
 import { type UploadItem, uploadsAtom } from '../features/uploads/state/uploads';
+import { sessionAtom } from '../lib/session';
 import { appStore } from '../lib/store';
 import { SettingsPage } from './SettingsPage';
 

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { answer, api } from '../../../api/client';
+import { adminKeys } from '../../../api/query-keys';
 
 export type {
   AdminCourseJson as AdminCourse,
@@ -7,14 +8,6 @@ export type {
   OverviewJson as Overview,
 } from '../../../../../src/contract/admin';
 export type { QueueEntryJson as QueueEntry } from '../../../../../src/contract/job-queue';
-
-export const adminKeys = {
-  all: ['admin'] as const,
-  users: (q: string) => [...adminKeys.all, 'users', q] as const,
-  courses: () => [...adminKeys.all, 'courses'] as const,
-  overview: () => [...adminKeys.all, 'overview'] as const,
-  waitingTeachers: () => [...adminKeys.all, 'waiting-teachers'] as const,
-};
 
 const QUEUE_POLL_MS = 5000;
 /** The Admin badge is looked at again this often (and when the window gets focus): a cheap count. */

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { formatLongDate, plural } from '../../../lib/format';
+import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { QueryState } from '../../../ui/QueryState';
-import { useSession } from '../../auth/state/session';
 import { type AdminUser, useAdminUsers, useDeleteUser, useSendReset, useUpdateUser } from '../api/admin';
 
 /** Search users; approve teachers; disable, reset a password, delete. */

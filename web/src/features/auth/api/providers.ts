@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ProvidersJson as Providers } from '../../../../../src/contract/users';
 import { answer, api } from '../../../api/client';
 import { queryClient } from '../../../api/query-client';
+import { accountKeys } from '../../../api/query-keys';
 
 /** How this server lets people in: the password forms, and the school's OpenID Connect button (its label). */
 export type { ProvidersJson as Providers } from '../../../../../src/contract/users';
@@ -9,7 +10,7 @@ export type { ProvidersJson as Providers } from '../../../../../src/contract/use
 const getProviders = () => answer(api.auth.providers.$get());
 
 const providersOptions = {
-  queryKey: ['auth', 'providers'],
+  queryKey: accountKeys.providers(),
   queryFn: getProviders,
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,

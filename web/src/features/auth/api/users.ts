@@ -8,8 +8,6 @@ export const login = (email: string, password: string) => answer(api.users.login
 export const register = (body: { username: string; email: string; password: string; role: Role }) =>
   answer(api.users.register.$post({ json: body }));
 
-export const getCurrentUser = () => answer(api.users.$get());
-
 /** `chosen`: the password, name and role sent with the code when the server asks (`requiresPassword`). */
 export const verifyOtp = (email: string, otp: string, chosen?: { password: string; username: string; role: Role }) =>
   answer(api.users['verify-otp'].$post({ json: { email, otp, ...chosen } }));

@@ -4,9 +4,9 @@ import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
 import { destinationAfterSignIn } from '../../../lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../../../lib/messages';
+import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { resendOtp, verifyOtp } from '../api/users';
-import { useSession } from '../state/session';
 import { ChooseSignupPassword } from './ChooseSignupPassword';
 
 /**

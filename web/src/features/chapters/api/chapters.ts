@@ -1,20 +1,17 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Chapter, ChapterSource } from '../../../../../src/contract/chapters';
+import type { LectureJson } from '../../../../../src/contract/lectures';
 import { answer, api } from '../../../api/client';
-import { type Lecture, lectureKeys } from '../../lectures/api/lectures';
+import { lectureKeys } from '../../../api/query-keys';
 
 export type { Chapter, ChapterSource } from '../../../../../src/contract/chapters';
 
 /** `GET/PUT /api/lectures/{id}/chapters`: the chapters the player shows, where they come from, the editor's list. */
 export type ChaptersJson = { chapters: Chapter[]; source: ChapterSource; editor: Chapter[] | null };
 
-export const chapterKeys = {
-  ofLecture: (lectureId: string) => ['lectures', lectureId, 'chapters'] as const,
-};
-
 export const chaptersQuery = (lectureId: string) =>
   queryOptions({
-    queryKey: chapterKeys.ofLecture(lectureId),
+    queryKey: lectureKeys.chapters(lectureId),
     queryFn: (): Promise<ChaptersJson> => answer(api.lectures[':id'].chapters.$get({ param: { id: lectureId } })),
   });
 
@@ -22,7 +19,7 @@ export const chaptersQuery = (lectureId: string) =>
 export const useChapters = (lectureId: string) => useQuery(chaptersQuery(lectureId));
 
 /** Saves the editor's list (null goes back to the description's timed lines); the class's list shows it after. */
-export function useSaveChapters(lecture: Pick<Lecture, '_id' | 'courseId'>) {
+export function useSaveChapters(lecture: Pick<LectureJson, '_id' | 'courseId'>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (chapters: Chapter[] | null): Promise<ChaptersJson> =>
@@ -30,7 +27,7 @@ export function useSaveChapters(lecture: Pick<Lecture, '_id' | 'courseId'>) {
     // The editor shows the refusal beside the rows it is about.
     meta: { quiet: true },
     onSuccess: (saved) => {
-      client.setQueryData(chapterKeys.ofLecture(lecture._id), saved);
+      client.setQueryData(lectureKeys.chapters(lecture._id), saved);
       return client.invalidateQueries({ queryKey: lectureKeys.ofCourse(lecture.courseId) });
     },
   });
@@ -46,11 +43,4 @@ export function parseTime(text: string): number | null {
   const [, hours, minutes, seconds] = match;
   if (Number(seconds) > 59 || (hours !== undefined && Number(minutes) > 59)) return null;
   return Number(hours ?? 0) * 3600 + Number(minutes) * 60 + Number(seconds);
-}
-
-/** The index of the mark playing at `clock` (the last one started), or -1 before the first. */
-export function currentIndex(marks: readonly { seconds: number }[], clock: number) {
-  let at = -1;
-  for (let i = 0; i < marks.length; i++) if ((marks[i] as { seconds: number }).seconds <= clock) at = i;
-  return at;
 }

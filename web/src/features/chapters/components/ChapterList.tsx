@@ -1,9 +1,8 @@
 import { useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { formatClock } from '../../../lib/format';
-import { seekRequestAtom } from '../../player/state/player';
+import { seekRequestAtom, useCurrentMark } from '../../../lib/playback';
 import type { Chapter } from '../api/chapters';
-import { useCurrentMark } from '../hooks/useCurrentMark';
 
 /**
  * A lecture's chapters as buttons that take the player to their start; the one playing is marked (from the

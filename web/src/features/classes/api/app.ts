@@ -1,13 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AppInfoJson } from '../../../../../src/contract/app';
 import { answer, api } from '../../../api/client';
+import { accountKeys } from '../../../api/query-keys';
 
 export type AppInfo = AppInfoJson;
 
 /** What the server says about itself (PUBLIC_URL, its LAN address): fetched once per visit. */
 export const appInfoQuery = () =>
   queryOptions({
-    queryKey: ['app'] as const,
+    queryKey: accountKeys.appInfo(),
     queryFn: () => answer(api.app.$get()),
     staleTime: Number.POSITIVE_INFINITY,
   });

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CourseJson } from '../../../../../src/contract/courses';
 import { answer, api, withoutBearer } from '../../../api/client';
+import { accountKeys, courseKeys } from '../../../api/query-keys';
 
 export type { CourseJson as Course, EnrollmentJson as Enrollment } from '../../../../../src/contract/courses';
 
@@ -10,28 +11,15 @@ export const teacherName = (course: CourseJson) =>
 export const teacherIdOf = (course: CourseJson) =>
   typeof course.teacherId === 'string' ? course.teacherId : course.teacherId._id;
 
-/** Query keys of classes: every cache entry about a class starts with `['courses', id]`. */
-export const courseKeys = {
-  all: ['courses'] as const,
-  list: () => [...courseKeys.all, 'list'] as const,
-  detail: (id: string) => [...courseKeys.all, id] as const,
-  notes: (id: string) => [...courseKeys.all, id, 'notes'] as const,
-  roster: (id: string) => [...courseKeys.all, id, 'students'] as const,
-};
-
 export const listCourses = () => answer(api.courses.$get());
 export const getCourse = (id: string) => answer(api.courses[':id'].$get({ param: { id } }));
-export const getNotes = (courseId: string) => answer(api.enrollments[':courseId'].notes.$get({ param: { courseId } }));
 
 export const coursesQuery = () => queryOptions({ queryKey: courseKeys.list(), queryFn: listCourses });
 export const courseQuery = (id: string) =>
   queryOptions({ queryKey: courseKeys.detail(id), queryFn: () => getCourse(id) });
-export const notesQuery = (courseId: string) =>
-  queryOptions({ queryKey: courseKeys.notes(courseId), queryFn: () => getNotes(courseId), staleTime: 0 });
 
 export const useCourses = () => useQuery(coursesQuery());
 export const useCourse = (id: string) => useQuery(courseQuery(id));
-export const useNotes = (courseId: string) => useQuery(notesQuery(courseId));
 
 export const rosterQuery = (courseId: string) =>
   queryOptions({
@@ -107,7 +95,7 @@ export function useEnroll() {
 /** An invite link's class and teacher, for the sign-in screens ("You're invited to Physics 101"); no sign-in needed. */
 export const useInvitePreview = (code: string | null) =>
   useQuery({
-    queryKey: ['invites', code],
+    queryKey: accountKeys.invite(code),
     queryFn: () => answer(api.invites[':code'].$get({ param: { code: encodeURIComponent(code ?? '') } })),
     enabled: code !== null && code !== '',
     retry: false,
@@ -115,24 +103,3 @@ export const useInvitePreview = (code: string | null) =>
   });
 
 export const joinByInviteCode = (inviteCode: string) => answer(api.enrollments.join.$post({ json: { inviteCode } }));
-
-/** Saves notes as the page goes away (keepalive), when they fit in a keepalive body. */
-export const saveNotesOnLeave = (courseId: string, notes: string) =>
-  new Blob([notes]).size < 60_000
-    ? answer(
-        api.enrollments[':courseId'].notes.$patch(
-          { param: { courseId }, json: { notes } },
-          { init: { keepalive: true } },
-        ),
-      ).catch(() => {})
-    : Promise.resolve();
-
-export function useSaveNotes(courseId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (notes: string) =>
-      answer(api.enrollments[':courseId'].notes.$patch({ param: { courseId }, json: { notes } })),
-    meta: { quiet: true },
-    onSuccess: (saved) => client.setQueryData(courseKeys.notes(courseId), saved),
-  });
-}

@@ -4,7 +4,7 @@ import { ApiError } from '../../../api/client';
 import { loadSchemas, problemOf } from '../../../lib/form-check';
 import { toast } from '../../../lib/toast';
 import { Modal, ModalActions } from '../../../ui/Modal';
-import { useSession } from '../../auth/state/session';
+import { useSession } from '../../../lib/session';
 import { useCreateCourse } from '../api/courses';
 
 /** The class routes' request schemas: the form is checked by the server's own rules before it is sent. */

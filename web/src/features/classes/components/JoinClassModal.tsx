@@ -3,7 +3,7 @@ import { LIMITS } from '../../../../../src/contract/limits';
 import { toast } from '../../../lib/toast';
 import { FormError } from '../../../ui/FormError';
 import { Modal, ModalActions } from '../../../ui/Modal';
-import { useSession } from '../../auth/state/session';
+import { useSession } from '../../../lib/session';
 import { useEnroll } from '../api/courses';
 
 export function JoinClassModal({ open, onClose }: { open: boolean; onClose: () => void }) {

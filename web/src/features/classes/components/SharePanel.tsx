@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { CopyIcon, RefreshIcon } from '../../../ui/icons';
 import { Modal } from '../../../ui/Modal';
-import { useSession } from '../../auth/state/session';
 import { shareOrigin, useAppInfo } from '../api/app';
 import { type Course, teacherIdOf, useRegenerateInviteCode } from '../api/courses';
 

@@ -3,31 +3,24 @@ import { type FormEvent, Fragment, useEffect, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
 import { errorMessage, queryClient } from '../../../api/query-client';
-import { fieldProblems, loadSchemas } from '../../../lib/form-check';
+import { courseKeys } from '../../../api/query-keys';
+import { useForm } from '../../../lib/form';
+import { loadSchemas } from '../../../lib/form-check';
 import { formatClock, formatLongDate, formatRelative, secondsOf, TIME_IN_TEXT } from '../../../lib/format';
+import { playerClockAtom, seekRequestAtom } from '../../../lib/playback';
+import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { Avatar } from '../../../ui/Avatar';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
-import { FieldProblem } from '../../../ui/FieldProblem';
+import { Field } from '../../../ui/Field';
 import { FormError } from '../../../ui/FormError';
 import { ChevronIcon, TrashIcon } from '../../../ui/icons';
 import { QueryState } from '../../../ui/QueryState';
-import { useSession } from '../../auth/state/session';
-import { courseKeys, getCourse } from '../../classes/api/courses';
+import { getCourse } from '../../classes/api/courses';
 import { type Comment, useAddComment, useComments, useDeleteComment } from '../../lectures/api/lectures';
-import { playerClockAtom, seekRequestAtom } from '../../player/state/player';
 
 /** The comment routes' request schemas: a comment or a reply is checked by the server's own rules before sending. */
 const contract = () => loadSchemas(() => import('../../../../../src/contract/engagement'));
-
-/** The contract's check, or none when its code cannot load (offline): the server checks again anyway. */
-async function problemsOf(body: { text: string; parentId?: string }) {
-  try {
-    return await fieldProblems((await contract()).commentBody, body);
-  } catch {
-    return {};
-  }
-}
 
 /**
  * Why a comment was refused, in words: a lecture's 404 while its class still loads means the lecture went; when the
@@ -64,32 +57,31 @@ export function Comments({
   const add = useAddComment(lectureId);
   const remove = useDeleteComment(lectureId);
   const [text, setText] = useState('');
-  const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState('');
-  /** What the contract finds wrong with the text, in the words the server would answer. */
-  const [problem, setProblem] = useState('');
   /** The comment being answered: its author is told by email. */
   const [replyTo, setReplyTo] = useState<Comment | null>(null);
+  const form = useForm({
+    schema: async () => (await contract()).commentBody,
+    mutation: add,
+    send: (body: { text: string; parentId?: string }) =>
+      body.parentId ? { ...body, parentId: body.parentId } : body.text,
+  });
+  const submitting = form.busy;
+  /** What the contract finds wrong with the text (or the comment answered), in the words the server would answer. */
+  const problem = form.problems.text ?? form.problems.parentId;
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const trimmed = text.trim();
     if (!trimmed) return;
-    const reply = replyTo ? { text: trimmed, parentId: replyTo._id } : null;
     setError('');
-    const found = await problemsOf(reply ?? { text: trimmed });
-    setProblem(found.text ?? Object.values(found)[0] ?? '');
-    if (Object.keys(found).length > 0) return;
-    setSubmitting(true);
-    try {
-      await add.mutateAsync(reply ?? trimmed);
-      setText('');
-      setReplyTo(null);
-    } catch (failure) {
-      setError(await refusalOf(failure, courseId));
-    } finally {
-      setSubmitting(false);
-    }
+    await form.submit(replyTo ? { text: trimmed, parentId: replyTo._id } : { text: trimmed }, {
+      onSuccess: () => {
+        setText('');
+        setReplyTo(null);
+      },
+      onError: (failure) => void refusalOf(failure, courseId).then(setError),
+    });
   }
 
   // Offline, the comment waits in the app (TanStack Query pauses it and sends it when the connection is back): the
@@ -196,7 +188,7 @@ export function Comments({
       </h2>
       {open && (
         <div className="flex flex-col gap-4 border-t border-slate-100 p-4">
-          <form onSubmit={onSubmit} onFocus={() => void contract()} className="flex flex-col gap-2">
+          <form onSubmit={onSubmit} onFocus={form.prefetch} className="flex flex-col gap-2">
             {replyTo && (
               <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
                 Replying to <strong className="font-semibold">{replyTo.userId.username}</strong>
@@ -209,23 +201,26 @@ export function Comments({
                 </button>
               </p>
             )}
-            <label htmlFor="comment-text" className="sr-only">
-              {replyTo ? `Reply to ${replyTo.userId.username}` : 'Add a comment'}
-            </label>
-            <textarea
-              ref={textRef}
+            <Field
+              label={replyTo ? `Reply to ${replyTo.userId.username}` : 'Add a comment'}
+              labelClassName="sr-only"
               id="comment-text"
-              className="textarea min-h-20 aria-invalid:border-red-500"
-              placeholder="Share your thoughts..."
-              value={text}
-              maxLength={LIMITS.commentMax}
-              onChange={(event) => setText(event.target.value)}
-              // What is being sent stays as it is until it has gone.
-              readOnly={submitting}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? 'comment-text-problem' : undefined}
-            />
-            <FieldProblem id="comment-text-problem" message={problem} />
+              problem={problem}
+            >
+              {(wiring) => (
+                <textarea
+                  {...wiring}
+                  ref={textRef}
+                  className="textarea min-h-20 aria-invalid:border-red-500"
+                  placeholder="Share your thoughts..."
+                  value={text}
+                  maxLength={LIMITS.commentMax}
+                  onChange={(event) => setText(event.target.value)}
+                  // What is being sent stays as it is until it has gone.
+                  readOnly={submitting}
+                />
+              )}
+            </Field>
             <FormError message={error} />
             {waiting && (
               <p role="status" className="text-sm text-slate-700">

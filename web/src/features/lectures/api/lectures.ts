@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CaptionJson, LectureJson } from '../../../../../src/contract/lectures';
 import { answer, api } from '../../../api/client';
-import { courseKeys } from '../../classes/api/courses';
+import { lectureKeys } from '../../../api/query-keys';
 
 export type {
   CommentJson as Comment,
@@ -13,13 +13,6 @@ export type { VideoJson as VideoInfo, VideoStatus } from '../../../../../src/con
 
 /** How often a class with a video in processing is asked for again. */
 export const PROCESSING_POLL_MS = 2000;
-
-export const lectureKeys = {
-  ofCourse: (courseId: string) => [...courseKeys.detail(courseId), 'lectures'] as const,
-  progressOfCourse: (courseId: string) => [...courseKeys.detail(courseId), 'progress'] as const,
-  comments: (lectureId: string) => ['lectures', lectureId, 'comments'] as const,
-  history: () => ['history'] as const,
-};
 
 export const isProcessing = (lecture: LectureJson) =>
   lecture.video !== null && (lecture.video.status === 'queued' || lecture.video.status === 'processing');

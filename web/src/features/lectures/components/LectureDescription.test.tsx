@@ -2,8 +2,8 @@ import { expect, test } from 'bun:test';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'jotai';
+import { seekRequestAtom } from '../../../lib/playback';
 import { appStore } from '../../../lib/store';
-import { seekRequestAtom } from '../../player/state/player';
 import { LectureDescription } from './LectureDescription';
 
 const renderDescription = (description: string) =>

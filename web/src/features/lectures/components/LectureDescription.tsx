@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { timedLines } from '../../../../../src/contract/chapter-rules';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { formatClock } from '../../../lib/format';
-import { seekRequestAtom } from '../../player/state/player';
+import { seekRequestAtom } from '../../../lib/playback';
 
 /** Longer than this (lines or characters), a description shows its start and "Show more". */
 const SHORT_LINES = 4;

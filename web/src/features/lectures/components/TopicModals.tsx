@@ -4,10 +4,10 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
 import { errorMessage } from '../../../api/query-client';
+import { lectureKeys } from '../../../api/query-keys';
 import { toast } from '../../../lib/toast';
 import { FormError } from '../../../ui/FormError';
 import { Modal, ModalActions } from '../../../ui/Modal';
-import { chapterKeys } from '../../chapters/api/chapters';
 import { ChaptersEditor } from '../../chapters/components/ChaptersEditor';
 import { SlidesEditor } from '../../slides/components/SlidesEditor';
 import { looksLikeVideo, startUpload, uploadsAtom } from '../../uploads/state/uploads';
@@ -206,7 +206,7 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
         ...(description !== lecture.description ? { description } : {}),
       });
       // Its timed lines may have changed the chapters the chapter editor shows.
-      void queryClient.invalidateQueries({ queryKey: chapterKeys.ofLecture(lecture._id) });
+      void queryClient.invalidateQueries({ queryKey: lectureKeys.chapters(lecture._id) });
       // A new video goes through the tray (resumable); the topic shows it when the last byte lands.
       if (action === 'update' && file) {
         startUpload(file, { courseId: lecture.courseId, lectureId: lecture._id });

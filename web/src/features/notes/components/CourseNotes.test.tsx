@@ -5,7 +5,7 @@ import { LIMITS } from '../../../../../src/contract/limits';
 import { renderInApp, signInAs } from '../../../../test/render';
 import { realServer } from '../../../../test/server';
 import { clearToasts, showToasts } from '../../../../test/toasts';
-import { queuedNotesOf, refreshQueuedNotes } from '../../offline/state/notes-queue';
+import { queuedNotesOf, refreshQueuedNotes } from '../state/notes-queue';
 import { CourseNotes } from './CourseNotes';
 
 const server = realServer();

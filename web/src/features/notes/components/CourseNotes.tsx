@@ -3,13 +3,14 @@ import { useEffect, useRef, useState } from 'react';
 import type { NotesJson } from '../../../../../src/contract/courses';
 import { ApiError } from '../../../api/client';
 import { errorMessage, queryClient } from '../../../api/query-client';
+import { courseKeys } from '../../../api/query-keys';
 import { fieldProblems, loadSchemas } from '../../../lib/form-check';
+import { useOnline } from '../../../lib/online';
 import { toast } from '../../../lib/toast';
 import { FieldProblem } from '../../../ui/FieldProblem';
 import { QueryState } from '../../../ui/QueryState';
-import { courseKeys, saveNotesOnLeave, useNotes, useSaveNotes } from '../../classes/api/courses';
-import { useOnline } from '../../offline/hooks/useOfflineSync';
-import { queuedNotesAtom, queuedNotesOf, queueNotes } from '../../offline/state/notes-queue';
+import { saveNotesOnLeave, useNotes, useSaveNotes } from '../api/notes';
+import { queuedNotesAtom, queuedNotesOf, queueNotes } from '../state/notes-queue';
 
 /** The user's private notes for a class. The editor appears only once the saved notes have loaded. */
 export function CourseNotes({ courseId }: { courseId: string }) {

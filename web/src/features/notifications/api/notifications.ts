@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { useEffect } from 'react';
 import type { EmailChoiceJson } from '../../../../../src/contract/users';
 import { answer, api } from '../../../api/client';
-import { courseKeys } from '../../classes/api/courses';
+import { accountKeys, courseKeys } from '../../../api/query-keys';
 
 /** Which notification emails a person gets: every event, a daily digest, or none. */
 export type NotificationPrefs = EmailChoiceJson;
@@ -10,7 +10,7 @@ export type EmailChoice = NotificationPrefs['email'];
 
 export const notificationPrefsQuery = () =>
   queryOptions({
-    queryKey: ['users', 'notifications'] as const,
+    queryKey: accountKeys.notificationPrefs(),
     queryFn: () => answer(api.users.notifications.$get()),
   });
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { answer, api } from '../../../api/client';
+import { courseKeys } from '../../../api/query-keys';
 import { readToken } from '../../../lib/token-cookie';
-import { courseKeys } from '../../classes/api/courses';
 
 export type {
   DownloadJson as Mp4Download,

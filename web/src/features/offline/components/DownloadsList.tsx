@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { formatBytes, formatLongDate } from '../../../lib/format';
-import { useOnline } from '../hooks/useOfflineSync';
+import { useOnline } from '../../../lib/online';
 import { cancelSave, canSaveOffline, removeSaved, savedLecturesAtom, savingAtom } from '../state/downloads';
 
 type Estimate = { usage: number; quota: number } | null;

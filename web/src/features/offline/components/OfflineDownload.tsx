@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { CourseJson } from '../../../../../src/contract/courses';
 import type { LectureJson } from '../../../../../src/contract/lectures';
 import { formatBytes } from '../../../lib/format';
-import { useOnline } from '../hooks/useOfflineSync';
+import { useOnline } from '../../../lib/online';
 import {
   cancelSave,
   canSaveOffline,

@@ -2,9 +2,10 @@ import { atom } from 'jotai';
 import type { CourseJson } from '../../../../../src/contract/courses';
 import type { LectureJson } from '../../../../../src/contract/lectures';
 import { ApiError } from '../../../api/client';
+import { sessionAtom } from '../../../lib/session';
+import { onSignOut } from '../../../lib/sign-out';
 import { appStore } from '../../../lib/store';
 import { toast } from '../../../lib/toast';
-import { sessionAtom } from '../../auth/state/session';
 import { fetchForOffline, getMp4, getOfflineManifest } from '../api/offline';
 import { normalisedMediaPath, OFFLINE_PREFIX, offlineCacheName, SLIDES_PATH } from './cache-keys';
 import { registerServiceWorker } from './service-worker';
@@ -51,8 +52,8 @@ function readIndex(userId: string | undefined): Record<string, SavedLecture> {
   }
 }
 
-/** What is saved on this device for the person signed in (complete or not). */
-export const savedLecturesAtom = atom<Record<string, SavedLecture>>(readIndex(currentUserId()));
+/** What is saved on this device for the person signed in (complete or not): read by `startOfflineData`. */
+export const savedLecturesAtom = atom<Record<string, SavedLecture>>({});
 /** Saves running in this tab, by lecture. */
 export const savingAtom = atom<Record<string, SaveProgress>>({});
 /** The last save that failed, by lecture (storage refused: the MP4 is offered instead). */
@@ -83,6 +84,12 @@ const patch = <T>(target: typeof savingAtom | typeof saveFailuresAtom, lectureId
 /** Re-reads the list (the person changed, or another tab saved something). */
 export function refreshSaved() {
   appStore.set(savedLecturesAtom, readIndex(currentUserId()));
+}
+
+/** Reads the person's list of saved lectures, and has sign-out forget everything kept for offline. */
+export function startOfflineData() {
+  onSignOut(forgetOfflineData);
+  refreshSaved();
 }
 
 /** The one-rung master the player gets offline: the real master cut to the saved rung, its token folder taken out. */
@@ -282,7 +289,7 @@ export async function pruneSaved() {
 
 /**
  * Everything kept for offline by anyone in this browser: the caches of saved lectures and JSON (the service
- * worker's shell stays: it holds no one's data). Called by `endSession()` and when another person signs in.
+ * worker's shell stays: it holds no one's data). Run at sign-out and when another person signs in.
  */
 export async function forgetOfflineData(keepUserId?: string) {
   for (const controller of controllers.values()) controller.abort();

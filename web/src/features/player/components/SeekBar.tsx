@@ -1,7 +1,7 @@
 import { type PointerEvent, useEffect, useRef, useState } from 'react';
 import { formatClock } from '../../../lib/format';
+import type { PlayerMark } from '../../../lib/playback';
 import { visibleTicks } from '../state/marks';
-import type { PlayerMark } from '../state/player';
 
 /**
  * The seek bar: a slider reachable by Tab (the arrows seek, handled by the player like everywhere in it), clicked or

@@ -1,5 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
+import { playerClockAtom, playerMarksAtom } from '../../../lib/playback';
 import { useAutoHideControls } from '../hooks/useAutoHideControls';
 import { useCaptionTracks } from '../hooks/useCaptionTracks';
 import { useHlsPlayer } from '../hooks/useHlsPlayer';
@@ -10,7 +11,6 @@ import { usePlayerTouch } from '../hooks/usePlayerTouch';
 import { usePositionReports } from '../hooks/usePositionReports';
 import { useSeekRequests } from '../hooks/useSeekRequests';
 import { markAt, marksWithin } from '../state/marks';
-import { playerClockAtom, playerMarksAtom } from '../state/player';
 import { connectionError, PLAYER_ERRORS } from '../state/player-errors';
 import { controlsShown, initialPlayerState, playerReducer } from '../state/player-state';
 import { PlayerControls } from './PlayerControls';

@@ -1,6 +1,6 @@
 import { type Dispatch, type RefObject, useEffect, useMemo, useRef } from 'react';
+import type { PlayerMark } from '../../../lib/playback';
 import { adjacentMark, jumpAnnouncement } from '../state/marks';
-import type { PlayerMark } from '../state/player';
 import { PLAYER_ERRORS } from '../state/player-errors';
 import type { PipSupport, PlayerAction } from '../state/player-state';
 

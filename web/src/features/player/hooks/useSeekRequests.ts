@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { type RefObject, useEffect, useRef } from 'react';
-import { seekRequestAtom } from '../state/player';
+import { seekRequestAtom } from '../../../lib/playback';
 
 /** A time link elsewhere on the page (a comment's 12:34) seeks here and plays. */
 export function useSeekRequests(

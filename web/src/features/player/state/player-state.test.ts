@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
+import type { PlayerMark } from '../../../lib/playback';
 import { adjacentMark, jumpAnnouncement, markAt, marksWithin, visibleTicks } from './marks';
-import type { PlayerMark } from './player';
 import { PLAYER_ERRORS } from './player-errors';
 import {
   canRetry,

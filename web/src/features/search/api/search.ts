@@ -1,14 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SearchResultJson } from '../../../../../src/contract/search';
 import { answer, api } from '../../../api/client';
+import { searchKeys } from '../../../api/query-keys';
 
 export type { SearchResultJson as SearchResult } from '../../../../../src/contract/search';
 export type SearchHit = SearchResultJson['hits'][number];
-
-export const searchKeys = {
-  all: ['search'] as const,
-  results: (q: string, courseId?: string) => [...searchKeys.all, q, courseId ?? null] as const,
-};
 
 /** GET /api/search: hits in the classes the user teaches or is enrolled in (or in one of them). */
 export const searchLectures = (q: string, courseId?: string, signal?: AbortSignal) =>

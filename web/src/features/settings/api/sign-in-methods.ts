@@ -1,13 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SignInMethodsJson } from '../../../../../src/contract/users';
 import { answer, api } from '../../../api/client';
+import { accountKeys } from '../../../api/query-keys';
 
 /** How the signed-in person can get into their account: a password, linked school accounts. */
 export type SignInMethods = SignInMethodsJson;
 
 export const signInMethodsQuery = () =>
   queryOptions({
-    queryKey: ['users', 'sign-in-methods'] as const,
+    queryKey: accountKeys.signInMethods(),
     queryFn: () => answer(api.users['sign-in-methods'].$get()),
   });
 

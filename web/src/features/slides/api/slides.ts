@@ -1,8 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { LectureJson } from '../../../../../src/contract/lectures';
 import type { SlideIndexState, SlideJson } from '../../../../../src/contract/slides';
 import { answer, api } from '../../../api/client';
+import { lectureKeys } from '../../../api/query-keys';
 import { formatClock } from '../../../lib/format';
-import { type Lecture, lectureKeys } from '../../lectures/api/lectures';
 
 export type { SlideIndexState } from '../../../../../src/contract/slides';
 /** One slide; `id` and `hidden` come only to the lecture's teacher. */
@@ -11,16 +12,12 @@ export type Slide = SlideJson & { id?: string; hidden?: boolean };
 /** How often a lecture whose slide index is being made is asked for again. */
 export const SLIDE_INDEX_POLL_MS = 4000;
 
-export const slideKeys = {
-  ofLecture: (lectureId: string) => ['lectures', lectureId, 'slides'] as const,
-};
-
 /** A lecture's slide index: its state (the list's `X-Slide-Index` header) and its slides in time order. */
 export type SlideIndex = { state: SlideIndexState; slides: Slide[] };
 
 export const slideIndexQuery = (lectureId: string, videoId: string | undefined) =>
   queryOptions({
-    queryKey: [...slideKeys.ofLecture(lectureId), videoId ?? null] as const,
+    queryKey: [...lectureKeys.slides(lectureId), videoId ?? null] as const,
     queryFn: async ({ signal }): Promise<SlideIndex> => {
       const response = await api.lectures[':id'].slides.$get({ param: { id: lectureId } }, { init: { signal } });
       const state = (response.headers.get('X-Slide-Index') ?? 'none') as SlideIndexState;
@@ -35,7 +32,7 @@ export const slideIndexQuery = (lectureId: string, videoId: string | undefined) 
  * A lecture's slide index (the teacher's list includes the hidden slides, flagged, and those of an index switched
  * off). `state` is null while it loads or when the lecture has no video.
  */
-export function useLectureSlides(lecture: Lecture) {
+export function useLectureSlides(lecture: LectureJson) {
   const query = useQuery(slideIndexQuery(lecture._id, lecture.video?._id));
   return { state: query.data?.state ?? null, slides: query.data?.slides ?? [], query };
 }
@@ -58,17 +55,17 @@ export function slideName(slide: Pick<Slide, 'title' | 'text' | 'seconds'>, posi
 }
 
 /** After a teacher's change: the slides (theirs and, through the list, the chapters) and the class's lectures. */
-function useInvalidateSlides(lecture: Pick<Lecture, '_id' | 'courseId'>) {
+function useInvalidateSlides(lecture: Pick<LectureJson, '_id' | 'courseId'>) {
   const client = useQueryClient();
   return () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: slideKeys.ofLecture(lecture._id) }),
+      client.invalidateQueries({ queryKey: lectureKeys.slides(lecture._id) }),
       client.invalidateQueries({ queryKey: lectureKeys.ofCourse(lecture.courseId) }),
     ]);
 }
 
 /** `PUT /api/lectures/{id}/slides/{slideId}`: a title (null removes it) and/or hiding a wrong mark. */
-export function useChangeSlide(lecture: Pick<Lecture, '_id' | 'courseId'>) {
+export function useChangeSlide(lecture: Pick<LectureJson, '_id' | 'courseId'>) {
   const invalidate = useInvalidateSlides(lecture);
   return useMutation({
     mutationFn: ({ slideId, ...change }: { slideId: string; title?: string | null; hidden?: boolean }) =>
@@ -78,7 +75,7 @@ export function useChangeSlide(lecture: Pick<Lecture, '_id' | 'courseId'>) {
 }
 
 /** `PUT /api/lectures/{id}/slide-index`: the teacher switches the index off for the lecture, or on again. */
-export function useSwitchSlideIndex(lecture: Pick<Lecture, '_id' | 'courseId'>) {
+export function useSwitchSlideIndex(lecture: Pick<LectureJson, '_id' | 'courseId'>) {
   const invalidate = useInvalidateSlides(lecture);
   return useMutation({
     mutationFn: (enabled: boolean) =>

@@ -1,8 +1,7 @@
 import { useSetAtom } from 'jotai';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { formatClock } from '../../../lib/format';
-import { useCurrentMark } from '../../chapters/hooks/useCurrentMark';
-import { seekRequestAtom } from '../../player/state/player';
+import { seekRequestAtom, useCurrentMark } from '../../../lib/playback';
 import { type Slide, slideName } from '../api/slides';
 
 const KEYS_BACK = ['ArrowLeft', 'ArrowUp'];

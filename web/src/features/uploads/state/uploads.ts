@@ -9,10 +9,11 @@ import type { DetailedError, PreviousUpload, Upload } from 'tus-js-client';
 import type { UploadJson } from '../../../../../src/contract/videos';
 import { answer, api } from '../../../api/client';
 import { queryClient } from '../../../api/query-client';
+import { lectureKeys } from '../../../api/query-keys';
+import { onSignOut } from '../../../lib/sign-out';
 import { appStore } from '../../../lib/store';
 import { toast } from '../../../lib/toast';
 import { readToken } from '../../../lib/token-cookie';
-import { lectureKeys } from '../../lectures/api/lectures';
 
 /** Small enough to pass a proxy with a 100 MB body limit (many CDNs), big enough to keep the overhead low. */
 export const CHUNK_BYTES = 50 * 1024 * 1024;
@@ -94,8 +95,24 @@ function messageOf(error: Error | DetailedError): string {
 
 const loadTus = () => import('tus-js-client');
 
+let started = false;
+/**
+ * The tray's first use (an upload, or the tray reading what a reload cut short): sign-out then discards every upload
+ * and what this browser keeps to resume them, and failed uploads go on by themselves when the network is back.
+ */
+export function startUploads() {
+  if (started) return;
+  started = true;
+  onSignOut(forgetAllUploads);
+  // A long outage outlasts the retry delays.
+  window.addEventListener('online', () => {
+    for (const item of appStore.get(uploadsAtom)) if (item.status === 'failed') retryUpload(item.key);
+  });
+}
+
 /** Starts (or, for a file this browser sent part of before, resumes) an upload in the tray; answers its key. */
 export function startUpload(file: File, target: UploadTarget, onDone?: (result: UploadResult) => void): string {
+  startUploads();
   const key = `upload-${nextKey++}`;
   const lectureId = 'lectureId' in target ? target.lectureId : null;
   const topicName = 'nameOfTopic' in target ? target.nameOfTopic : '';
@@ -282,17 +299,20 @@ export async function discardAllUploads() {
   await Promise.race([Promise.all(stopping), new Promise((resolve) => setTimeout(resolve, 3000))]);
 }
 
+/** Sign-out: what `discardAllUploads` stops, and every upload this browser remembers (tus-js-client's `tus::` keys). */
+function forgetAllUploads() {
+  try {
+    for (const key of Object.keys(localStorage)) if (key.startsWith('tus::')) localStorage.removeItem(key);
+  } catch {
+    // storage blocked: nothing was kept
+  }
+  return discardAllUploads();
+}
+
 /** Whether an upload is under way (not done, failed or refused; a paused one is still unfinished). */
 export const isActive = (item: UploadItem) =>
   item.status !== 'done' && item.status !== 'failed' && item.status !== 'refused';
 export const hasActiveUploads = () => appStore.get(uploadsAtom).some(isActive);
-
-// Back online: failed uploads go on by themselves (a long outage outlasts the retry delays).
-if (typeof window !== 'undefined') {
-  window.addEventListener('online', () => {
-    for (const item of appStore.get(uploadsAtom)) if (item.status === 'failed') retryUpload(item.key);
-  });
-}
 
 const hasStoredUploads = () => {
   try {
@@ -304,6 +324,7 @@ const hasStoredUploads = () => {
 
 /** Reads the uploads a reload cut short (kept by tus-js-client in localStorage) into the tray. */
 export async function loadInterrupted() {
+  startUploads();
   // tus-js-client keeps each upload under a `tus::` key: with none there is nothing to read, and its 14 KB stay
   // off the pages of everyone who is not uploading (a student's class page loads it before the first frame otherwise).
   if (!hasStoredUploads()) {

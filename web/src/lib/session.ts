@@ -1,12 +1,16 @@
 import { atom, useAtom } from 'jotai';
 import { useCallback } from 'react';
-import { ApiError, setUnauthorizedHandler } from '../../../api/client';
-import { queryClient } from '../../../api/query-client';
-import { appStore } from '../../../lib/store';
-import { dismissAllToasts } from '../../../lib/toast';
-import { clearToken, readToken, storeToken } from '../../../lib/token-cookie';
-import { playerClockAtom, seekRequestAtom } from '../../player/state/player';
-import { getCurrentUser, type User } from '../api/users';
+import type { PrivateUserJson as User } from '../../../src/contract/users';
+import { ApiError, answer, api, setUnauthorizedHandler } from '../api/client';
+import { queryClient } from '../api/query-client';
+import { runSignOutResets } from './sign-out';
+import { appStore } from './store';
+import { dismissAllToasts } from './toast';
+import { clearToken, readToken, storeToken } from './token-cookie';
+
+export type { PrivateUserJson as User } from '../../../src/contract/users';
+
+const getCurrentUser = () => answer(api.users.$get());
 
 /**
  * `unreachable`: the server could not be asked (network, 502); the login is kept and the user can retry.
@@ -26,25 +30,20 @@ export const sessionAtom = atom<Session>({ status: 'loading', user: null });
 /** Bumped each time a person's session ends: the app's tree is keyed by it, so no screen keeps their state. */
 export const sessionGenerationAtom = atom(0);
 
-/** What the app keeps in this browser for the person signed in: player choices, a scanned invite, tus's uploads. */
-const personalStorageKey = (key: string) =>
-  key.startsWith('classroom.') || key.startsWith('tus::') || key === 'pendingInviteCode';
+/** What the app keeps in this browser for the person signed in: keys under `classroom.`, a scanned invite. */
+const personalStorageKey = (key: string) => key.startsWith('classroom.') || key === 'pendingInviteCode';
 
 /**
  * The one way a person's session ends in this tab. Everything that belonged to them goes before the next person
- * can sign in: the token, the query cache (in-flight requests too), uploads and the tray, the player's atoms,
- * toasts, the page to come back to, what the app stored in this browser, and every screen's own state.
+ * can sign in: the token, the query cache (in-flight requests too), what each feature registered with `onSignOut`
+ * (lib/sign-out.ts), toasts, the page to come back to, what the app stored in this browser, and every screen's own
+ * state.
  */
 export function endSession() {
   clearToken();
-  // Loaded only once an upload ever started (it is then the same module): the sign-in page does not carry it.
-  void import('../../uploads/state/uploads').then((uploads) => uploads.discardAllUploads());
-  // Lectures saved for offline and the JSON kept with them (docs/offline.md).
-  void import('../../offline/state/downloads').then((offline) => offline.forgetOfflineData());
+  void runSignOutResets();
   void queryClient.cancelQueries();
   queryClient.clear();
-  appStore.set(playerClockAtom, 0);
-  appStore.set(seekRequestAtom, null);
   dismissAllToasts();
   try {
     sessionStorage.clear();

@@ -2,9 +2,10 @@ import { atom } from 'jotai';
 import type { NotesJson } from '../../../../../src/contract/courses';
 import { ApiError, answer, api } from '../../../api/client';
 import { queryClient } from '../../../api/query-client';
+import { courseKeys } from '../../../api/query-keys';
+import { sessionAtom } from '../../../lib/session';
+import { onSignOut } from '../../../lib/sign-out';
 import { appStore } from '../../../lib/store';
-import { sessionAtom } from '../../auth/state/session';
-import { courseKeys } from '../../classes/api/courses';
 import { mergedNotes, type QueuedNotes } from './notes-merge';
 
 /**
@@ -27,8 +28,8 @@ function readQueue(userId = currentUserId()): Record<string, QueuedNotes> {
   }
 }
 
-/** Classes whose notes wait on this device to be sent, for the person signed in. */
-export const queuedNotesAtom = atom<Record<string, QueuedNotes>>(readQueue());
+/** Classes whose notes wait on this device to be sent, for the person signed in: read by `refreshQueuedNotes`. */
+export const queuedNotesAtom = atom<Record<string, QueuedNotes>>({});
 
 function writeQueue(userId: string, queue: Record<string, QueuedNotes>) {
   localStorage.setItem(queueKey(userId), JSON.stringify(queue));
@@ -85,5 +86,11 @@ export function flushNotes(): Promise<void> {
 /** Whether notes wait on this device to be sent. */
 export const hasQueuedNotes = () => Object.keys(appStore.get(queuedNotesAtom)).length > 0;
 
-/** Re-reads the queue (the person changed). */
-export const refreshQueuedNotes = () => appStore.set(queuedNotesAtom, readQueue());
+/** Re-reads the queue (the person changed); the first call also has sign-out empty it. */
+export function refreshQueuedNotes() {
+  onSignOut(forgetQueuedNotes);
+  appStore.set(queuedNotesAtom, readQueue());
+}
+
+// The texts themselves are under `classroom.` keys, which sign-out removes; this empties what the screen shows.
+const forgetQueuedNotes = () => appStore.set(queuedNotesAtom, {});

@@ -1,0 +1,44 @@
+/**
+ * Every key of the one query cache. A feature invalidates another's entries (an upload refreshes the class's
+ * lectures) through these builders, so no feature imports another to name what it changed.
+ */
+
+/** Every cache entry about a class starts with `['courses', id]`: removing a class drops all of them. */
+export const courseKeys = {
+  all: ['courses'] as const,
+  list: () => [...courseKeys.all, 'list'] as const,
+  detail: (id: string) => [...courseKeys.all, id] as const,
+  notes: (id: string) => [...courseKeys.all, id, 'notes'] as const,
+  roster: (id: string) => [...courseKeys.all, id, 'students'] as const,
+};
+
+export const lectureKeys = {
+  ofCourse: (courseId: string) => [...courseKeys.detail(courseId), 'lectures'] as const,
+  progressOfCourse: (courseId: string) => [...courseKeys.detail(courseId), 'progress'] as const,
+  comments: (lectureId: string) => ['lectures', lectureId, 'comments'] as const,
+  chapters: (lectureId: string) => ['lectures', lectureId, 'chapters'] as const,
+  slides: (lectureId: string) => ['lectures', lectureId, 'slides'] as const,
+  history: () => ['history'] as const,
+};
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  users: (q: string) => [...adminKeys.all, 'users', q] as const,
+  courses: () => [...adminKeys.all, 'courses'] as const,
+  overview: () => [...adminKeys.all, 'overview'] as const,
+  waitingTeachers: () => [...adminKeys.all, 'waiting-teachers'] as const,
+};
+
+export const searchKeys = {
+  all: ['search'] as const,
+  results: (q: string, courseId?: string) => [...searchKeys.all, q, courseId ?? null] as const,
+};
+
+/** The signed-in person's own settings, and what the server says about itself or an invite before sign-in. */
+export const accountKeys = {
+  providers: () => ['auth', 'providers'] as const,
+  signInMethods: () => ['users', 'sign-in-methods'] as const,
+  notificationPrefs: () => ['users', 'notifications'] as const,
+  appInfo: () => ['app'] as const,
+  invite: (code: string | null) => ['invites', code] as const,
+};

@@ -1,0 +1,34 @@
+import { useEffect } from 'react';
+import { subscribeOnline } from '../../../lib/online';
+import { useSession } from '../../../lib/session';
+import { flushNotes, hasQueuedNotes, refreshQueuedNotes } from '../state/notes-queue';
+
+/** How often notes written offline are tried again while they wait. */
+const NOTES_RETRY_MS = 5000;
+
+/**
+ * Runs in the signed-in shell: reads the notes written offline on this device for the person, and sends them once
+ * at start and each time the connection is back (docs/offline.md).
+ */
+export function useNotesSync() {
+  const { user } = useSession();
+  const userId = user?._id;
+  useEffect(() => {
+    if (!userId) return;
+    refreshQueuedNotes();
+    const sync = () => {
+      if (navigator.onLine) void flushNotes();
+    };
+    sync();
+    // `navigator.onLine` can say online while nothing gets through (and some browsers never send `online`): notes
+    // still waiting are tried again every few seconds.
+    const retry = setInterval(() => {
+      if (navigator.onLine && hasQueuedNotes()) void flushNotes();
+    }, NOTES_RETRY_MS);
+    const unsubscribe = subscribeOnline(sync);
+    return () => {
+      clearInterval(retry);
+      unsubscribe();
+    };
+  }, [userId]);
+}

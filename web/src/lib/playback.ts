@@ -1,0 +1,57 @@
+import { atom, useAtomValue } from 'jotai';
+import { onSignOut } from './sign-out';
+import { appStore } from './store';
+
+/**
+ * The open lecture's playback as the parts of the class page share it: the player writes where it is and reads
+ * where to go and which marks to show; chapters, slides, comments and the description read and ask. Kept here, not
+ * in the player, so those parts never import the player.
+ */
+
+/** The course page's player, as other parts of the page see it: where it is (whole seconds). */
+export const playerClockAtom = atom(0);
+/** A request to seek the player (a time link in a comment); `at` makes each request new. */
+export const seekRequestAtom = atom<{ seconds: number; at: number } | null>(null);
+
+/** A place on the seek bar: a chapter (from the description or the chapter editor) or a slide of the slide index. */
+export type PlayerMark = { seconds: number; label: string; kind: 'chapter' | 'slide' };
+/**
+ * The open lecture's marks, filled by the page (chapters, slides) and read by the player (seek-bar ticks, the
+ * current chapter's name, the `[` and `]` keys). Empty when the lecture has none.
+ */
+export const playerMarksAtom = atom<{ chapters: PlayerMark[]; slides: PlayerMark[] }>({ chapters: [], slides: [] });
+
+/** Where the last person was in their lecture is not the next person's: set back at sign-out. */
+function resetPlayback() {
+  appStore.set(playerClockAtom, 0);
+  appStore.set(seekRequestAtom, null);
+  appStore.set(playerMarksAtom, { chapters: [], slides: [] });
+}
+
+// The first screen that watches the playback adds its reset: jotai calls `onMount` on an atom's first subscriber.
+const registerReset = () => {
+  onSignOut(resetPlayback);
+};
+playerClockAtom.onMount = registerReset;
+seekRequestAtom.onMount = registerReset;
+playerMarksAtom.onMount = registerReset;
+
+/** The index of the mark playing at `clock` (the last one started), or -1 before the first. */
+export function currentIndex(marks: readonly { seconds: number }[], clock: number) {
+  let at = -1;
+  for (let i = 0; i < marks.length; i++) if ((marks[i] as { seconds: number }).seconds <= clock) at = i;
+  return at;
+}
+
+/**
+ * The index of the chapter or slide playing, from the player's clock (whole seconds). Just after a jump asked for
+ * on the page the clock can still read the second before the mark (a seek lands a hair early and floors down), so
+ * while it is within that second the mark jumped to counts as playing.
+ */
+export function useCurrentMark(marks: readonly { seconds: number }[]) {
+  const clock = useAtomValue(playerClockAtom);
+  const request = useAtomValue(seekRequestAtom);
+  const jumpedTo = request ? marks.findIndex((mark) => mark.seconds === request.seconds) : -1;
+  if (jumpedTo >= 0 && request && clock >= Math.floor(request.seconds) - 1 && clock <= request.seconds) return jumpedTo;
+  return currentIndex(marks, clock);
+}
