@@ -1,27 +1,38 @@
 /**
- * bench:slides — what the slide index costs and how well it finds slides. Makes a 10-minute slides lecture with
- * ffmpeg (720p, 30 fps: plain backgrounds changing at known times, known words in DejaVu Sans, cross-fades and
- * build-ups), encodes the smallest rung as the ladder does (240p H.264), then runs the real detection
- * (src/media/slides.ts) on it and the real OCR (src/media/ocr.ts) on each found slide's frame at 720p. Prints CPU
- * seconds of the detection's ffmpeg per minute of lecture (target ≤ 2), seconds per slide for OCR (target ≤ 1),
- * and precision / recall against the known change times (±0.5 s; targets ≥ 95% found, ≤ 5% false).
+ * bench:slides — what a slides lecture costs to transcode and index, and how well the index finds slides. Makes a
+ * 10-minute slides lecture with ffmpeg (720p, 30 fps: plain backgrounds changing at known times, known words in
+ * DejaVu Sans, cross-fades and build-ups) and transcodes it with the real ladder (src/media/transcode.ts), the
+ * pipeline of today (`lecture`: a still source at a constant 4 fps) and the one before it (`dropped`: repeated
+ * frames dropped, a variable frame rate) interleaved run by run, printing each one's realtime factor and the
+ * machine's load. Then runs the real detection (src/media/slides.ts) on the 240p rung the ladder made, as the job
+ * does, and the real OCR (src/media/ocr.ts) on each found slide's frame at 720p. Prints CPU seconds of the
+ * detection's ffmpeg per minute of lecture (target ≤ 2), seconds per slide for OCR (target ≤ 1), and precision /
+ * recall against the known change times (±0.5 s; targets ≥ 95% found, ≤ 5% false).
  *
- *   bun run bench:slides [--minutes 10] [--keep]
+ *   bun run bench:slides [--minutes 10] [--runs 2] [--keep]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runTool } from '../src/media/ffmpeg';
+import { planLadder } from '../src/media/ladder';
 import { readSlideText } from '../src/media/ocr';
+import { describeSource } from '../src/media/probe';
 import { detectSlides, type Mark } from '../src/media/slides';
+import { type LadderOptions, looksStill, runTranscode } from '../src/media/transcode';
 import { tools } from '../src/test/fixtures';
 import { type ClipSlide, makeSlidesClip } from '../src/test/slides-clip';
 
 const { values } = parseArgs({
-  options: { minutes: { type: 'string', default: '10' }, keep: { type: 'boolean', default: false } },
+  options: {
+    minutes: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '2' },
+    keep: { type: 'boolean', default: false },
+  },
 });
 const minutes = Number(values.minutes);
+const runs = Number(values.runs);
 const TOLERANCE = 0.5;
 
 const WORDS = [
@@ -128,35 +139,58 @@ try {
     `lecture: ${clip.seconds.toFixed(0)} s, ${slides.length} slides (${slides.filter((s) => s.fadeIn).length} cross-fades, ${slides.filter((s) => s.buildUp).length} build-ups), made in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 
-  // The smallest rung as the ladder makes it (240p, 2 s keyframes, no audio needed for detection).
+  // The ladder, today's pipeline against the one before, interleaved (first one, then the other first) on a
+  // machine that may be shared: the load average is printed with each run.
+  const info = await describeSource(tools, clip.path);
+  if ('refused' in info) throw new Error(info.refused);
+  const plan = planLadder(info);
+  const check = await looksStill(tools, plan, clip.path);
+  console.log(
+    `looksStill: ${check.still ? 'still' : 'NOT STILL'} (${check.cpuSeconds.toFixed(2)} CPU s); ladder ${plan.rungs.map((r) => r.name).join('/')}`,
+  );
+  const pipelines: LadderOptions['frames'][] = ['lecture', 'dropped'];
+  const measured = new Map(pipelines.map((name) => [name, [] as { wall: number; cpu: number }[]]));
+  for (let run = 0; run < runs; run++) {
+    for (const frames of run % 2 ? [...pipelines].reverse() : pipelines) {
+      const out = join(dir, frames);
+      rmSync(out, { recursive: true, force: true });
+      const load = loadavg()[0]?.toFixed(1);
+      const t0 = performance.now();
+      const result = await runTranscode(
+        tools,
+        plan,
+        clip.path,
+        out,
+        () => {},
+        new AbortController().signal,
+        () => {},
+        {
+          frames,
+        },
+      );
+      if (!result.ok) throw new Error(result.reason);
+      const wall = (performance.now() - t0) / 1000;
+      measured.get(frames)?.push({ wall, cpu: result.usage.cpuSeconds });
+      console.log(
+        `  run ${run + 1} ${frames.padEnd(7)} ${wall.toFixed(1)} s wall = ${(clip.seconds / wall).toFixed(2)}× realtime, ${result.usage.cpuSeconds.toFixed(1)} CPU s (load ${load} before)`,
+      );
+    }
+  }
+  const average = (list: number[]) => list.reduce((a, b) => a + b, 0) / Math.max(1, list.length);
+  const wallOf = (frames: LadderOptions['frames']) => average((measured.get(frames) ?? []).map((m) => m.wall));
+  const cpuOf = (frames: LadderOptions['frames']) => average((measured.get(frames) ?? []).map((m) => m.cpu));
+  console.log(
+    `transcode: lecture ${(clip.seconds / wallOf('lecture')).toFixed(2)}× realtime (${cpuOf('lecture').toFixed(1)} CPU s), before (dropped) ${(clip.seconds / wallOf('dropped')).toFixed(2)}× (${cpuOf('dropped').toFixed(1)} CPU s); wall lecture / before ${(wallOf('lecture') / wallOf('dropped')).toFixed(2)}, CPU ${(cpuOf('lecture') / cpuOf('dropped')).toFixed(2)} (means of ${runs} interleaved runs)`,
+  );
+
+  // The smallest rung as the slides job reads it: the init file, then every segment, as one fragmented MP4.
   const low = join(dir, 'rung-240p.mp4');
-  const encoded = await runTool([
-    tools.ffmpegPath,
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    clip.path,
-    '-an',
-    '-vf',
-    'scale=-2:240',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-profile:v',
-    'main',
-    '-g',
-    '60',
-    '-b:v',
-    '400k',
-    '-maxrate',
-    '500k',
-    '-bufsize',
-    '1000k',
-    low,
-  ]);
-  if (encoded.exitCode !== 0) throw new Error(encoded.stderr);
+  const rung = join(dir, 'lecture', '0');
+  const playlist = readFileSync(join(rung, 'index.m3u8'), 'utf8');
+  writeFileSync(low, readFileSync(join(rung, /URI="([^"]+)"/.exec(playlist)?.[1] ?? 'init_0.mp4')));
+  for (const name of playlist.split('\n').filter((line) => line.endsWith('.m4s'))) {
+    appendFileSync(low, readFileSync(join(rung, name)));
+  }
 
   started = performance.now();
   const detection = await detectSlides(tools, low);
@@ -197,7 +231,6 @@ try {
     const index = clip.changes.findLastIndex((change) => change <= mark.frameSeconds);
     if (text.toLowerCase().includes((slides[index]?.words ?? '').toLowerCase())) wordsRead++;
   }
-  const average = (list: number[]) => list.reduce((a, b) => a + b, 0) / Math.max(1, list.length);
   const mean = average(ocrSeconds);
   const meanCpu = average(ocrCpu);
   const worst = Math.max(0, ...ocrSeconds);

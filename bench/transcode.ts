@@ -1,14 +1,15 @@
 /**
  * bench:transcode — the HLS ladder on generated 1080p30 clips: a camera (testsrc2 + sine: every frame moves) and
  * slides (a still picture that changes every 10 s, with sound). For each, in the same invocation and interleaved:
- * the lecture-aware pipeline (repeated frames dropped, audio encoded once in its own process) against the one before
- * it (every frame encoded, audio encoded once per rung) and against one ffmpeg per rung (as the original app and
+ * today's pipeline (`lecture`: a constant frame rate, 4 fps for a still source, audio encoded once in its own
+ * process) against the one before it (`dropped`: repeated frames dropped, a variable frame rate), the one before that
+ * (`every`: every frame encoded, audio encoded once per rung) and one ffmpeg per rung (as the original app and
  * PeerTube do). Prints realtime factor, wall and CPU seconds, bytes per rung (video + audio), and SSIM of each rung
  * against the source scaled to that rung; then the time from upload complete to first playable segment through the
  * real server, for both clips. Usage: bun run bench:transcode [--seconds 60] [--runs 1]
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Plan, planLadder } from '../src/media/ladder';
 import { describeSource } from '../src/media/probe';
@@ -88,7 +89,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const kbps = (bytes: number) => (bytes * 8) / seconds / 1000;
 
 console.log(
-  `bench:transcode — ${seconds}s 1080p30 sources, ${runs} run(s) each; machine: ${cpus().length} × ${cpus()[0]?.model}`,
+  `bench:transcode — ${seconds}s 1080p30 sources, ${runs} run(s) each; machine: ${cpus().length} × ${cpus()[0]?.model}; load ${loadavg()[0]?.toFixed(1)}`,
 );
 const clips = {
   camera: `testsrc2=s=1920x1080:r=30:d=${seconds}`,
@@ -100,10 +101,12 @@ for (const [label, video] of Object.entries(clips)) {
   if ('refused' in info) throw new Error(info.refused);
   const plan = planLadder(info);
   const ours: Measure[] = [];
+  const dropped: Measure[] = [];
   const before: Measure[] = [];
   const separate: Measure[] = [];
   for (let run = 0; run < runs; run++) {
     ours.push(await transcode(plan, source, join(work, label, 'ours'), { frames: 'lecture' }));
+    dropped.push(await transcode(plan, source, join(work, label, 'dropped'), { frames: 'dropped' }));
     before.push(await transcode(plan, source, join(work, label, 'before'), { frames: 'every' }));
     separate.push(await separateRuns(plan, source, join(work, label, 'separate')));
   }
@@ -115,15 +118,16 @@ for (const [label, video] of Object.entries(clips)) {
     );
     return wall;
   };
-  const oursWall = line('lecture-aware (ours):', ours);
+  const oursWall = line('lecture (ours, constant rate):', ours);
+  const droppedWall = line('dropped (variable rate):', dropped);
   const beforeWall = line('before (every frame, audio × rungs):', before);
   const separateWall = line('one ffmpeg per rung:', separate);
   console.log(
-    `  ratio of wall time: ours / before ${(oursWall / beforeWall).toFixed(2)}, ours / one per rung ${(oursWall / separateWall).toFixed(2)}`,
+    `  ratio of wall time: ours / dropped ${(oursWall / droppedWall).toFixed(2)}, ours / before ${(oursWall / beforeWall).toFixed(2)}, ours / one per rung ${(oursWall / separateWall).toFixed(2)}`,
   );
   for (const [i, rung] of plan.rungs.entries()) {
     const figures = [];
-    for (const kind of ['ours', 'before']) {
+    for (const kind of ['ours', 'dropped', 'before']) {
       const dir = join(work, label, kind, String(i));
       const bytes = rungBytes(dir);
       const score = await ssim(source, join(dir, 'index.m3u8'), rung.width, rung.height);

@@ -13,8 +13,8 @@ export const LADDER = [
 export const AUDIO_KBPS = 96;
 export const MAX_FPS = 30;
 export const KEYFRAME_SECONDS = 2;
-/** The constant frame rate of a still source (slides): few frames to encode, a slide at most 0.2 s late. */
-export const SLIDES_FPS = 5;
+/** The constant frame rate of a still source (slides): few frames to encode, a slide at most 0.25 s late. */
+export const SLIDES_FPS = 4;
 export const SEGMENT_SECONDS = 4;
 export const VIDEO_CODEC = 'avc1.4d401f';
 export const AUDIO_CODEC = 'mp4a.40.2';

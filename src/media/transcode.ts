@@ -78,8 +78,8 @@ export async function looksStill(
  *
  * The frame rate is constant: WebKit's MediaSource (Safari, iPad, the iPhone's ManagedMediaSource) gives every frame
  * of an fMP4 segment the same duration, so frames of a variable rate left gaps between them and a slides lecture
- * stopped at 0:00 with a decode error. A still source is encoded at SLIDES_FPS instead: a slide shows at most a fifth
- * of a second late, and with few frames to decode-scale-encode it is faster than dropping repeated frames was.
+ * stopped at 0:00 with a decode error. A still source is encoded at SLIDES_FPS instead: a slide shows at most a quarter
+ * of a second late, and it costs about what dropping repeated frames did (bench:slides).
  *
  * `dropped` (a baseline): repeated frames go with `mpdecimate` and the output keeps a variable frame rate. Some frames
  * are kept whatever they show, because ffmpeg 5.1's fMP4 muxer guesses the duration of a segment's last frame (it
@@ -147,7 +147,7 @@ export function transcodeCommands(
     `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
   );
   if (pipeline === 'dropped') args.push('-fps_mode', 'vfr');
-  // No B-frames at the slides' rate: their reordering delay (2 frames, 0.4 s) starts the picture late, a gap before
+  // No B-frames at the slides' rate: their reordering delay (2 frames, 0.5 s) starts the picture late, a gap before
   // the first frame that WebKit's MediaSource does not play over; a still picture gains nothing from them.
   if (still) args.push('-bf', '0');
   if (plan.hasAudio) args.push(...(pipedAudio ? ['-c:a', 'copy'] : aac));
