@@ -28,6 +28,7 @@ import { schoolSignInRoutes, signInMethodsRoutes } from './routes/school-sign-in
 import { searchRoutes } from './routes/search';
 import { uploadRoutes } from './routes/upload';
 import { videosRoutes } from './routes/videos';
+import { wireConsequences } from './wiring';
 
 /** Largest body of any request but a video upload (a 5 MB picture plus its form). */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -41,6 +42,8 @@ export const maxRequestBodySize = (_config: Pick<Config, 'maxUploadBytes'>) => N
 
 /** Composes the whole HTTP app from its dependencies; no port, no process state. */
 export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps.db)) {
+  // The writes below emit events: what follows them is subscribed first.
+  wireConsequences();
   // The account limits live as long as the app: one set per process (tests pass theirs to age them).
   const deps = { ...appDeps, limits };
   const app = new Hono<AppEnv>();

@@ -5,13 +5,13 @@ import { ensureConfiguredAdmin } from './auth/standing';
 import { runBackupCommand, runMoveData } from './backup/cli';
 import { type Booted, bootstrap, ROLES, type Role, StartupError } from './bootstrap';
 import { ConfigError } from './config';
+import { runHealthcheck } from './health-cli';
 import { createJobsClient } from './jobs/client';
-import { createWorker } from './jobs/worker';
 import { VERSION } from './lib/version';
 import { createMailer } from './mail/create-mailer';
 import { checkFfmpeg } from './media/ffmpeg';
-import { runHealthcheck } from './routes/health';
 import { tempDir } from './storage/keys';
+import { createWorker } from './worker-jobs';
 
 /** `serve` and `all`: the HTTP app, and (in `all`, unless JOBS_IN_PROCESS=false) the job worker beside it. */
 async function serve(booted: Booted) {

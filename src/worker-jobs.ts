@@ -1,22 +1,23 @@
-import { backupIsDue } from '../backup/schedule';
-import { takeSnapshot } from '../backup/snapshots';
-import type { Config } from '../config';
-import type { Db } from '../db/client';
-import { deleteEndedOidcAttempts } from '../db/queries/oidc-attempts';
-import { deleteEndedWindows } from '../http/rate-limit';
-import type { Logger } from '../lib/log';
-import { createMailer } from '../mail/create-mailer';
-import type { Mailer } from '../mail/mailer';
-import { downloadHandler } from '../media/download';
-import { expireResumableUploads } from '../media/resumable-store';
-import { slidesHandler } from '../media/slides-job';
-import { sweepLocalTemp, sweepMedia } from '../media/sweep';
-import { reclaimScratch, transcodeHandler } from '../media/transcode-job';
-import { notificationHandlers, pruneNotifications } from '../notifications/notifications';
-import type { Storage } from '../storage/storage';
-import { createJobsClient } from './client';
-import { enqueueJob } from './jobs';
-import { createJobRunner } from './runner';
+import { backupIsDue } from './backup/schedule';
+import { takeSnapshot } from './backup/snapshots';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import { deleteEndedOidcAttempts } from './db/queries/oidc-attempts';
+import { deleteEndedWindows } from './http/rate-limit';
+import { createJobsClient } from './jobs/client';
+import { enqueueJob } from './jobs/jobs';
+import { createJobRunner } from './jobs/runner';
+import type { Logger } from './lib/log';
+import { createMailer } from './mail/create-mailer';
+import type { Mailer } from './mail/mailer';
+import { downloadHandler } from './media/download';
+import { expireResumableUploads } from './media/resumable-store';
+import { slidesHandler } from './media/slides-job';
+import { sweepLocalTemp, sweepMedia } from './media/sweep';
+import { reclaimScratch, transcodeHandler } from './media/transcode-job';
+import { notificationHandlers, pruneNotifications } from './notifications/notifications';
+import type { Storage } from './storage/storage';
+import { wireConsequences } from './wiring';
 
 /** How often the cluster-wide cleanup runs (once, whichever worker claims it). */
 export const SWEEP_EVERY_MS = 15 * 60 * 1000;
@@ -28,6 +29,8 @@ export const SWEEP_EVERY_MS = 15 * 60 * 1000;
  */
 export function createWorker(deps: { config: Config; db: Db; storage: Storage; log: Logger; mailer?: Mailer }) {
   const { config, db, storage } = deps;
+  // A job's change is projected onto its subject by a listener: subscribed before the first claim.
+  wireConsequences();
   const mailer = deps.mailer ?? createMailer(config, deps.log);
   const jobLog = deps.log.child({ component: 'jobs' });
   const log = (line: string) => jobLog.info(line);

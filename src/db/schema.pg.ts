@@ -226,6 +226,8 @@ export const lectures = pgTable(
     description: text('description').notNull().default(''),
     chapters: text('chapters'),
     createdAt: ms('created_at').notNull().default(now),
+    /** When its students were told it is ready (ms): they are told once per lecture, whatever re-transcodes follow. */
+    studentsToldAt: ms('students_told_at'),
   },
   (table) => [index('lectures_course').on(table.courseId, table.createdAt), index('lectures_video').on(table.videoId)],
 );

@@ -217,7 +217,7 @@ export let notes = sqliteTable(
 
 export type Course = typeof courses.$inferSelect;
 
-/** An uploaded video and its transcoding job: the row is the job (state, attempts, lease, progress). */
+/** An uploaded video; its status, attempts and progress follow its transcode job, a row of `jobs`. */
 export let videos = sqliteTable(
   'videos',
   {
@@ -272,6 +272,8 @@ export let lectures = sqliteTable(
     /** JSON `[{ seconds, title }]` set in the chapter editor: overrides the description's; null = the description's. */
     chapters: text('chapters'),
     createdAt: integer('created_at').notNull().default(now),
+    /** When its students were told it is ready (ms): they are told once per lecture, whatever re-transcodes follow. */
+    studentsToldAt: integer('students_told_at'),
   },
   (table) => [index('lectures_course').on(table.courseId, table.createdAt), index('lectures_video').on(table.videoId)],
 );

@@ -23,6 +23,9 @@ const gates = new WeakMap<Db, SqliteGate>();
 /** The per-transaction handles (SQLite's `tx`, PostgreSQL's drizzle transactions): work inside needs no new turn. */
 const insideTransaction = new WeakSet<object>();
 
+/** Whether `db` is a transaction's handle (what `transaction` hands its work), not the database itself. */
+export const isTransaction = (db: Db) => insideTransaction.has(db);
+
 type PreparedMethods = Record<'run' | 'all' | 'get' | 'values', (...args: unknown[]) => unknown>;
 
 /**

@@ -3,8 +3,9 @@ import type { Db } from '../db/client';
 import { greatest, nowMs, skipLocked } from '../db/dialect';
 import { type Job, jobs, workers } from '../db/schema';
 import { transaction } from '../db/transaction';
+import { emit } from '../events/events';
 import { newId } from '../lib/ids';
-import { type JobPayload, type JobType, project } from './types';
+import type { JobChange, JobPayload, JobType } from './types';
 
 export type { JobPayload, JobType } from './types';
 
@@ -12,6 +13,9 @@ export type { JobPayload, JobType } from './types';
 export const DEFAULT_LEASE_MS = 30_000;
 /** A failed attempt waits this long times the attempt number before the next. */
 const RETRY_BACKOFF_MS = 2_000;
+
+/** Tells the job's subject (through its listener in src/wiring.ts) in the caller's transaction. */
+const project = (tx: Db, change: JobChange) => emit(tx, { type: 'job-changed', change });
 
 export type EnqueueOptions = {
   subjectId?: string;

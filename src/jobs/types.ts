@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { projectSlides } from '../db/queries/slides';
 import type { Job } from '../db/schema';
 import { idSchema } from '../http/validation';
-import { projectDownload } from '../media/download';
-import { projectVideo } from '../media/state';
 
 /**
- * Every job type, and the state of what a job runs on (its subject) that the job owns. A subject's state changes
- * only through its projection, inside the transaction that changes the job (PeerTube's video-state.ts shape), so
- * the two never disagree: Cancel, Retry, a failed attempt and a take-back each leave the subject in a state its
- * owner can act on.
+ * Every job type, and what a job tells about the thing it runs on (its subject). A subject's state changes only
+ * through its projection, a listener of `job-changed` (src/wiring.ts) run inside the transaction that changes the
+ * job (PeerTube's video-state.ts shape), so the two never disagree: Cancel, Retry, a failed attempt and a
+ * take-back each leave the subject in a state its owner can act on.
  */
 /**
  * The payload of each job type (PeerTube's per-type payloads): what `enqueueJob` takes for that type, checked again
@@ -54,16 +51,3 @@ export type JobChange =
   | { to: 'cancelled'; job: Job; reason: string };
 
 export type Projection = (tx: Db, subjectId: string, change: JobChange) => Promise<void>;
-
-/** The projection of each job type that has a subject. */
-const projections: Partial<Record<string, Projection>> = {
-  transcode: (tx, subjectId, change) => projectVideo(tx, subjectId, change),
-  download: (tx, subjectId, change) => projectDownload(tx, subjectId, change),
-  slides: (tx, subjectId, change) => projectSlides(tx, subjectId, change),
-};
-
-/** Writes the change to the job's subject (if it has one) in the caller's transaction. */
-export async function project(tx: Db, change: JobChange) {
-  const projection = projections[change.job.type];
-  if (projection && change.job.subjectId) await projection(tx, change.job.subjectId, change);
-}

@@ -1,20 +1,19 @@
 import { and, eq, exists, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { nowMs } from '../db/dialect';
-import { enqueueSlides } from '../db/queries/slides';
 import { downloads, jobs, type Video, videos } from '../db/schema';
 import { transaction } from '../db/transaction';
+import { emit } from '../events/events';
 import { enqueueJob } from '../jobs/jobs';
 import type { JobChange } from '../jobs/types';
-import { videoBecameReady } from '../notifications/notifications';
 import type { Plan } from './ladder';
 import type { SourceInfo } from './probe';
 
 /**
  * A video's status is a projection of its transcode job: queued → processing → ready | failed | cancelled. It
- * changes only here, and (but for the upload that creates both) only through `projectVideo`, which the jobs module
- * calls inside the transaction that changes the job. Progress, the poster and "first playable" are facts of the
- * running attempt, written only while that attempt still holds the job's lease.
+ * changes only here, and (but for the upload that creates both) only through `projectVideo`, the listener of the
+ * jobs module's `job-changed` event, inside the transaction that changes the job. Progress, the poster and "first
+ * playable" are facts of the running attempt, written only while that attempt still holds the job's lease.
  */
 
 export const MAX_ATTEMPTS = 3;
@@ -85,10 +84,8 @@ export async function projectVideo(tx: Db, id: string, change: JobChange) {
           firstPlayableAt: sql`coalesce(${videos.firstPlayableAt}, ${now})`,
         })
         .where(row);
-      // Its lectures' students are told, once per lecture (a re-transcode tells nobody again).
-      await videoBecameReady(tx, id);
-      // Then, at low priority, its slide index (the lecture plays meanwhile).
-      await enqueueSlides(tx, id);
+      // What follows (students told, the slide index) is wired in src/wiring.ts.
+      await emit(tx, { type: 'video-ready', videoId: id });
       return;
     }
     case 'queued':

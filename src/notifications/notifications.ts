@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lt, ne, notLike, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { nowMs } from '../db/dialect';
@@ -46,14 +46,19 @@ const DIGEST_BATCH = 100;
 /** Events one digest lists at most (the rest go in the next day's). */
 const DIGEST_ITEMS = 50;
 
-const lectureJobId = (lectureId: string) => `notify-lecture-${lectureId}`;
-
 /**
  * A lecture's video became ready (or a lecture was made or changed to a ready video): its students are told, once
- * per lecture ever (the job's fixed id; a re-transcode enqueues nothing). Run it in the change's transaction.
+ * per lecture ever (its `studentsToldAt`; a re-transcode enqueues nothing). Run it in the change's transaction.
  */
-export async function lectureBecameReady(tx: Db, lectureId: string) {
-  await enqueueJob(tx, 'notify', { event: 'lecture', subjectId: lectureId }, { id: lectureJobId(lectureId) });
+export async function lectureBecameReady(db: Db, lectureId: string) {
+  await transaction(db, async (tx) => {
+    const [first] = await tx
+      .update(lectures)
+      .set({ studentsToldAt: nowMs(tx) })
+      .where(and(eq(lectures.id, lectureId), isNull(lectures.studentsToldAt)))
+      .returning({ id: lectures.id });
+    if (first) await enqueueJob(tx, 'notify', { event: 'lecture', subjectId: lectureId });
+  });
 }
 
 /** The lectures showing `videoId`, each told once (called by the transcode's `done` projection). */
@@ -558,7 +563,7 @@ export async function sendDigests(deps: NotificationDeps, now = new Date(), rate
 /** How long a delivered (or skipped) notification row is kept: the unread dot of a class unvisited for longer goes. */
 export const KEEP_NOTIFICATIONS_MS = 180 * 24 * 60 * 60 * 1000;
 
-/** How long a finished `send-mail` or comment `notify` job stays in the jobs table. */
+/** How long a finished `send-mail` or `notify` job stays in the jobs table. */
 const KEEP_FINISHED_JOBS_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Drops delivered and skipped rows older than KEEP_NOTIFICATIONS_MS (the periodic sweep): the table stays small. */
@@ -572,21 +577,20 @@ export async function pruneNotifications(db: Db) {
       ),
     )
     .returning({ id: notifications.id });
-  // Their finished jobs too, after a week; a lecture's own `notify` job stays (its fixed id is what tells a
-  // lecture's students only once, whatever re-transcodes come later).
+  // Their finished jobs too, after a week (who was told is kept in the rows themselves, never in a job).
   await db
     .delete(jobs)
     .where(
       and(
         eq(jobs.state, 'done'),
-        or(eq(jobs.type, 'send-mail'), and(eq(jobs.type, 'notify'), notLike(jobs.id, 'notify-lecture-%'))),
+        inArray(jobs.type, ['send-mail', 'notify']),
         lt(jobs.finishedAt, sql`${nowMs(db)} - ${KEEP_FINISHED_JOBS_MS}`),
       ),
     );
   return gone.length;
 }
 
-/** The job handlers of notifications, for the one worker (src/jobs/worker.ts). */
+/** The job handlers of notifications, for the one worker (src/worker-jobs.ts). */
 export function notificationHandlers(deps: NotificationDeps): Pick<JobHandlers, 'notify' | 'send-mail' | 'digest'> {
   const rate = createMailRate(deps);
   return {

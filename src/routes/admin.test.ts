@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { createApp } from '../app';
-import { enqueueSlides } from '../db/queries/slides';
 import { jobs } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { createJobsClient } from '../jobs/client';
-import { createWorker } from '../jobs/worker';
 import { createLogger } from '../lib/log';
 import { createMailer } from '../mail/create-mailer';
+import { enqueueSlides } from '../media/slide-index';
 import { videoPrefix } from '../storage/keys';
 import { makeClip, readBytes, uploadForm } from '../test/fixtures';
 import {
@@ -25,6 +24,7 @@ import {
 import { classScenario } from '../test/scenario';
 import { expectPermissions, expectRefused } from '../test/tables';
 import { waitForVideo, waitUntil } from '../test/wait';
+import { createWorker } from '../worker-jobs';
 
 /** A fresh install with the default TEACHER_SIGNUP=approval. */
 let h: Harness;

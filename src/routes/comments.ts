@@ -5,12 +5,10 @@ import { requireUser } from '../auth/middleware';
 import { commentBody, commentJson, toCommentJson } from '../contract/engagement';
 import { messageJson } from '../contract/users';
 import { addComment, commentOfLecture, commentsOf, deleteComment } from '../db/queries/engagement';
-import { transaction } from '../db/transaction';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden, notFound } from '../errors';
 import { answers } from '../http/openapi';
 import { idParam, idSchema, validate } from '../http/validation';
-import { commentPosted } from '../notifications/notifications';
 
 const commentParam = z.object({ id: idSchema, commentId: idSchema });
 
@@ -36,12 +34,8 @@ export function commentsRoutes(deps: AppDeps) {
         const { text, parentId } = c.req.valid('json');
         if (parentId && !(await commentOfLecture(db, lecture.id, parentId)))
           throw notFound('comment_not_found', 'The comment you reply to was not found. It may have been deleted.');
-        // The comment and its notification job in one transaction: a comment is never left untold.
-        const row = await transaction(db, async (tx) => {
-          const comment = await addComment(tx, { lectureId: lecture.id, userId: user.id, text, parentId });
-          await commentPosted(tx, comment.id);
-          return comment;
-        });
+        // Its notification job is enqueued in the comment's own transaction (src/wiring.ts).
+        const row = await addComment(db, { lectureId: lecture.id, userId: user.id, text, parentId });
         deps.jobs.wake();
         return c.json(toCommentJson({ ...row, username: user.username, avatarVersion: user.avatarVersion }), 201);
       },

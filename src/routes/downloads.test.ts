@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { downloads, jobs } from '../db/schema';
-import { createWorker } from '../jobs/worker';
 import { createLogger } from '../lib/log';
 import { rungFiles } from '../media/download';
 import { probe, runTool } from '../media/ffmpeg';
@@ -15,6 +14,7 @@ import { startHarness } from '../test/harness';
 import { classScenario } from '../test/scenario';
 import { expectRefused } from '../test/tables';
 import { waitForVideo, waitUntil } from '../test/wait';
+import { createWorker } from '../worker-jobs';
 import { DOWNLOAD_REQUESTS_PER_HOUR } from './downloads';
 
 let h: Harness;

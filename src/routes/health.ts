@@ -1,11 +1,10 @@
-import { readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { pendingMigrations, ROLES, type Role } from '../bootstrap';
-import { type Config, loadConfig } from '../config';
-import { openDatabase } from '../db/client';
+import { pendingMigrations, type Role } from '../bootstrap';
+import type { Config } from '../config';
 import { nowMs } from '../db/dialect';
 import { workers } from '../db/schema';
 import { transaction } from '../db/transaction';
@@ -16,7 +15,6 @@ import { HOST, heartbeatMs } from '../jobs/runner';
 import { newId } from '../lib/ids';
 import { VERSION } from '../lib/version';
 import { checkFfmpeg } from '../media/ffmpeg';
-import { createStorage } from '../storage/create-storage';
 
 const FFMPEG_CHECK_MS = 60_000;
 
@@ -36,7 +34,7 @@ const allowedSilence = (config: Config) => 3 * heartbeatMs(config.jobLeaseMs) + 
  * `all` (jobs): ffmpeg 5.1 or newer is there, and a job worker reported alive recently (`all`: any; `worker`: one
  * of this host). A `serve` never checks ffmpeg: it never runs it.
  */
-function readinessChecks(role: Role, deps: HealthDeps) {
+export function readinessChecks(role: Role, deps: HealthDeps) {
   const { config, db, storage } = deps;
   let ffmpeg: { problem: string | undefined; at: number } | undefined;
   const checks: [string, Probe][] = [
@@ -142,7 +140,7 @@ const readyJson = liveJson.extend({
   checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })),
 });
 
-const describeFailing = (results: Check[]) =>
+export const describeFailing = (results: Check[]) =>
   `Not ready: ${results
     .filter((check) => !check.ok)
     .map((check) => `${check.name} (${check.detail})`)
@@ -174,43 +172,4 @@ export function healthRoutes(deps: HealthDeps) {
         return c.json({ ...body, error: message, message, code: 'not_ready' }, 503);
       },
     );
-}
-
-/** The role of the container's main process (PID 1), read from its command line; `all` when none is named. */
-function containerRole(): Role {
-  try {
-    const args = readFileSync('/proc/1/cmdline', 'utf8').split('\0');
-    return (args.find((arg) => (ROLES as readonly string[]).includes(arg)) as Role | undefined) ?? 'all';
-  } catch {
-    return 'all';
-  }
-}
-
-/**
- * `classroom healthcheck [role]`, the container's HEALTHCHECK (the image has no curl). An HTTP role asks its own
- * `/api/health/ready` on $PORT; a worker (which serves no HTTP) runs the worker's checks itself: database, schema,
- * storage, ffmpeg, and a heartbeat of a worker on this host. Answers the exit code (0 ready, 1 not).
- */
-export async function runHealthcheck(roleArgument: string | undefined, env: Record<string, string | undefined>) {
-  const role = (roleArgument ?? containerRole()) as Role;
-  if (!ROLES.includes(role) || role === 'migrate') {
-    console.error(`healthcheck: no readiness for ${JSON.stringify(roleArgument)} (serve, worker or all).`);
-    return 1;
-  }
-  if (role !== 'worker') {
-    const port = env.PORT || '3000';
-    const answer = await fetch(`http://127.0.0.1:${port}/api/health/ready`).catch(() => undefined);
-    if (answer?.status !== 200) console.error(answer ? await answer.text() : 'The server does not answer.');
-    return answer?.status === 200 ? 0 : 1;
-  }
-  const config = loadConfig(env);
-  const database = openDatabase(config);
-  try {
-    const results = await readinessChecks('worker', { config, db: database.db, storage: createStorage(config) })();
-    if (results.every((check) => check.ok)) return 0;
-    console.error(describeFailing(results));
-    return 1;
-  } finally {
-    await database.close();
-  }
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readableCourse, readableLecture, taughtCourse, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
 import { descriptionField } from '../contract/chapters';
-import { lectureJson } from '../contract/lectures';
+import { lectureJson, toLectureJson } from '../contract/lectures';
 import { LIMITS } from '../contract/limits';
 import { topicName } from '../contract/text';
 import { messageJson } from '../contract/users';
@@ -12,20 +12,18 @@ import type { Db } from '../db/client';
 import {
   createLecture,
   deleteLecture,
-  lecturesAsSeenBy,
   lecturesOfCourse,
+  lectureViews,
   updateLecture,
   videoById,
   videoOwner,
 } from '../db/queries/lectures';
 import type { Lecture, User } from '../db/schema';
-import { transaction } from '../db/transaction';
 import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
 import { answers } from '../http/openapi';
 import { idParam, idSchema, validate } from '../http/validation';
 import { deleteUnreferencedVideos } from '../media/videos';
-import { lectureMayBeReady } from '../notifications/notifications';
 import { captionsRoutes } from './captions';
 import { chaptersRoutes, checkDescription } from './chapters';
 import { commentsRoutes } from './comments';
@@ -59,17 +57,17 @@ async function videoForLink(db: Db, teacher: User, link: string | null): Promise
   return video.id;
 }
 
-/** A lecture given a video that is already ready: its students are told now (once per lecture). */
-async function tellStudentsIfReady(deps: AppDeps, lectureId: string) {
-  await lectureMayBeReady(deps.db, lectureId);
-  deps.jobs.wake();
-}
-
 /** Whether the lecture's video finished processing (what makes its videoLink non-null). */
 async function videoIsReady(db: Db, videoId: string | null) {
   if (!videoId) return true;
   const video = await videoById(db, videoId);
   return video ? video.status === 'ready' : true;
+}
+
+/** Lectures as one user sees them, as the API answers them. */
+async function lecturesAsSeenBy(db: Db, user: Pick<User, 'id'>, rows: Lecture[]) {
+  const views = await lectureViews(db, user, rows);
+  return views.map((view) => toLectureJson(view.lecture, view.video, view.mine, view.captions));
 }
 
 export function lecturesRoutes(deps: AppDeps) {
@@ -102,16 +100,12 @@ export function lecturesRoutes(deps: AppDeps) {
         const course = await taughtCourse(db, user, body.courseId);
         const videoId = await videoForLink(db, user, body.videoLink ?? null);
         if (body.description) await checkDescription(db, body.description, videoId);
-        // The lecture and (for a video that is already ready) its notification job, in one transaction.
-        const lecture = await transaction(db, async (tx) => {
-          const made = await createLecture(tx, {
-            courseId: course.id,
-            nameOfTopic: body.nameOfTopic,
-            videoId,
-            description: body.description ?? '',
-          });
-          if (videoId) await lectureMayBeReady(tx, made.id);
-          return made;
+        // A video that is already ready gets its students told in the lecture's transaction (src/wiring.ts).
+        const lecture = await createLecture(db, {
+          courseId: course.id,
+          nameOfTopic: body.nameOfTopic,
+          videoId,
+          description: body.description ?? '',
         });
         if (videoId) deps.jobs.wake();
         return c.json(await one(user, lecture), 201);
@@ -143,7 +137,7 @@ export function lecturesRoutes(deps: AppDeps) {
             ...(body.description !== undefined ? { description: body.description } : {}),
           });
           if (lecture.videoId !== videoId) await deleteUnreferencedVideos(deps, [lecture.videoId]);
-          if (videoId && lecture.videoId !== videoId) await tellStudentsIfReady(deps, lecture.id);
+          if (videoId && lecture.videoId !== videoId) deps.jobs.wake();
           return c.json(await one(user, updated));
         },
       )

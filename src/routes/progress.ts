@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableCourse, readableLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
-import { courseProgressJson, progressJson, toProgressJson } from '../contract/engagement';
+import { courseProgressJson, progressJson, toCourseProgressJson, toProgressJson } from '../contract/engagement';
 import { courseProgress, saveProgress } from '../db/queries/engagement';
 import type { AppDeps, AppEnv } from '../deps';
 import { forbidden } from '../errors';
@@ -47,7 +47,8 @@ export function progressRoutes(deps: AppDeps) {
       async (c) => {
         const { course, membership } = await readableCourse(db, c.get('user'), c.req.valid('param').courseId);
         if (membership !== 'teacher') throw forbidden('Only the teacher of this class can see who watched what.');
-        return c.json(await courseProgress(db, course.id));
+        const { students, lectures, progress } = await courseProgress(db, course.id);
+        return c.json(toCourseProgressJson(students, lectures, progress));
       },
     );
 }

@@ -11,13 +11,14 @@ import {
   toSlideJson,
 } from '../contract/slides';
 import { videoById } from '../db/queries/lectures';
-import { changeSlide, slideOfVideo, slidesOfVideo, switchSlideIndex } from '../db/queries/slides';
+import { changeSlide, slideOfVideo, slidesOfVideo } from '../db/queries/slides';
 import type { AppDeps, AppEnv } from '../deps';
 import { notFound, tooMany } from '../errors';
 import { fileResponse } from '../http/file-response';
 import { answers } from '../http/openapi';
 import { createRateLimiter } from '../http/rate-limit';
 import { idSchema, validate } from '../http/validation';
+import { switchSlideIndex } from '../media/slide-index';
 import { slideThumbnailKey } from '../storage/keys';
 
 const lectureParam = z.object({ id: idSchema });

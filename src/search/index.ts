@@ -11,9 +11,9 @@ import { runSql } from './sql';
 /**
  * The write side of search: what goes into `search_entries`, the one table both engines' full-text indexes read
  * (SQLite: the FTS5 table `search_fts`, kept in step by triggers; PostgreSQL: a GIN index on its tsvector; see the
- * search_index migrations). Titles and comments are written by database triggers on every write path; captions
- * are cut into cues here, one row per cue with its start second. Chapters (and later slides) are more rows of their
- * own `kind` with a `seconds`: nothing else changes. Rows go with their lecture, caption or comment (cascades).
+ * search_index migrations). Every kind is written here, by a listener of the event that changes it (src/wiring.ts):
+ * titles and comments as one row each, captions cut into cues (one row per cue with its start second), chapters
+ * and slides as rows of their own `kind` with a `seconds`. Rows go with their lecture, caption or comment (cascades).
  */
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
@@ -51,6 +51,26 @@ async function insertEntries(db: Db, rows: (typeof searchEntries.$inferInsert)[]
   for (let start = 0; start < rows.length; start += BATCH) {
     await db.insert(searchEntries).values(rows.slice(start, start + BATCH));
   }
+}
+
+/** (Re)indexes a lecture's title. Run inside the transaction that saves it. */
+export async function indexTitle(db: Db, lectureId: string) {
+  await db.delete(searchEntries).where(and(eq(searchEntries.lectureId, lectureId), eq(searchEntries.kind, 'title')));
+  await runSql(
+    db,
+    sql`insert into search_entries (course_id, lecture_id, kind, text)
+    select course_id, id, 'title', name_of_topic from lectures where id = ${lectureId}`,
+  );
+}
+
+/** Indexes a new comment. Run inside the transaction that saves it. */
+export async function indexComment(db: Db, commentId: string) {
+  await runSql(
+    db,
+    sql`insert into search_entries (course_id, lecture_id, kind, comment_id, text)
+    select lectures.course_id, comments.lecture_id, 'comment', comments.id, comments.text
+    from comments join lectures on lectures.id = comments.lecture_id where comments.id = ${commentId}`,
+  );
 }
 
 /** (Re)indexes one caption file: its old cues go, its new ones come. Run inside the transaction that saves it. */
@@ -164,7 +184,7 @@ export async function rebuildSearchIndex(db: Db): Promise<number> {
     .from(lectures)
     .innerJoin(slides, eq(slides.videoId, lectures.videoId));
   for (const lecture of withSlides) await transaction(db, (tx) => indexSlidesOfLecture(tx, lecture.id));
-  // SQLite: the FTS5 index rebuilt from its content table (the triggers kept it in step; this makes sure).
+  // SQLite: the FTS5 index rebuilt from its content table (its triggers kept it in step; this makes sure).
   if (engineOf(db) === 'sqlite') await runSql(db, sql`insert into search_fts (search_fts) values ('rebuild')`);
   const [row] = await db.select({ n: sql<number>`count(*)` }).from(searchEntries);
   return Number(row?.n ?? 0);

@@ -7,11 +7,11 @@ import { createAccountLimits } from '../auth/limits';
 import { loadConfig } from '../config';
 import { jobs as jobsTable } from '../db/schema';
 import { createJobsClient } from '../jobs/client';
-import { createWorker } from '../jobs/worker';
 import { createLogger } from '../lib/log';
 import { createSmtpMailer } from '../mail/mailer';
 import { createStorage } from '../storage/create-storage';
 import { startS3Server } from '../storage/test-s3-server';
+import { createWorker } from '../worker-jobs';
 import { openTestDatabase } from './database';
 import { startMailCapture } from './mail-capture';
 

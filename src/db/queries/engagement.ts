@@ -1,12 +1,14 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { isMemberOf } from '../../auth/access';
-import { type CommentRow, type HistoryRow, toCourseProgressJson } from '../../contract/engagement';
+import type { CommentRow, HistoryRow } from '../../contract/engagement';
 import { posterPath } from '../../contract/videos';
+import { emit } from '../../events/events';
 import { newId } from '../../lib/ids';
 import type { Db } from '../client';
 import { greatest } from '../dialect';
 import { preparedStatement } from '../prepared';
 import { comments, courses, enrollments, lectures, users, videos, watchProgress } from '../schema';
+import { transaction } from '../transaction';
 
 const COMMENTS_PAGE = 500;
 const HISTORY_LIMIT = 200;
@@ -43,11 +45,14 @@ export async function addComment(
   db: Db,
   values: { lectureId: string; userId: string; text: string; parentId?: string | null },
 ) {
-  const [row] = await db
-    .insert(comments)
-    .values({ id: newId(), ...values })
-    .returning();
-  return row as NonNullable<typeof row>;
+  return transaction(db, async (tx) => {
+    const [row] = await tx
+      .insert(comments)
+      .values({ id: newId(), ...values })
+      .returning();
+    await emit(tx, { type: 'comment-posted', commentId: (row as NonNullable<typeof row>).id });
+    return row as NonNullable<typeof row>;
+  });
 }
 
 export async function commentOfLecture(db: Db, lectureId: string, commentId: string) {
@@ -106,7 +111,7 @@ export async function saveProgress(db: Db, userId: string, lectureId: string, po
   return row as NonNullable<typeof row>;
 }
 
-/** The teacher's table for a class: enrolled students, lectures, and every progress row between them. */
+/** The rows of the teacher's table for a class: enrolled students, lectures, and every progress row between them. */
 export async function courseProgress(db: Db, courseId: string) {
   const students = await db
     .select({ id: users.id, username: users.username, avatarVersion: users.avatarVersion })
@@ -137,7 +142,7 @@ export async function courseProgress(db: Db, courseId: string) {
             ),
           )
       : [];
-  return toCourseProgressJson(students, lectureRows, progress);
+  return { students, lectures: lectureRows, progress };
 }
 
 /** What the user watched, newest first, in classes they can still read. */

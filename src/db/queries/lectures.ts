@@ -1,8 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import { type PersonalState, toLectureJson } from '../../contract/lectures';
+import type { PersonalState } from '../../contract/lectures';
+import { emit } from '../../events/events';
 import { newId } from '../../lib/ids';
-import { indexCaption, indexChapters } from '../../search/index';
-import { indexSlidesOfLecture } from '../../search/slides';
 import type { Db } from '../client';
 import { forUpdate, greatest, inJsonList } from '../dialect';
 import { preparedStatement } from '../prepared';
@@ -102,15 +101,18 @@ export async function captionsOf(db: Db, lectureIds: string[]) {
 }
 export type CaptionInfo = Pick<Caption, 'id' | 'lectureId' | 'language' | 'label'>;
 
-/** Lectures as one user sees them: with their video and captions, and whether they liked it and where they got to. */
-export async function lecturesAsSeenBy(db: Db, user: Pick<User, 'id'>, rows: Lecture[]) {
+/** What one user sees of each lecture: its video and captions, whether they liked it and where they got to. */
+export async function lectureViews(db: Db, user: Pick<User, 'id'>, rows: Lecture[]) {
   const ids = rows.map((row) => row.id);
   const videoById = await videosOf(db, rows);
   const mine = await personalState(db, user.id, ids);
   const captionsByLecture = await captionsOf(db, ids);
-  return rows.map((row) =>
-    toLectureJson(row, videoById.get(row.videoId ?? ''), mine.get(row.id), captionsByLecture.get(row.id)),
-  );
+  return rows.map((lecture) => ({
+    lecture,
+    video: videoById.get(lecture.videoId ?? ''),
+    mine: mine.get(lecture.id),
+    captions: captionsByLecture.get(lecture.id),
+  }));
 }
 
 export async function captionOfLecture(db: Db, lectureId: string, captionId: string) {
@@ -145,7 +147,7 @@ export async function putCaption(
         .set({ label: values.label, vtt: values.vtt, updatedAt: Date.now() })
         .where(eq(captions.id, existing.id))
         .returning();
-      await indexCaption(tx, row as Caption);
+      await emit(tx, { type: 'caption-saved', caption: row as Caption });
       return { row: row as Caption, created: false };
     }
     const [{ n }] = await tx.select({ n: count() }).from(captions).where(eq(captions.lectureId, values.lectureId));
@@ -154,7 +156,7 @@ export async function putCaption(
       .insert(captions)
       .values({ id: newId(), ...values })
       .returning();
-    await indexCaption(tx, row as Caption);
+    await emit(tx, { type: 'caption-saved', caption: row as Caption });
     return { row: row as Caption, created: true };
   });
 }
@@ -185,7 +187,7 @@ export async function videoOwner(db: Db, videoId: string) {
   return video;
 }
 
-/** A new lecture; with a description, its chapters are indexed for search in the same transaction. */
+/** A new lecture (what follows, search entries and students told, is wired in src/wiring.ts). */
 export async function createLecture(
   db: Db,
   values: { courseId: string; nameOfTopic: string; videoId: string | null; description?: string },
@@ -195,14 +197,14 @@ export async function createLecture(
       .insert(lectures)
       .values({ id: newId(), ...values })
       .returning();
-    if (values.description) await indexChapters(tx, (lecture as Lecture).id);
-    // A video that already has its slide index (a topic made for an earlier upload): its words are found at once.
-    if (values.videoId) await indexSlidesOfLecture(tx, (lecture as Lecture).id);
+    const { id } = lecture as Lecture;
+    const parts = { title: true, chapters: Boolean(values.description), video: values.videoId !== null };
+    await emit(tx, { type: 'lecture-saved', lectureId: id, created: true, ...parts });
     return lecture as Lecture;
   });
 }
 
-/** Changes a lecture; a new description, chapter list or video reindexes its chapters in the same transaction. */
+/** Changes a lecture; the event names the parts that changed (a new video changes its chapters' end too). */
 export async function updateLecture(
   db: Db,
   id: string,
@@ -210,10 +212,14 @@ export async function updateLecture(
 ) {
   return transaction(db, async (tx) => {
     const [lecture] = await tx.update(lectures).set(values).where(eq(lectures.id, id)).returning();
-    if (values.description !== undefined || values.chapters !== undefined || values.videoId !== undefined) {
-      await indexChapters(tx, id);
-    }
-    if (values.videoId !== undefined) await indexSlidesOfLecture(tx, id);
+    await emit(tx, {
+      type: 'lecture-saved',
+      lectureId: id,
+      created: false,
+      title: values.nameOfTopic !== undefined,
+      chapters: values.description !== undefined || values.chapters !== undefined,
+      video: values.videoId !== undefined,
+    });
     return lecture as Lecture;
   });
 }

@@ -1,0 +1,29 @@
+import type { JobChange } from '../jobs/types';
+
+/**
+ * Every event a write may emit, as a union on `type` (as the job payloads are). A writer says what happened; what
+ * follows from it (a projection, a search entry, a notification, a job) is a listener in src/wiring.ts.
+ */
+export type AppEvent =
+  /** A job changed state (claimed, done, back in the queue, failed, cancelled): its subject's projection follows. */
+  | { type: 'job-changed'; change: JobChange }
+  /** A video's transcode is done: it plays now. */
+  | { type: 'video-ready'; videoId: string }
+  /** A lecture was made (`created`) or changed; the flags say which of its parts are new. */
+  | {
+      type: 'lecture-saved';
+      lectureId: string;
+      created: boolean;
+      title: boolean;
+      chapters: boolean;
+      video: boolean;
+    }
+  /** A caption file was added or replaced. */
+  | { type: 'caption-saved'; caption: { id: string; lectureId: string; vtt: string } }
+  /** A comment (or a reply) was posted. */
+  | { type: 'comment-posted'; commentId: string }
+  /** A video's slides, their titles or hiding, or its index switch changed (for one lecture, or every one showing it). */
+  | { type: 'slides-changed'; videoId: string; lectureId?: string };
+
+export type AppEventType = AppEvent['type'];
+export type EventOf<T extends AppEventType> = Extract<AppEvent, { type: T }>;
