@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'jotai';
@@ -7,6 +8,7 @@ import { LIMITS } from '../../../src/contract/limits';
 import { signedOut } from '../../test/render';
 import { realServer, TEST_PASSWORD } from '../../test/server';
 import { clearToasts, showToasts } from '../../test/toasts';
+import { queryClient } from '../api/query-client';
 import { sessionAtom } from '../lib/session';
 import { appStore } from '../lib/store';
 import { LoginPage, SignupPage } from './AuthPage';
@@ -23,13 +25,15 @@ beforeEach(signedOut);
 function renderAt(path: '/login' | '/signup') {
   return render(
     <Provider store={appStore}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/login" element={<LoginPage />} />
-          <Route path="/signup" element={<SignupPage />} />
-          <Route path="/classes" element={<p>Your classes</p>} />
-        </Routes>
-      </MemoryRouter>
+      <QueryClientProvider client={queryClient}>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path="/login" element={<LoginPage />} />
+            <Route path="/signup" element={<SignupPage />} />
+            <Route path="/classes" element={<p>Your classes</p>} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>
     </Provider>,
   );
 }

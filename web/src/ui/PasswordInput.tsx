@@ -1,5 +1,5 @@
-import { useId, useState } from 'react';
-import { FieldProblem } from './FieldProblem';
+import { useState } from 'react';
+import { Field } from './Field';
 
 /** The show/hide eye, drawn here rather than taken from icons.tsx: the sign-in page then loads no icon chunk. */
 function Eye({ crossed }: { crossed: boolean }) {
@@ -52,44 +52,32 @@ export function PasswordInput({
   problem?: string;
 }) {
   const [visible, setVisible] = useState(false);
-  const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <div className="relative">
-        <input
-          id={id}
-          name={name}
-          type={visible ? 'text' : 'password'}
-          className="input pr-11 aria-invalid:border-red-500"
-          value={value}
-          onChange={(event) => onChange(event.target.value)}
-          autoComplete={autoComplete}
-          minLength={minLength}
-          aria-describedby={problem ? `${id}-problem` : hint ? `${id}-hint` : undefined}
-          aria-invalid={problem ? true : undefined}
-          required
-        />
-        <button
-          type="button"
-          className="absolute inset-y-0 right-0 flex w-11 items-center justify-center text-slate-500 hover:text-slate-800"
-          onClick={() => setVisible((shown) => !shown)}
-          aria-label={visible ? 'Hide password' : 'Show password'}
-          aria-pressed={visible}
-        >
-          <Eye crossed={visible} />
-        </button>
-      </div>
-      {/* One line under the field: the problem says the rule again in its own words, so it takes the hint's place. */}
-      {problem ? (
-        <FieldProblem id={`${id}-problem`} message={problem} />
-      ) : (
-        hint && (
-          <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
-            {hint}
-          </p>
-        )
+    <Field label={label} hint={hint} problem={problem}>
+      {(wiring) => (
+        <div className="relative">
+          <input
+            {...wiring}
+            name={name}
+            type={visible ? 'text' : 'password'}
+            className="input pr-11 aria-invalid:border-red-500"
+            value={value}
+            onChange={(event) => onChange(event.target.value)}
+            autoComplete={autoComplete}
+            minLength={minLength}
+            required
+          />
+          <button
+            type="button"
+            className="absolute inset-y-0 right-0 flex w-11 items-center justify-center text-slate-500 hover:text-slate-800"
+            onClick={() => setVisible((shown) => !shown)}
+            aria-label={visible ? 'Hide password' : 'Show password'}
+            aria-pressed={visible}
+          >
+            <Eye crossed={visible} />
+          </button>
+        </div>
       )}
-    </div>
+    </Field>
   );
 }

@@ -1,8 +1,10 @@
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
-import { loadSchemas, problemOf } from '../../../lib/form-check';
-import { FieldProblem } from '../../../ui/FieldProblem';
+import { useForm } from '../../../lib/form';
+import { loadSchemas } from '../../../lib/form-check';
+import { Field } from '../../../ui/Field';
 import { FormError } from '../../../ui/FormError';
 import { type Role, verifyOtp } from '../api/users';
 import { NewPasswordFields } from './NewPasswordFields';
@@ -15,6 +17,9 @@ const contract = () => loadSchemas(() => import('../../../../../src/contract/use
  * The code was right but typed away from the browser that signed up: the name, role and password typed there are
  * not trusted (docs/accounts.md, "sign-up takeover"), so the owner of the mailbox gives them now, with the same code.
  */
+/** What is sent with the code when the server asks for it. */
+type Chosen = { email: string; otp: string; username: string; role: Role; password: string };
+
 export function ChooseSignupPassword({
   email,
   otp,
@@ -30,44 +35,35 @@ export function ChooseSignupPassword({
   onBack: () => void;
 }) {
   const [username, setUsername] = useState('');
-  const [usernameProblem, setUsernameProblem] = useState('');
   const [role, setRole] = useState<Role>('student');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState('');
-  const [saving, setSaving] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   // The form changed under the user's hands: tell a screen reader where they are.
   useEffect(() => heading.current?.focus(), []);
+  const form = useForm({
+    schema: async () => (await contract()).verifyBody,
+    // Busy until the session is in place: the page moves on from here.
+    mutation: useMutation({
+      mutationFn: async (chosen: Chosen) => onVerified((await verifyOtp(email, otp, chosen)).token),
+    }),
+    also: (values: Chosen & { confirm: string }): Record<string, string> =>
+      values.password !== values.confirm ? { confirm: "The passwords don't match." } : {},
+    send: ({ confirm: _, ...chosen }) => chosen,
+  });
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     // Checked here, in words, rather than by the browser's own bubble (WebKit shows none): the last error goes.
-    const nameProblem = (await problemOf((await contract()).usernameField, username)) ?? '';
-    setUsernameProblem(nameProblem);
-    if (nameProblem) {
-      setError('');
-      return;
-    }
-    if (await problemOf((await contract()).newPasswordField, password)) {
-      setError(`Use ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters for your password.`);
-      return;
-    }
-    if (password !== confirm) {
-      setError("The passwords don't match.");
-      return;
-    }
     setError('');
-    setSaving(true);
-    let token: string;
-    try {
-      token = (await verifyOtp(email, otp, { password, username, role })).token;
-    } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'Failed to verify OTP. Please try again.');
-      setSaving(false);
-      return;
-    }
-    await onVerified(token);
+    await form.submit(
+      { email, otp, username, role, password, confirm },
+      {
+        onError: (failure) =>
+          setError(failure instanceof ApiError ? failure.message : 'Failed to verify OTP. Please try again.'),
+      },
+    );
   }
 
   return (
@@ -81,29 +77,39 @@ export function ChooseSignupPassword({
         <strong className="text-slate-900 [overflow-wrap:anywhere]">{email}</strong>, so what was typed elsewhere will
         not open the account: please give your name, your role and a password.
       </p>
-      <form noValidate onSubmit={onSubmit} onFocus={() => void contract()} className="mt-6 flex flex-col gap-4">
-        <div className="field">
-          <label htmlFor="choose-username">Name</label>
-          <input
-            id="choose-username"
-            name="username"
-            className="input aria-invalid:border-red-500"
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-            autoComplete="name"
-            required
-            minLength={LIMITS.usernameMin}
-            maxLength={LIMITS.usernameMax}
-            aria-invalid={usernameProblem ? true : undefined}
-            aria-describedby={usernameProblem ? 'choose-username-problem' : undefined}
-          />
-          <FieldProblem id="choose-username-problem" message={usernameProblem} />
-        </div>
+      <form noValidate onSubmit={onSubmit} onFocus={form.prefetch} className="mt-6 flex flex-col gap-4">
+        <Field
+          label="Name"
+          id="choose-username"
+          name="username"
+          value={username}
+          onChange={(event) => {
+            setUsername(event.target.value);
+            form.recheck({ email, otp, username: event.target.value, role, password, confirm }, ['username']);
+          }}
+          autoComplete="name"
+          required
+          minLength={LIMITS.usernameMin}
+          maxLength={LIMITS.usernameMax}
+          problem={form.problems.username}
+        />
         <RoleChoice role={role} onChange={setRole} />
-        <NewPasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />
+        <NewPasswordFields
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+          // The rule in this page's own words: the length both ways, as the server's 400 gives it in `fields`.
+          problems={{
+            password:
+              form.problems.password &&
+              `Use ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters for your password.`,
+            confirm: form.problems.confirm,
+          }}
+        />
         <FormError message={error} />
-        <button type="submit" className="btn btn-primary w-full" disabled={saving}>
-          {saving ? 'Saving...' : 'Set password and sign in'}
+        <button type="submit" className="btn btn-primary w-full" disabled={form.busy}>
+          {form.busy ? 'Saving...' : 'Set password and sign in'}
         </button>
         <button type="button" className="btn btn-secondary w-full" onClick={onBack}>
           Go back

@@ -1,10 +1,12 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import type { ChangeEvent, FormEvent } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
-import { type FieldProblems, fieldProblems, loadSchemas } from '../../../lib/form-check';
+import { useForm } from '../../../lib/form';
+import { loadSchemas } from '../../../lib/form-check';
 import { AUTH_TOAST_MS, withTryAgain } from '../../../lib/messages';
 import { toast } from '../../../lib/toast';
-import { FieldProblem } from '../../../ui/FieldProblem';
+import { Field } from '../../../ui/Field';
 import { PasswordInput } from '../../../ui/PasswordInput';
 import { type Role, register } from '../api/users';
 import { RoleChoice } from './RoleChoice';
@@ -29,88 +31,62 @@ export function SignupForm({
   onChange: (values: SignUpValues) => void;
   onVerify: (email: string) => void;
 }) {
-  const { username, email, password, role } = values;
-  const [busy, setBusy] = useState(false);
-  const [problems, setProblems] = useState<FieldProblems>({});
-  const checks = useRef(0);
+  const { email, password, role } = values;
+  const form = useForm({
+    schema: async () => (await contract()).registerBody,
+    mutation: useMutation({ mutationFn: register }),
+  });
   const set =
-    <Field extends keyof SignUpValues>(field: Field) =>
-    (value: SignUpValues[Field]) => {
+    <Key extends keyof SignUpValues>(field: Key) =>
+    (value: SignUpValues[Key]) => {
       const next = { ...values, [field]: value };
       onChange(next);
       // A field said to be wrong is checked again as it is typed: its problem goes (its hint comes back) once fixed.
-      if (problems[field]) void recheck(field, next);
+      form.recheck(next, [field]);
     };
 
-  async function recheck(field: keyof SignUpValues, next: SignUpValues) {
-    const check = ++checks.current;
-    const found = await fieldProblems((await contract()).registerBody, next);
-    if (check !== checks.current) return;
-    setProblems(({ [field]: _, ...others }) => (found[field] ? { ...others, [field]: found[field] } : others));
-  }
+  /** A text field's value, wiring and problem, by the name the server's `fields` use. */
+  const text = (key: 'username' | 'email') => ({
+    id: key,
+    name: key,
+    value: values[key],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(key)(event.target.value),
+    required: true,
+    problem: form.problems[key],
+  });
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    checks.current++;
-    const found = await fieldProblems((await contract()).registerBody, values);
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      await register(values);
-      toast.success('Registration successful! Please verify your email with the OTP sent.', {
-        duration: AUTH_TOAST_MS,
-      });
-      onVerify(email);
-    } catch (error) {
-      if (error instanceof ApiError && error.requiresVerification) {
-        toast.info(error.message || 'Please verify your email', { duration: AUTH_TOAST_MS });
+    await form.submit(values, {
+      onSuccess: () => {
+        toast.success('Registration successful! Please verify your email with the OTP sent.', {
+          duration: AUTH_TOAST_MS,
+        });
         onVerify(email);
-        return;
-      }
-      const message = error instanceof ApiError && error.status !== 0 ? error.message : 'Registration failed';
-      toast.error(withTryAgain(message), { duration: AUTH_TOAST_MS });
-    } finally {
-      setBusy(false);
-    }
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.requiresVerification) {
+          toast.info(error.message || 'Please verify your email', { duration: AUTH_TOAST_MS });
+          onVerify(email);
+          return;
+        }
+        const message = error instanceof ApiError && error.status !== 0 ? error.message : 'Registration failed';
+        toast.error(withTryAgain(message), { duration: AUTH_TOAST_MS });
+      },
+    });
   }
 
   return (
     // noValidate: the contract's words under each field, rather than the browser's bubble (WebKit shows none).
-    <form onSubmit={onSubmit} onFocus={() => void contract()} noValidate className="mt-6 flex flex-col gap-4">
-      <div className="field">
-        <label htmlFor="username">Name</label>
-        <input
-          id="username"
-          name="username"
-          className="input aria-invalid:border-red-500"
-          value={username}
-          onChange={(event) => set('username')(event.target.value)}
-          autoComplete="name"
-          required
-          minLength={LIMITS.usernameMin}
-          maxLength={LIMITS.usernameMax}
-          aria-invalid={problems.username ? true : undefined}
-          aria-describedby={problems.username ? 'username-problem' : undefined}
-        />
-        <FieldProblem id="username-problem" message={problems.username} />
-      </div>
-      <div className="field">
-        <label htmlFor="email">Email</label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          className="input aria-invalid:border-red-500"
-          value={email}
-          onChange={(event) => set('email')(event.target.value)}
-          autoComplete="email"
-          required
-          aria-invalid={problems.email ? true : undefined}
-          aria-describedby={problems.email ? 'email-problem' : undefined}
-        />
-        <FieldProblem id="email-problem" message={problems.email} />
-      </div>
+    <form onSubmit={onSubmit} onFocus={form.prefetch} noValidate className="mt-6 flex flex-col gap-4">
+      <Field
+        label="Name"
+        {...text('username')}
+        autoComplete="name"
+        minLength={LIMITS.usernameMin}
+        maxLength={LIMITS.usernameMax}
+      />
+      <Field label="Email" {...text('email')} type="email" autoComplete="email" />
       <PasswordInput
         label="Password"
         name="password"
@@ -119,11 +95,11 @@ export function SignupForm({
         autoComplete="new-password"
         minLength={LIMITS.passwordMin}
         hint={`At least ${LIMITS.passwordMin} characters.`}
-        problem={problems.password}
+        problem={form.problems.password}
       />
       <RoleChoice role={role} onChange={set('role')} />
-      <button type="submit" className="btn btn-primary mt-2 w-full" disabled={busy}>
-        {busy ? 'Creating account...' : 'Sign Up'}
+      <button type="submit" className="btn btn-primary mt-2 w-full" disabled={form.busy}>
+        {form.busy ? 'Creating account...' : 'Sign Up'}
       </button>
     </form>
   );

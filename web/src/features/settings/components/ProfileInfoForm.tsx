@@ -1,9 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
-import { loadSchemas, problemOf } from '../../../lib/form-check';
+import { useForm } from '../../../lib/form';
+import { loadSchemas } from '../../../lib/form-check';
+import type { User } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
-import type { User } from '../../auth/api/users';
+import { Field } from '../../../ui/Field';
 import { useChangeName } from '../api/account';
 
 /** The account routes' request schemas: the name is checked by the server's own rule. */
@@ -11,16 +13,15 @@ const contract = () => loadSchemas(() => import('../../../../../src/contract/use
 
 export function ProfileInfoForm({ user, onSaved }: { user: User; onSaved: (user: User) => void }) {
   const [name, setName] = useState(user.username);
-  const save = useChangeName();
-  const busy = save.isPending;
+  const form = useForm({
+    schema: async () => (await contract()).profileBody,
+    mutation: useChangeName(),
+    send: ({ username }: { username: string }) => ({ id: user._id, username: username.trim() }),
+  });
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (await problemOf((await contract()).profileBody, { username: name })) {
-      toast.error('Please enter a valid name', { duration: 3000 });
-      return;
-    }
-    save.mutate(
-      { id: user._id, username: name.trim() },
+    const sent = await form.submit(
+      { username: name },
       {
         onSuccess: (updated) => {
           onSaved(updated);
@@ -33,26 +34,25 @@ export function ProfileInfoForm({ user, onSaved }: { user: User; onSaved: (user:
           ),
       },
     );
+    if (!sent) toast.error('Please enter a valid name', { duration: 3000 });
   }
   return (
-    <form onSubmit={onSubmit} onFocus={() => void contract()} className="flex flex-col gap-4" noValidate>
-      <div className="field">
-        <label htmlFor="profile-name">Name</label>
-        <input
-          id="profile-name"
-          className="input"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          maxLength={LIMITS.usernameMax}
-          autoComplete="name"
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="profile-email">Email</label>
-        <input id="profile-email" className="input bg-slate-50 text-slate-500" value={user.email} readOnly />
-      </div>
-      <button type="submit" className="btn btn-primary self-start" disabled={busy}>
-        {busy ? 'Saving...' : 'Save Name'}
+    <form onSubmit={onSubmit} onFocus={form.prefetch} className="flex flex-col gap-4" noValidate>
+      <Field
+        label="Name"
+        id="profile-name"
+        value={name}
+        onChange={(event) => {
+          setName(event.target.value);
+          form.recheck({ username: event.target.value });
+        }}
+        maxLength={LIMITS.usernameMax}
+        autoComplete="name"
+        problem={form.problems.username}
+      />
+      <Field label="Email" id="profile-email" className="bg-slate-50 text-slate-500" value={user.email} readOnly />
+      <button type="submit" className="btn btn-primary self-start" disabled={form.busy}>
+        {form.busy ? 'Saving...' : 'Save Name'}
       </button>
     </form>
   );
