@@ -1,9 +1,10 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { errorMessage } from '../../../api/query-client';
-import { type FieldProblems, fieldProblems, loadSchemas } from '../../../lib/form-check';
+import { useForm } from '../../../lib/form';
+import { loadSchemas } from '../../../lib/form-check';
 import { toast } from '../../../lib/toast';
-import { FieldProblem } from '../../../ui/FieldProblem';
+import { Field } from '../../../ui/Field';
 import { FormError } from '../../../ui/FormError';
 import { type Caption, type Lecture, useAddCaption, useDeleteCaption, useLectures } from '../api/lectures';
 
@@ -21,6 +22,9 @@ const languageName = (tag: string) => {
 /** The lecture routes' request schemas: the captions' language and label are checked by the server's own rules. */
 const contract = () => loadSchemas(() => import('../../../../../src/contract/lectures'));
 
+/** What the add form holds: the file is the form's own check, the language and label the contract's. */
+type Added = { file: File | null; language: string; label: string };
+
 /**
  * A topic's captions, in the Edit Topic modal: each language with its label and a Delete, and a form that adds a
  * WebVTT or SRT file (the same language again replaces it). Changes apply at once, apart from the topic's Save.
@@ -36,29 +40,39 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
   const [labelTouched, setLabelTouched] = useState(false);
   const [error, setError] = useState('');
   /** Each field's problem, said under it before anything is sent (the language's and label's in the server's words). */
-  const [problems, setProblems] = useState<FieldProblems>({});
+  const form = useForm({
+    schema: async () => (await contract()).captionFields,
+    mutation: addCaption,
+    also: (values: Added): Record<string, string> =>
+      values.file ? {} : { file: 'Please choose a caption file (.vtt or .srt).' },
+    send: (values: Added) => ({
+      lecture,
+      file: values.file as File,
+      language: values.language.trim(),
+      label: values.label.trim(),
+    }),
+  });
   const fileInput = useRef<HTMLInputElement>(null);
   const id = useId();
 
   async function onAdd(event: FormEvent) {
     event.preventDefault();
     setError('');
-    const found = await fieldProblems((await contract()).captionFields, { language, label });
-    if (!file) found.file = 'Please choose a caption file (.vtt or .srt).';
-    setProblems(found);
-    if (!file || Object.keys(found).length > 0) return;
-    try {
-      const replacing = lecture.captions.some((caption) => caption.language === language.trim());
-      await addCaption.mutateAsync({ lecture, file, language: language.trim(), label: label.trim() });
-      toast.success(replacing ? `Captions replaced: ${label.trim()}` : `Captions added: ${label.trim()}`);
-      setFile(null);
-      setLanguage('');
-      setLabel('');
-      setLabelTouched(false);
-      if (fileInput.current) fileInput.current.value = '';
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
+    const replacing = lecture.captions.some((caption) => caption.language === language.trim());
+    await form.submit(
+      { file, language, label },
+      {
+        onSuccess: () => {
+          toast.success(replacing ? `Captions replaced: ${label.trim()}` : `Captions added: ${label.trim()}`);
+          setFile(null);
+          setLanguage('');
+          setLabel('');
+          setLabelTouched(false);
+          if (fileInput.current) fileInput.current.value = '';
+        },
+        onError: (failure) => setError(errorMessage(failure)),
+      },
+    );
   }
 
   async function onDelete(caption: Caption) {
@@ -97,42 +111,35 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
           ))}
         </ul>
       )}
-      <form onSubmit={onAdd} onFocus={() => void contract()} className="flex flex-col gap-3" noValidate>
-        <div className="flex flex-col gap-1">
-          <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
-            Caption file (.vtt or .srt)
+      <form onSubmit={onAdd} onFocus={form.prefetch} className="flex flex-col gap-3" noValidate>
+        <Field label="Caption file (.vtt or .srt)" problem={form.problems.file}>
+          {(wiring) => (
             <input
+              {...wiring}
               ref={fileInput}
               type="file"
               accept=".vtt,.srt,text/vtt"
               className="file-input font-normal"
-              disabled={addCaption.isPending}
+              disabled={form.busy}
               onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-              aria-invalid={problems.file ? true : undefined}
-              aria-describedby={problems.file ? `${id}-file-problem` : undefined}
             />
-          </label>
-          <FieldProblem id={`${id}-file-problem`} message={problems.file} />
-        </div>
+          )}
+        </Field>
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <div className="flex flex-col gap-1">
-            <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
-              Language code
-              <input
-                className="input aria-invalid:border-red-500"
-                list={`${id}-languages`}
-                placeholder="en"
-                maxLength={LIMITS.captionLanguageMax}
-                value={language}
-                disabled={addCaption.isPending}
-                onChange={(event) => {
-                  setLanguage(event.target.value);
-                  if (!labelTouched) setLabel(languageName(event.target.value.trim()));
-                }}
-                aria-invalid={problems.language ? true : undefined}
-                aria-describedby={problems.language ? `${id}-language-problem` : undefined}
-              />
-            </label>
+            <Field
+              label="Language code"
+              list={`${id}-languages`}
+              placeholder="en"
+              maxLength={LIMITS.captionLanguageMax}
+              value={language}
+              disabled={form.busy}
+              onChange={(event) => {
+                setLanguage(event.target.value);
+                if (!labelTouched) setLabel(languageName(event.target.value.trim()));
+              }}
+              problem={form.problems.language}
+            />
             <datalist id={`${id}-languages`}>
               {COMMON_LANGUAGES.map((tag) => (
                 <option key={tag} value={tag}>
@@ -140,31 +147,23 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
                 </option>
               ))}
             </datalist>
-            <FieldProblem id={`${id}-language-problem`} message={problems.language} />
           </div>
-          <div className="flex flex-col gap-1">
-            <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
-              Label students see
-              <input
-                className="input aria-invalid:border-red-500"
-                placeholder="English"
-                maxLength={LIMITS.captionLabelMax}
-                value={label}
-                disabled={addCaption.isPending}
-                onChange={(event) => {
-                  setLabel(event.target.value);
-                  setLabelTouched(true);
-                }}
-                aria-invalid={problems.label ? true : undefined}
-                aria-describedby={problems.label ? `${id}-label-problem` : undefined}
-              />
-            </label>
-            <FieldProblem id={`${id}-label-problem`} message={problems.label} />
-          </div>
+          <Field
+            label="Label students see"
+            placeholder="English"
+            maxLength={LIMITS.captionLabelMax}
+            value={label}
+            disabled={form.busy}
+            onChange={(event) => {
+              setLabel(event.target.value);
+              setLabelTouched(true);
+            }}
+            problem={form.problems.label}
+          />
         </div>
         <FormError message={error} />
-        <button type="submit" className="btn btn-secondary self-start" disabled={addCaption.isPending}>
-          {addCaption.isPending ? 'Adding…' : 'Add captions'}
+        <button type="submit" className="btn btn-secondary self-start" disabled={form.busy}>
+          {form.busy ? 'Adding…' : 'Add captions'}
         </button>
       </form>
     </section>
