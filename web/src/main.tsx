@@ -3,7 +3,7 @@ import { Provider, useAtomValue, useSetAtom } from 'jotai';
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { queryClient } from './api/query-client';
-import { prefetchProviders } from './features/auth/api/providers';
+import { prefetchProviders } from './lib/providers';
 import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } from './lib/session';
 import { appStore } from './lib/store';
 import { Toasts } from './lib/toast';

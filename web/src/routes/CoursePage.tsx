@@ -4,7 +4,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { errorMessage, queryClient } from '../api/query-client';
-import { courseQuery, teacherIdOf, teacherName, useCourse } from '../features/classes/api/courses';
+import { courseQuery, useCourse } from '../features/classes/api/courses';
 import { Comments } from '../features/comments/components/Comments';
 import {
   type Lecture,
@@ -21,6 +21,7 @@ import { OfflineDownload } from '../features/offline/components/OfflineDownload'
 import { useAfterFirstScreen } from '../features/player/hooks/useAfterFirstScreen';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { LectureGuide } from '../features/slides/components/LectureGuide';
+import { teacherIdOf, teacherName } from '../lib/course-teacher';
 import { seekRequestAtom } from '../lib/playback';
 import { useSession } from '../lib/session';
 import { toast } from '../lib/toast';

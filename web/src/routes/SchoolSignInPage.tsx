@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import { AuthLayout } from '../app/AuthLayout';
-import { schoolSignInUrl } from '../features/auth/api/providers';
 import { schoolSignInNext } from '../lib/after-sign-in';
+import { schoolSignInUrl } from '../lib/providers';
 import { readToken } from '../lib/token-cookie';
 import { usePageTitle } from '../lib/use-page-title';
 

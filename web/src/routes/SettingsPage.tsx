@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useProviders } from '../features/auth/api/providers';
 import { logout } from '../features/auth/api/users';
 import { flushNotes, hasQueuedNotes } from '../features/notes/state/notes-queue';
 import { logoutEverywhere } from '../features/settings/api/account';
@@ -11,6 +10,7 @@ import { PictureForm } from '../features/settings/components/PictureForm';
 import { ProfileInfoForm } from '../features/settings/components/ProfileInfoForm';
 import { SecurityForm } from '../features/settings/components/SecurityForm';
 import { discardAllUploads, hasActiveUploads } from '../features/uploads/state/uploads';
+import { useProviders } from '../lib/providers';
 import { useSession } from '../lib/session';
 import { toast } from '../lib/toast';
 import { usePageTitle } from '../lib/use-page-title';

@@ -1,8 +1,8 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { AuthLayout } from '../app/AuthLayout';
-import { useProviders } from '../features/auth/api/providers';
 import { SchoolOnlyNotice } from '../features/auth/components/SchoolOnlyNotice';
 import { VerifyEmailForm } from '../features/auth/components/VerifyEmailForm';
+import { useProviders } from '../lib/providers';
 import { usePageTitle } from '../lib/use-page-title';
 
 export function VerifyEmailPage() {

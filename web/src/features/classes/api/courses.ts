@@ -1,15 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CourseJson } from '../../../../../src/contract/courses';
 import { answer, api, withoutBearer } from '../../../api/client';
-import { accountKeys, courseKeys } from '../../../api/query-keys';
+import { accountKeys, courseKeys, lectureKeys } from '../../../api/query-keys';
 
 export type { CourseJson as Course, EnrollmentJson as Enrollment } from '../../../../../src/contract/courses';
-
-// The contract's modules hold zod schemas: the web imports their types only, so zod stays out of its bundle.
-export const teacherName = (course: CourseJson) =>
-  typeof course.teacherId === 'string' ? '' : course.teacherId.username;
-export const teacherIdOf = (course: CourseJson) =>
-  typeof course.teacherId === 'string' ? course.teacherId : course.teacherId._id;
 
 export const listCourses = () => answer(api.courses.$get());
 export const getCourse = (id: string) => answer(api.courses[':id'].$get({ param: { id } }));
@@ -27,6 +20,14 @@ export const rosterQuery = (courseId: string) =>
     queryFn: () => answer(api.courses[':id'].students.$get({ param: { id: courseId } })),
   });
 export const useRoster = (courseId: string) => useQuery(rosterQuery(courseId));
+
+/** The teacher's table: each student's progress through the class's lectures. */
+export const courseProgressQuery = (courseId: string) =>
+  queryOptions({
+    queryKey: lectureKeys.progressOfCourse(courseId),
+    queryFn: () => answer(api.lectures.course[':courseId'].progress.$get({ param: { courseId } })),
+  });
+export const useCourseProgress = (courseId: string) => useQuery(courseProgressQuery(courseId));
 
 /** Takes a student out of the class; the roster and the teacher's progress table follow. */
 export function useRemoveStudent(courseId: string) {

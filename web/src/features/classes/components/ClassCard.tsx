@@ -1,10 +1,17 @@
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LIMITS } from '../../../../../src/contract/limits';
+import { teacherName } from '../../../lib/course-teacher';
+import { useForm } from '../../../lib/form';
+import { loadSchemas } from '../../../lib/form-check';
+import { Field } from '../../../ui/Field';
 import { BookIcon, MoreIcon, PlayIcon, ShareIcon } from '../../../ui/icons';
 import { Modal } from '../../../ui/Modal';
 import type { Course } from '../api/courses';
-import { teacherName } from '../api/courses';
+
+/** The class routes' request schemas: a new name is checked by the server's own rule before it is sent. */
+const contract = () => loadSchemas(() => import('../../../../../src/contract/courses'));
 
 /** The spec's 13 pastel card colours, used in turn by position. */
 export const CARD_COLOURS = [
@@ -40,7 +47,6 @@ export function ClassCard({
   const [menuOpen, setMenuOpen] = useState(false);
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(course.courseName);
-  const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
   const closeMenu = () => {
@@ -48,32 +54,28 @@ export function ClassCard({
     setEditing(false);
     setConfirmDelete(false);
     setName(course.courseName);
+    form.clear();
   };
+
+  // The page's own calls (they toast what happened), as mutations: their isPending is the card's busy state.
+  const form = useForm({
+    schema: async () => (await contract()).updateCourseBody,
+    mutation: useMutation({ mutationFn: ({ courseName }: { courseName: string }) => onRename(course, courseName) }),
+    send: ({ courseName }: { courseName: string }) => ({ courseName: courseName.trim() }),
+  });
+  const remove = useMutation({ mutationFn: () => onDelete(course) });
+  const busy = form.busy || remove.isPending;
 
   async function onSave(event: FormEvent) {
     event.preventDefault();
     if (!name.trim()) return;
-    setBusy(true);
-    try {
-      await onRename(course, name.trim());
-      closeMenu();
-    } catch {
-      // Not renamed: the menu stays open with the new name, and the toast says why.
-    } finally {
-      setBusy(false);
-    }
+    // Not renamed: the menu stays open with the new name, and the toast says why.
+    await form.submit({ courseName: name }, { onSuccess: closeMenu });
   }
 
-  async function onConfirmDelete() {
-    setBusy(true);
-    try {
-      await onDelete(course);
-      setMenuOpen(false);
-    } catch {
-      // Not deleted: the confirmation stays, and the toast says why.
-    } finally {
-      setBusy(false);
-    }
+  function onConfirmDelete() {
+    // Not deleted: the confirmation stays, and the toast says why.
+    remove.mutate(undefined, { onSuccess: () => setMenuOpen(false) });
   }
 
   return (
@@ -151,19 +153,17 @@ export function ClassCard({
 
       <Modal open={menuOpen} title={course.courseName} onClose={closeMenu}>
         {editing ? (
-          <form onSubmit={onSave} className="flex flex-col gap-3">
-            <div className="field">
-              <label htmlFor={`rename-${course._id}`}>Class title</label>
-              <input
-                id={`rename-${course._id}`}
-                className="input"
-                value={name}
-                maxLength={LIMITS.courseNameMax}
-                onChange={(event) => setName(event.target.value)}
-                // biome-ignore lint/a11y/noAutofocus: the dialog opened for this input
-                autoFocus
-              />
-            </div>
+          <form onSubmit={onSave} onFocus={form.prefetch} className="flex flex-col gap-3">
+            <Field
+              label="Class title"
+              id={`rename-${course._id}`}
+              value={name}
+              maxLength={LIMITS.courseNameMax}
+              onChange={(event) => setName(event.target.value)}
+              problem={form.problems.courseName}
+              // The dialog opened for this input.
+              autoFocus
+            />
             <button type="submit" className="btn btn-primary" disabled={busy || !name.trim()}>
               {busy ? 'Saving...' : 'Save'}
             </button>

@@ -1,10 +1,11 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { teacherIdOf } from '../../../lib/course-teacher';
 import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { CopyIcon, RefreshIcon } from '../../../ui/icons';
 import { Modal } from '../../../ui/Modal';
 import { shareOrigin, useAppInfo } from '../api/app';
-import { type Course, teacherIdOf, useRegenerateInviteCode } from '../api/courses';
+import { type Course, useRegenerateInviteCode } from '../api/courses';
 
 const QR_SIZE = 200;
 /** The QR library loads only when a teacher opens the share panel, not with every student's course page. */

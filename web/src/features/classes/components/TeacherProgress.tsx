@@ -1,6 +1,6 @@
 import { Fragment, useState } from 'react';
 import { LoadError } from '../../../ui/QueryState';
-import { useCourseProgress } from '../../lectures/api/lectures';
+import { useCourseProgress } from '../api/courses';
 
 /** For the teacher: per lecture, how many enrolled students started and finished it, and each one's share watched. */
 export function TeacherProgress({ courseId }: { courseId: string }) {

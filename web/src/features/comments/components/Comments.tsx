@@ -16,8 +16,7 @@ import { Field } from '../../../ui/Field';
 import { FormError } from '../../../ui/FormError';
 import { ChevronIcon, TrashIcon } from '../../../ui/icons';
 import { QueryState } from '../../../ui/QueryState';
-import { getCourse } from '../../classes/api/courses';
-import { type Comment, useAddComment, useComments, useDeleteComment } from '../../lectures/api/lectures';
+import { type Comment, getCourse, useAddComment, useComments, useDeleteComment } from '../api/comments';
 
 /** The comment routes' request schemas: a comment or a reply is checked by the server's own rules before sending. */
 const contract = () => loadSchemas(() => import('../../../../../src/contract/engagement'));

@@ -3,11 +3,7 @@ import type { CaptionJson, LectureJson } from '../../../../../src/contract/lectu
 import { answer, api } from '../../../api/client';
 import { lectureKeys } from '../../../api/query-keys';
 
-export type {
-  CommentJson as Comment,
-  CourseProgressJson as CourseProgress,
-  HistoryEntryJson as HistoryEntry,
-} from '../../../../../src/contract/engagement';
+export type { HistoryEntryJson as HistoryEntry } from '../../../../../src/contract/engagement';
 export type { CaptionJson as Caption, LectureJson as Lecture } from '../../../../../src/contract/lectures';
 export type { VideoJson as VideoInfo, VideoStatus } from '../../../../../src/contract/videos';
 
@@ -24,22 +20,10 @@ export const lecturesQuery = (courseId: string) =>
     // While a video is processing, keep its progress fresh.
     refetchInterval: (query) => (query.state.data?.some(isProcessing) ? PROCESSING_POLL_MS : false),
   });
-export const commentsQuery = (lectureId: string) =>
-  queryOptions({
-    queryKey: lectureKeys.comments(lectureId),
-    queryFn: () => answer(api.lectures[':id'].comments.$get({ param: { id: lectureId } })),
-  });
-export const courseProgressQuery = (courseId: string) =>
-  queryOptions({
-    queryKey: lectureKeys.progressOfCourse(courseId),
-    queryFn: () => answer(api.lectures.course[':courseId'].progress.$get({ param: { courseId } })),
-  });
 export const historyQuery = () =>
   queryOptions({ queryKey: lectureKeys.history(), queryFn: () => answer(api.history.$get()) });
 
 export const useLectures = (courseId: string) => useQuery(lecturesQuery(courseId));
-export const useComments = (lectureId: string) => useQuery(commentsQuery(lectureId));
-export const useCourseProgress = (courseId: string) => useQuery(courseProgressQuery(courseId));
 export const useHistory = () => useQuery(historyQuery());
 
 /** Replaces one lecture in its class's cached list (after a like, a rename, a local view count). */
@@ -165,30 +149,5 @@ export function useSaveProgress() {
     mutationFn: ({ id, position, duration }: { id: string; position: number; duration: number }) =>
       answer(api.lectures[':id'].progress.$put({ param: { id }, json: { position, duration } })),
     meta: { quiet: true },
-  });
-}
-
-export function useAddComment(lectureId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    /** A text, or a reply: the text and the comment it answers (whose author is told). */
-    mutationFn: (input: string | { text: string; parentId: string }) =>
-      answer(
-        api.lectures[':id'].comments.$post({
-          param: { id: lectureId },
-          json: typeof input === 'string' ? { text: input } : input,
-        }),
-      ),
-    meta: { quiet: true },
-    onSuccess: () => client.invalidateQueries({ queryKey: lectureKeys.comments(lectureId) }),
-  });
-}
-
-export function useDeleteComment(lectureId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (commentId: string) =>
-      answer(api.lectures[':id'].comments[':commentId'].$delete({ param: { id: lectureId, commentId } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: lectureKeys.comments(lectureId) }),
   });
 }

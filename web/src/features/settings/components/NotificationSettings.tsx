@@ -2,11 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError } from '../../../api/client';
 import { toast } from '../../../lib/toast';
 import { LoadError } from '../../../ui/QueryState';
-import {
-  type EmailChoice,
-  useNotificationPrefs,
-  useSaveNotificationPrefs,
-} from '../../notifications/api/notifications';
+import { type EmailChoice, useNotificationPrefs, useSaveNotificationPrefs } from '../api/notification-prefs';
 
 const CHOICES: { value: EmailChoice; label: string; hint: string }[] = [
   { value: 'every', label: 'Every event', hint: 'An email for each new lecture, comment on your lectures, or reply.' },

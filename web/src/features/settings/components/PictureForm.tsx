@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../api/client';
+import type { User } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { Avatar } from '../../../ui/Avatar';
-import type { User } from '../../auth/api/users';
 import { useUploadProfilePicture } from '../api/account';
 
 export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: User) => void }) {

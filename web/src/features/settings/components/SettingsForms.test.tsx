@@ -6,8 +6,8 @@ import { LIMITS } from '../../../../../src/contract/limits';
 import { renderInApp, signInAs } from '../../../../test/render';
 import { realServer, TEST_PASSWORD } from '../../../../test/server';
 import { clearToasts, showToasts } from '../../../../test/toasts';
-import { prefetchProviders } from '../../auth/api/providers';
-import type { User } from '../../auth/api/users';
+import { prefetchProviders } from '../../../lib/providers';
+import type { User } from '../../../lib/session';
 import { ProfileInfoForm } from './ProfileInfoForm';
 import { SecurityForm } from './SecurityForm';
 

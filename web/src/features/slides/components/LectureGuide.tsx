@@ -1,10 +1,10 @@
 import { useSetAtom } from 'jotai';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { mergeChapters } from '../../../../../src/contract/chapter-rules';
+import type { LectureJson as Lecture } from '../../../../../src/contract/lectures';
 import { type PlayerMark, playerMarksAtom } from '../../../lib/playback';
 import { Tabs } from '../../../ui/Tabs';
 import { ChapterList } from '../../chapters/components/ChapterList';
-import type { Lecture } from '../../lectures/api/lectures';
 import { type Slide, slideLabel, useLectureSlides } from '../api/slides';
 import { SlideStrip } from './SlideStrip';
 

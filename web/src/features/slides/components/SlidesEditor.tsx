@@ -1,8 +1,8 @@
 import { type FormEvent, useId, useState } from 'react';
+import type { LectureJson as Lecture } from '../../../../../src/contract/lectures';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { formatClock } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
-import type { Lecture } from '../../lectures/api/lectures';
 import {
   type Slide,
   slideLabel,
