@@ -1,13 +1,20 @@
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
 import { destinationAfterSignIn } from '../../../lib/after-sign-in';
+import { useForm } from '../../../lib/form';
+import { loadSchemas } from '../../../lib/form-check';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../../../lib/messages';
 import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
+import { Field } from '../../../ui/Field';
 import { resendOtp, verifyOtp } from '../api/users';
 import { ChooseSignupPassword } from './ChooseSignupPassword';
+
+/** The account routes' request schemas: the code is checked by the server's own rule before it is sent. */
+const contract = () => loadSchemas(() => import('../../../../../src/contract/users'));
 
 /**
  * The code form: used at /verify-email and inside the login and sign-up screens. A code typed away from the
@@ -16,12 +23,18 @@ import { ChooseSignupPassword } from './ChooseSignupPassword';
  */
 export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () => void }) {
   const [otp, setOtp] = useState('');
-  const [verifying, setVerifying] = useState(false);
-  const [sending, setSending] = useState(false);
   /** The server's words when it asks for a password with this code; null while on the code step. */
   const [askedForPassword, setAskedForPassword] = useState<string | null>(null);
   const { signIn } = useSession();
   const navigate = useNavigate();
+  const form = useForm({
+    schema: async () => (await contract()).verifyBody,
+    // Busy until the session is in place and the page moves on.
+    mutation: useMutation({
+      mutationFn: async (code: { email: string; otp: string }) => finish((await verifyOtp(code.email, code.otp)).token),
+    }),
+  });
+  const resend = useMutation({ mutationFn: () => resendOtp(email) });
 
   async function onVerify(event: FormEvent) {
     event.preventDefault();
@@ -29,20 +42,18 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
       toast.error('Please enter the OTP sent to your email', { duration: AUTH_TOAST_MS });
       return;
     }
-    setVerifying(true);
-    let token: string;
-    try {
-      token = (await verifyOtp(email, otp.trim())).token;
-    } catch (error) {
-      setVerifying(false);
-      if (error instanceof ApiError && error.body.requiresPassword === true) {
-        setAskedForPassword(error.message);
-        return;
-      }
-      toast.error(error instanceof ApiError ? error.message : 'Failed to verify OTP', { duration: AUTH_TOAST_MS });
-      return;
-    }
-    await finish(token);
+    await form.submit(
+      { email, otp: otp.trim() },
+      {
+        onError: (error) => {
+          if (error instanceof ApiError && error.body.requiresPassword === true) {
+            setAskedForPassword(error.message);
+            return;
+          }
+          toast.error(error instanceof ApiError ? error.message : 'Failed to verify OTP', { duration: AUTH_TOAST_MS });
+        },
+      },
+    );
   }
 
   async function finish(token: string) {
@@ -57,16 +68,12 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
     }
   }
 
-  async function onResend() {
-    setSending(true);
-    try {
-      await resendOtp(email);
-      toast.success('A new OTP has been sent to your email', { duration: AUTH_TOAST_MS });
-    } catch (error) {
-      toast.error(error instanceof ApiError ? error.message : 'Failed to resend OTP', { duration: AUTH_TOAST_MS });
-    } finally {
-      setSending(false);
-    }
+  function onResend() {
+    resend.mutate(undefined, {
+      onSuccess: () => toast.success('A new OTP has been sent to your email', { duration: AUTH_TOAST_MS }),
+      onError: (error) =>
+        toast.error(error instanceof ApiError ? error.message : 'Failed to resend OTP', { duration: AUTH_TOAST_MS }),
+    });
   }
 
   if (askedForPassword !== null) {
@@ -87,30 +94,29 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
       <p className="mt-2 text-center text-sm text-slate-600">
         We sent a 6-digit code to <strong className="text-slate-900 [overflow-wrap:anywhere]">{email}</strong>.
       </p>
-      <form onSubmit={onVerify} className="mt-6 flex flex-col gap-4" noValidate>
-        <div className="field">
-          <label htmlFor="otp">Verification code</label>
-          <input
-            id="otp"
-            name="otp"
-            className="input text-center font-mono text-2xl tracking-[0.5em]"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={LIMITS.otpDigits}
-            placeholder="••••••"
-            value={otp}
-            onChange={(event) => setOtp(event.target.value.replace(/[^\d\s]/g, ''))}
-          />
-        </div>
-        <button type="submit" className="btn btn-primary w-full" disabled={verifying}>
-          {verifying ? 'Verifying...' : 'Verify Email'}
+      <form onSubmit={onVerify} onFocus={form.prefetch} className="mt-6 flex flex-col gap-4" noValidate>
+        <Field
+          label="Verification code"
+          id="otp"
+          name="otp"
+          className="text-center font-mono text-2xl tracking-[0.5em]"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={LIMITS.otpDigits}
+          placeholder="••••••"
+          value={otp}
+          onChange={(event) => setOtp(event.target.value.replace(/[^\d\s]/g, ''))}
+          problem={form.problems.otp}
+        />
+        <button type="submit" className="btn btn-primary w-full" disabled={form.busy}>
+          {form.busy ? 'Verifying...' : 'Verify Email'}
         </button>
         <div className="flex gap-3">
           <button type="button" className="btn btn-secondary flex-1" onClick={onBack}>
             Go back
           </button>
-          <button type="button" className="btn btn-secondary flex-1" onClick={onResend} disabled={sending}>
-            {sending ? 'Sending...' : 'Send a new code'}
+          <button type="button" className="btn btn-secondary flex-1" onClick={onResend} disabled={resend.isPending}>
+            {resend.isPending ? 'Sending...' : 'Send a new code'}
           </button>
         </div>
       </form>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import type { Lecture } from '../api/lectures';
 
@@ -12,15 +12,10 @@ export function DeleteTopicDialog({
   onClose: () => void;
   onConfirm: (lecture: Lecture) => Promise<void>;
 }) {
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    if (!lecture) return;
-    setBusy(true);
-    try {
-      await onConfirm(lecture);
-    } finally {
-      setBusy(false);
-    }
+  // The page's own call (it says what happened), as a mutation: its isPending is the dialog's busy state.
+  const remove = useMutation({ mutationFn: onConfirm, meta: { quiet: true } });
+  const confirm = () => {
+    if (lecture) remove.mutate(lecture);
   };
   return (
     <ConfirmDialog
@@ -28,7 +23,7 @@ export function DeleteTopicDialog({
       title="Confirm Deletion"
       confirmLabel="Delete"
       busyLabel="Deleting..."
-      busy={busy}
+      busy={remove.isPending}
       onClose={onClose}
       onConfirm={confirm}
     >
