@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import { tooMany } from '../errors';
-import { createRateLimiter, type RateLimiter } from '../http/rate-limit';
+import { createRateLimiter, type RateLimiter } from '../lib/rate-limit';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -36,8 +36,9 @@ export const LIMITS = {
   chapterMinSeconds: 10,
 } as const;
 
-/** Ids are opaque url-safe strings; anything else cannot name a row. */
-export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** Ids are opaque url-safe strings; anything else cannot name a row. ID_CHARS is one inside a longer pattern. */
+export const ID_CHARS = '[A-Za-z0-9_-]{1,64}';
+export const ID_PATTERN = new RegExp(`^${ID_CHARS}$`);
 
 /** The 6 digits of an email code. */
 export const OTP_PATTERN = new RegExp(`^\\d{${LIMITS.otpDigits}}$`);

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import type { Video } from '../db/schema';
+import { ID_CHARS } from './limits';
+
+const MASTER_PLAYLIST = new RegExp(`^/media/videos/(${ID_CHARS})/master\\.m3u8$`);
 
 /** Where a video's master playlist is served: what the client stores as the lecture's videoLink. */
 export const masterPlaylistPath = (videoId: string) => `/media/videos/${videoId}/master.m3u8`;
@@ -13,7 +16,7 @@ export function videoIdFromLink(link: string): string | undefined {
   } catch {
     return undefined;
   }
-  return /^\/media\/videos\/([A-Za-z0-9_-]{1,64})\/master\.m3u8$/.exec(path)?.[1];
+  return MASTER_PLAYLIST.exec(path)?.[1];
 }
 
 /** A video's processing state as lectures and the status endpoint show it. */

@@ -3,9 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
+import { runSql } from '../search/sql';
 import { openTestDatabase, testEngine } from '../test/database';
 import { openDatabase } from './client';
 import { migrateDatabase, readMigrations } from './migrate';
+import { courses, jobs, lectures, searchEntries, users } from './schema';
 
 const dir = mkdtempSync(join(tmpdir(), 'classroom-migrate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,6 +30,49 @@ test(`two processes starting at once on an empty database migrate it once (${tes
     expect(await migrateDatabase(other)).toEqual([]);
   } finally {
     await other.close();
+    await database.close();
+  }
+});
+
+test(`events_told_once: lectures told by a notify-lecture job stay told; titles stop coming from triggers (${testEngine})`, async () => {
+  const database = await openTestDatabase(mkdtempSync(join(dir, 'told-')), { migrate: false });
+  const { db } = database.handle;
+  try {
+    const tags = readMigrations(testEngine).map((migration) => migration.tag);
+    const mine = tags.findIndex((tag) => tag.endsWith('_events_told_once'));
+    await migrateDatabase(database.handle, tags[mine - 1]);
+    await db
+      .insert(users)
+      .values({ id: 'u1', username: 'Tess', email: 't@example.test', passwordHash: 'x', role: 'teacher' });
+    await db.insert(courses).values({ id: 'c1', courseName: 'Optics', teacherId: 'u1', inviteCode: 'ABCDEF' });
+    for (const id of ['told', 'untold']) {
+      await runSql(
+        db,
+        sql`insert into lectures (id, course_id, name_of_topic) values (${id}, 'c1', ${`Lecture ${id}`})`,
+      );
+    }
+    await db.insert(jobs).values({
+      id: 'notify-lecture-told',
+      type: 'notify',
+      payload: '{}',
+      state: 'done',
+      runAfter: 0,
+      createdAt: 1_700_000_000_000,
+    });
+    expect(await migrateDatabase(database.handle)).toEqual(tags.slice(mine));
+    const rows = await db
+      .select({ id: lectures.id, toldAt: lectures.studentsToldAt })
+      .from(lectures)
+      .orderBy(lectures.id);
+    expect(rows).toEqual([
+      { id: 'told', toldAt: 1_700_000_000_000 },
+      { id: 'untold', toldAt: null },
+    ]);
+    // A lecture written straight to the table is no longer indexed by a trigger (listeners index every kind).
+    const before = (await db.select().from(searchEntries)).length;
+    await runSql(db, sql`insert into lectures (id, course_id, name_of_topic) values ('raw', 'c1', 'Raw')`);
+    expect(await db.select().from(searchEntries)).toHaveLength(before);
+  } finally {
     await database.close();
   }
 });

@@ -32,9 +32,12 @@ const statementsOf = (migration: Migration) =>
     .filter(Boolean);
 
 /** Applies the engine's migrations not yet applied, each in its own transaction. Answers the tags applied. */
-export async function migrateDatabase(handle: DatabaseHandle): Promise<string[]> {
-  if (handle.postgres) return migratePostgres(handle.postgres, readMigrations('postgres'));
-  if (handle.sqlite) return migrate(handle.sqlite);
+export async function migrateDatabase(handle: DatabaseHandle, upTo?: string): Promise<string[]> {
+  // `upTo` (tests of a migration's data carry-over): stop after that tag.
+  const upToTag = (migrations: Migration[]) =>
+    upTo ? migrations.slice(0, migrations.findIndex((migration) => migration.tag === upTo) + 1) : migrations;
+  if (handle.postgres) return migratePostgres(handle.postgres, upToTag(readMigrations('postgres')));
+  if (handle.sqlite) return migrate(handle.sqlite, upToTag(readMigrations('sqlite')));
   throw new Error('migrateDatabase: the handle has no connection');
 }
 

@@ -446,7 +446,7 @@ export let workers = sqliteTable('workers', {
 });
 
 /**
- * Rate-limit windows shared by every server process (src/http/rate-limit.ts): one row per limiter and key, the key
+ * Rate-limit windows shared by every server process (src/lib/rate-limit.ts): one row per limiter and key, the key
  * kept as a hash (never an address or email), counted by one upsert per hit on the database's clock.
  */
 export let rateLimits = sqliteTable(

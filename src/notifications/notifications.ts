@@ -16,10 +16,10 @@ import {
   videos,
 } from '../db/schema';
 import { transaction } from '../db/transaction';
-import { createRateLimiter } from '../http/rate-limit';
 import { enqueueJob } from '../jobs/jobs';
 import type { JobHandlers } from '../jobs/runner';
 import { newId } from '../lib/ids';
+import { createRateLimiter } from '../lib/rate-limit';
 import type { Mailer } from '../mail/mailer';
 import { type NotificationItem, notificationMail, PRODUCT_NAME } from '../mail/templates';
 import { unsubscribeToken } from './unsubscribe-token';

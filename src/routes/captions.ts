@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readableLecture, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
 import { captionFields, captionJson, toCaptionJson } from '../contract/lectures';
-import { LIMITS } from '../contract/limits';
+import { ID_CHARS, LIMITS } from '../contract/limits';
 import { messageJson } from '../contract/users';
 import { captionOfLecture, deleteCaption, putCaption, videoById } from '../db/queries/lectures';
 import type { AppDeps, AppEnv } from '../deps';
@@ -16,7 +16,7 @@ import { subtitlePlaylist, toWebVtt } from '../media/captions';
 const captionParam = z.object({ id: idSchema, captionId: idSchema });
 const captionFileParam = z.object({
   id: idSchema,
-  file: z.string().regex(/^[A-Za-z0-9_-]{1,64}\.(vtt|m3u8)$/, 'Not a caption file.'),
+  file: z.string().regex(new RegExp(`^${ID_CHARS}\\.(vtt|m3u8)$`), 'Not a caption file.'),
 });
 const captionFile = smallFileForm({
   field: 'file',

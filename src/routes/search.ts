@@ -5,8 +5,8 @@ import { type SearchResultJson, searchQuery, searchResult } from '../contract/se
 import type { AppDeps, AppEnv } from '../deps';
 import { tooMany } from '../errors';
 import { answers } from '../http/openapi';
-import { createRateLimiter } from '../http/rate-limit';
 import { validate } from '../http/validation';
+import { createRateLimiter } from '../lib/rate-limit';
 import { search, tokensOf } from '../search/query';
 
 /** Searches a person may make per minute (a search runs on submit, not on every key). */

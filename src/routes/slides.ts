@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableLecture, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
+import { ID_CHARS } from '../contract/limits';
 import {
   slideChange,
   slideIndexChange,
@@ -16,8 +17,8 @@ import type { AppDeps, AppEnv } from '../deps';
 import { notFound, tooMany } from '../errors';
 import { fileResponse } from '../http/file-response';
 import { answers } from '../http/openapi';
-import { createRateLimiter } from '../http/rate-limit';
 import { idSchema, validate } from '../http/validation';
+import { createRateLimiter } from '../lib/rate-limit';
 import { switchSlideIndex } from '../media/slide-index';
 import { slideThumbnailKey } from '../storage/keys';
 
@@ -25,7 +26,7 @@ const lectureParam = z.object({ id: idSchema });
 const slideParam = z.object({ id: idSchema, slideId: idSchema });
 const thumbnailParam = z.object({
   id: idSchema,
-  file: z.string().regex(/^[A-Za-z0-9_-]{1,64}\.webp$/, 'Not a slide thumbnail.'),
+  file: z.string().regex(new RegExp(`^${ID_CHARS}\\.webp$`), 'Not a slide thumbnail.'),
 });
 const slideNotFound = () => notFound('slide_not_found', 'This slide does not exist.');
 

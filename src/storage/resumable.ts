@@ -5,6 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
+import { ID_PATTERN } from '../contract/limits';
 import type { LocalCopy, Storage } from './storage';
 
 /** An unfinished resumable upload is removed this long after it was created. */
@@ -12,7 +13,7 @@ export const RESUMABLE_EXPIRY_MS = 24 * 60 * 60 * 1000;
 export const RESUMABLE_PREFIX = 'resumable';
 
 /** An upload id as the server makes them; anything else (it comes from the URL) is no upload of ours. */
-const UPLOAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const UPLOAD_ID = ID_PATTERN;
 const checkedId = (id: string) => {
   if (!UPLOAD_ID.test(id)) throw ERRORS.FILE_NOT_FOUND;
   return id;
