@@ -158,7 +158,7 @@ test('a narrow player puts speed and captions into the settings menu; Escape clo
 });
 
 test('the settings menu opens above the bar where it fits, else above the seek bar, else as a sheet over the bar', () => {
-  // A phone's player: 0 to 190 px, its bar from 100 (the seek bar from 124) to 190.
+  // A phone's player, 190 px tall: its bar starts at 100 (the seek bar at 124) and ends at 190.
   const bar = { top: 100, seekTop: 124, bottom: 190 };
   expect(menuPlacement(90, 0, bar)).toEqual({ bottom: 90 });
   expect(menuPlacement(110, 0, bar)).toEqual({ bottom: 66 });
