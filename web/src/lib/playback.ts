@@ -36,6 +36,26 @@ playerClockAtom.onMount = registerReset;
 seekRequestAtom.onMount = registerReset;
 playerMarksAtom.onMount = registerReset;
 
+/** What the class page gives the player it is handed (features/player's VideoPlayer, composed in routes/). */
+export type PlayerProps = {
+  src: string;
+  poster?: string | null;
+  /** Where to start, in seconds (resume). */
+  startAt?: number;
+  onEnded?: () => void;
+  /** Called every few seconds while playing, and on pause: the position to remember. */
+  onPosition?: (position: number, duration: number) => void;
+  /** Start playing at once. */
+  autoPlay?: boolean;
+  /** The video's length as the server knows it: shown before the stream itself says (nothing loads before Play). */
+  durationHint?: number;
+  /** The video's width and height, so a portrait lecture is shown at its own aspect. */
+  width?: number | null;
+  height?: number | null;
+  /** The lecture's caption tracks (WebVTT), offered by the CC control. */
+  captions?: { id: string; language: string; label: string; url: string }[];
+};
+
 /** The index of the mark playing at `clock` (the last one started), or -1 before the first. */
 export function currentIndex(marks: readonly { seconds: number }[], clock: number) {
   let at = -1;

@@ -4,6 +4,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { errorMessage, queryClient } from '../api/query-client';
+import { ChapterList } from '../features/chapters/components/ChapterList';
 import { courseQuery, useCourse } from '../features/classes/api/courses';
 import { Comments } from '../features/comments/components/Comments';
 import {
@@ -18,6 +19,7 @@ import { Playlist } from '../features/lectures/components/Playlist';
 import { CourseNotes } from '../features/notes/components/CourseNotes';
 import { useRecordVisit } from '../features/notifications/api/notifications';
 import { OfflineDownload } from '../features/offline/components/OfflineDownload';
+import { VideoPlayer } from '../features/player/components/VideoPlayer';
 import { useAfterFirstScreen } from '../features/player/hooks/useAfterFirstScreen';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { LectureGuide } from '../features/slides/components/LectureGuide';
@@ -209,6 +211,7 @@ export function CoursePage() {
               <RemovedLecture next={selected} onWatch={select} />
             ) : (
               <LectureStage
+                Player={VideoPlayer}
                 key={selected?._id ?? 'none'}
                 lecture={selected}
                 next={selected && lectures ? (lectures[lectures.indexOf(selected) + 1] ?? null) : null}
@@ -225,7 +228,7 @@ export function CoursePage() {
               {/* Its own key: a sibling with the stage's key (the lecture id) makes React keep the old stage beside the new. */}
               {/* With chapters it shows at once, with the page (nothing moves); otherwise only once slides arrive. */}
               {(shown || selected.chapters.length > 0) && (
-                <LectureGuide key={`guide ${selected._id}`} lecture={selected} />
+                <LectureGuide key={`guide ${selected._id}`} lecture={selected} ChapterList={ChapterList} />
               )}
             </div>
           )}

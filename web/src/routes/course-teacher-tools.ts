@@ -6,5 +6,5 @@ export { ClassRoster } from '../features/classes/components/ClassRoster';
 export { SharePanel } from '../features/classes/components/SharePanel';
 export { TeacherProgress } from '../features/classes/components/TeacherProgress';
 export { DeleteTopicDialog } from '../features/lectures/components/DeleteTopicDialog';
-export { AddTopicModal, EditTopicModal } from '../features/lectures/components/TopicModals';
 export { DownloadsSwitch } from '../features/offline/components/DownloadsSwitch';
+export { AddTopicModal, EditTopicModal } from './topic/TopicModals';

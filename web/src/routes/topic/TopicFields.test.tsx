@@ -3,9 +3,9 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'jotai';
 import { useState } from 'react';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { appStore } from '../../../lib/store';
-import { type UploadItem, uploadsAtom } from '../../uploads/state/uploads';
+import { LIMITS } from '../../../../src/contract/limits';
+import { type UploadItem, uploadsAtom } from '../../features/uploads/state/uploads';
+import { appStore } from '../../lib/store';
 import { DescriptionField, TopicNameField, UploadProgress, VideoFileField } from './TopicFields';
 
 beforeEach(() => appStore.set(uploadsAtom, []));

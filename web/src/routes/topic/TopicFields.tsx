@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useId } from 'react';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { uploadsAtom } from '../../uploads/state/uploads';
+import { LIMITS } from '../../../../src/contract/limits';
+import { uploadsAtom } from '../../features/uploads/state/uploads';
 
 export function TopicNameField({
   value,

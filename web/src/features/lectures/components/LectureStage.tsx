@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { type ComponentType, useEffect, useState } from 'react';
 import { asSentence, plural, processingForStudents } from '../../../lib/format';
+import type { PlayerProps } from '../../../lib/playback';
 import { EyeIcon, HeartIcon, PlayIcon } from '../../../ui/icons';
-import { VideoPlayer } from '../../player/components/VideoPlayer';
 import { type Lecture, useCountView, useSaveProgress, useToggleLike } from '../api/lectures';
 import { LectureDescription } from './LectureDescription';
 
@@ -10,9 +10,10 @@ const UP_NEXT_SECONDS = 5;
 
 /**
  * The player (or the lecture's processing state) with its name, view count and likes button. When a lecture ends
- * and another follows, "Up next" counts down and plays it, unless the student cancels.
+ * and another follows, "Up next" counts down and plays it, unless the student cancels. The page hands it the player.
  */
 export function LectureStage({
+  Player,
   lecture,
   next = null,
   onNext,
@@ -20,6 +21,8 @@ export function LectureStage({
   onAddFirst,
   canRetry = false,
 }: {
+  /** The video player (features/player), given by the page that composes the two. */
+  Player: ComponentType<PlayerProps>;
   lecture: Lecture | null;
   next?: Lecture | null;
   onNext?: (lecture: Lecture) => void;
@@ -71,7 +74,7 @@ export function LectureStage({
     <div className="flex flex-col gap-3">
       {video?.playable ? (
         <div className="relative">
-          <VideoPlayer
+          <Player
             // Our own fields, not the spec's videoLink (null until processing completes): the player starts while the
             // video transcodes and is not remounted when it finishes.
             key={`${lecture._id} ${video.masterPlaylist}`}

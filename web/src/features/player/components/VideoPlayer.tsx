@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
-import { playerClockAtom, playerMarksAtom } from '../../../lib/playback';
+import { type PlayerProps, playerClockAtom, playerMarksAtom } from '../../../lib/playback';
 import { useAutoHideControls } from '../hooks/useAutoHideControls';
 import { useCaptionTracks } from '../hooks/useCaptionTracks';
 import { useHlsPlayer } from '../hooks/useHlsPlayer';
@@ -17,25 +17,6 @@ import { PlayerControls } from './PlayerControls';
 import { PlayerOverlays } from './PlayerOverlays';
 
 export { MAX_RETRIES } from '../state/player-state';
-
-export type PlayerProps = {
-  src: string;
-  poster?: string | null;
-  /** Where to start, in seconds (resume). */
-  startAt?: number;
-  onEnded?: () => void;
-  /** Called every few seconds while playing, and on pause: the position to remember. */
-  onPosition?: (position: number, duration: number) => void;
-  /** Start playing at once. */
-  autoPlay?: boolean;
-  /** The video's length as the server knows it: shown before the stream itself says (nothing loads before Play). */
-  durationHint?: number;
-  /** The video's width and height, so a portrait lecture is shown at its own aspect. */
-  width?: number | null;
-  height?: number | null;
-  /** The lecture's caption tracks (WebVTT), offered by the CC control. */
-  captions?: { id: string; language: string; label: string; url: string }[];
-};
 
 /**
  * The lecture's player: one reducer holds its state (state/player-state.ts), useHlsPlayer drives the stream, and the

@@ -1,10 +1,10 @@
 import { useSetAtom } from 'jotai';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { type ComponentType, useEffect, useId, useMemo, useState } from 'react';
 import { mergeChapters } from '../../../../../src/contract/chapter-rules';
+import type { Chapter } from '../../../../../src/contract/chapters';
 import type { LectureJson as Lecture } from '../../../../../src/contract/lectures';
 import { type PlayerMark, playerMarksAtom } from '../../../lib/playback';
 import { Tabs } from '../../../ui/Tabs';
-import { ChapterList } from '../../chapters/components/ChapterList';
 import { type Slide, slideLabel, useLectureSlides } from '../api/slides';
 import { SlideStrip } from './SlideStrip';
 
@@ -30,7 +30,14 @@ type Part = 'Chapters' | 'Slides';
  * player (seek-bar ticks, the chapter's name, `[` and `]`) while the lecture is open. Nothing shows when the lecture
  * has neither; "Making the slide index…" while the index is being made.
  */
-export function LectureGuide({ lecture }: { lecture: Lecture }) {
+export function LectureGuide({
+  lecture,
+  ChapterList,
+}: {
+  lecture: Lecture;
+  /** The chapters' list (features/chapters), given by the page that composes the two. */
+  ChapterList: ComponentType<{ chapters: Chapter[]; labelledBy?: string }>;
+}) {
   const { state, slides: listed } = useLectureSlides(lecture);
   const wide = useWide();
   const id = useId();
