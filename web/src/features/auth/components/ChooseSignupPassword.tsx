@@ -6,8 +6,8 @@ import { useForm } from '../../../lib/form';
 import { loadSchemas } from '../../../lib/form-check';
 import { Field } from '../../../ui/Field';
 import { FormError } from '../../../ui/FormError';
+import { NewPasswordFields } from '../../../ui/NewPasswordFields';
 import { type Role, verifyOtp } from '../api/users';
-import { NewPasswordFields } from './NewPasswordFields';
 import { RoleChoice } from './RoleChoice';
 
 /** The account routes' request schemas: the password is checked by the server's own rule. */

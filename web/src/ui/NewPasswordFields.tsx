@@ -1,5 +1,5 @@
-import { LIMITS } from '../../../../../src/contract/limits';
-import { PasswordInput } from '../../../ui/PasswordInput';
+import { LIMITS } from '../../../src/contract/limits';
+import { PasswordInput } from './PasswordInput';
 
 /**
  * "New password" and "Confirm new password", for the Security tab and the password reset; `problems` are said
