@@ -187,7 +187,7 @@ export type TranscodeResult = ({ ok: true } | { ok: false; reason: string }) & {
   usage: { cpuSeconds: number; peakMb: number };
 };
 
-/** Runs the ladder transcode at low priority, reporting how far into the source it has got. */
+/** Runs the ladder transcode at low priority (after looksStill, unless told), reporting how far it has got. */
 export async function runTranscode(
   tools: Tools,
   plan: Plan,
@@ -202,6 +202,8 @@ export async function runTranscode(
   const chosen: LadderOptions = options ?? { frames: 'lecture' };
   const check =
     chosen.frames === 'lecture' && chosen.still === undefined ? await looksStill(tools, plan, source, signal) : null;
+  if (signal.aborted)
+    return { ok: false, reason: 'Stopped.', usage: { cpuSeconds: check?.cpuSeconds ?? 0, peakMb: 0 } };
   const commands = transcodeCommands(tools, plan, source, outDir, check ? { ...chosen, still: check.still } : chosen);
   const nice = ['nice', '-n', String(FFMPEG_NICE)];
   const audio = commands.audio
