@@ -8,7 +8,7 @@ import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } 
 import { appStore } from './lib/store';
 import { Toasts } from './lib/toast';
 import { readToken } from './lib/token-cookie';
-import { AppRoutes } from './router';
+import { AppRoutes, preloadOpenedPage } from './router';
 
 function App() {
   const setSession = useSetAtom(sessionAtom);
@@ -30,6 +30,7 @@ function App() {
 
 const root = document.getElementById('root');
 if (root) {
+  preloadOpenedPage();
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

@@ -30,10 +30,15 @@ const AdminPage = page(() => import('./routes/AdminPage'), 'AdminPage');
 const SharePage = page(() => import('./routes/SharePage'), 'SharePage');
 const DownloadsPage = page(() => import('./routes/DownloadsPage'), 'DownloadsPage');
 const NotFoundPage = page(() => import('./routes/NotFoundPage'), 'NotFoundPage');
-// A class opened straight from a link or a reload: its code loads beside the sign-in check, not after the shell's.
-if (readToken() && /^\/classroom\/./.test(location.pathname)) {
+/**
+ * A class opened straight from a link or a reload: its code and its data load beside the sign-in check, not after
+ * the shell's. main.tsx calls it as the app starts (no module reads the address or the token when imported).
+ */
+export function preloadOpenedPage() {
+  if (!readToken() || !/^\/classroom\/./.test(location.pathname)) return;
   void AppShell.preload();
   void CoursePage.preload();
+  void import('./routes/CoursePage').then((module) => module.prefetchOpenedClass(location.pathname));
 }
 
 /** A toast belongs to the page that showed it: moving to another page clears it (see dismissToastsOfLastPage). */

@@ -27,7 +27,6 @@ import { teacherIdOf, teacherName } from '../lib/course-teacher';
 import { seekRequestAtom } from '../lib/playback';
 import { useSession } from '../lib/session';
 import { toast } from '../lib/toast';
-import { readToken } from '../lib/token-cookie';
 import { usePageTitle } from '../lib/use-page-title';
 import { ShareIcon } from '../ui/icons';
 import { LoadError } from '../ui/QueryState';
@@ -37,8 +36,9 @@ import { FullPageLoader } from '../ui/Spinner';
  * A class opened straight from a link or a reload: its class and lectures are asked for as soon as this code has
  * arrived (router.tsx asks for it at once), beside the sign-in check, not once the shell has rendered the page.
  */
-const openedId = /^\/classroom\/([^/]+)\/?$/.exec(window.location.pathname)?.[1];
-if (openedId && readToken()) {
+export function prefetchOpenedClass(pathname: string) {
+  const openedId = /^\/classroom\/([^/]+)\/?$/.exec(pathname)?.[1];
+  if (!openedId) return;
   void queryClient.prefetchQuery(courseQuery(decodeURIComponent(openedId)));
   void queryClient.prefetchQuery(lecturesQuery(decodeURIComponent(openedId)));
 }
