@@ -1,46 +1,17 @@
-import { z } from 'zod';
 import type { Db } from '../db/client';
 import type { Job } from '../db/schema';
-import { idSchema } from '../http/validation';
+
+export { type JobPayload, type JobType, jobPayloads } from '../job-payloads';
 
 /**
- * Every job type, and what a job tells about the thing it runs on (its subject). A subject's state changes only
- * through its projection, a listener of `job-changed` (src/wiring.ts) run inside the transaction that changes the
- * job (PeerTube's video-state.ts shape), so the two never disagree: Cancel, Retry, a failed attempt and a
- * take-back each leave the subject in a state its owner can act on.
+ * What a job tells about the thing it runs on (its subject). A subject's state changes only through its
+ * projection, a listener of `job-changed` (src/wiring.ts) run inside the transaction that changes the job
+ * (PeerTube's video-state.ts shape), so the two never disagree: Cancel, Retry, a failed attempt and a take-back
+ * each leave the subject in a state its owner can act on. The job types themselves are the app's
+ * (src/job-payloads.ts, beside the worker's composition): this folder names none.
+ *
+ * A `JobChange` is what happened to a job, as its subject's projection sees it.
  */
-/**
- * The payload of each job type (PeerTube's per-type payloads): what `enqueueJob` takes for that type, checked again
- * when a worker takes the job up (a row is data: a payload that does not parse fails the job for good, with why).
- */
-export const jobPayloads = {
-  transcode: z.object({ videoId: idSchema }),
-  backup: z.object({}),
-  /** The cluster's periodic cleanup (one row, due again every SWEEP_EVERY_MS). */
-  sweep: z.object({}),
-  /** Notifications (src/notifications): one event's recipients, a batch per run after `after`. */
-  notify: z.object({
-    event: z.enum(['lecture', 'comment']),
-    subjectId: idSchema,
-    after: idSchema.optional(),
-  }),
-  /** Notification mails to send (rows of `notifications`), within the mail rate; `chain`/`round` name a follow-on. */
-  'send-mail': z.object({
-    ids: z.array(idSchema).max(500),
-    chain: z.string().max(200).optional(),
-    round: z.number().int().min(0).max(1_000_000).optional(),
-  }),
-  /** The daily digests (periodic). */
-  digest: z.object({}),
-  /** An offline copy of a video's rung (a `downloads` row, its subject): media/download.ts. */
-  download: z.object({ downloadId: idSchema }),
-  /** A video's slide index (src/media/slides-job.ts): detection, thumbnails and words, after its transcode. */
-  slides: z.object({ videoId: idSchema }),
-};
-export type JobType = keyof typeof jobPayloads;
-export type JobPayload<T extends JobType> = z.infer<(typeof jobPayloads)[T]>;
-
-/** What happened to a job, as its subject's projection sees it. */
 export type JobChange =
   /** A worker took it up (a new attempt, or a take-back after a worker died). */
   | { to: 'running'; job: Job }
