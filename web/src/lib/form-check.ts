@@ -15,19 +15,12 @@ export type FieldProblems = Record<string, string>;
 
 /**
  * A form's values checked with the server's own request schema (src/contract), before anything is sent: each
- * field's first problem in the words the server's 400 would give, empty when the values would be taken.
+ * field's first problem in the words the server's 400 would give, empty when the values would be taken. At once:
+ * no contract schema refines asynchronously.
  */
-export async function fieldProblems(schema: ZodType, values: unknown): Promise<FieldProblems> {
-  const result = await schema.safeParseAsync(values);
+export function fieldProblems(schema: ZodType, values: unknown): FieldProblems {
   const problems: FieldProblems = {};
-  for (const issue of result.error?.issues ?? []) problems[issue.path.map(String).join('.')] ??= issue.message;
+  for (const issue of schema.safeParse(values).error?.issues ?? [])
+    problems[issue.path.map(String).join('.')] ??= issue.message;
   return problems;
-}
-
-/** The first problem as the server's 400 words its message (`field: message`), or null. */
-export async function problemOf(schema: ZodType, values: unknown): Promise<string | null> {
-  const [first] = Object.entries(await fieldProblems(schema, values));
-  if (!first) return null;
-  const [field, message] = first;
-  return field ? `${field}: ${message}` : message;
 }

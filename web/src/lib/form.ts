@@ -25,28 +25,33 @@ export function useForm<Values, Answer, Variables = Values, Context = unknown>({
 }) {
   const [problems, setProblems] = useState<FieldProblems>({});
   const checks = useRef(0);
+  const loaded = useRef<ZodType | null>(null);
 
-  async function check(values: Values): Promise<FieldProblems> {
-    let found: FieldProblems = {};
+  async function load(): Promise<ZodType | null> {
     try {
-      found = await fieldProblems(await schema(), values);
+      loaded.current ??= await schema();
     } catch {
       // The schema's code could not load (offline): the server checks the same rules anyway.
     }
-    return { ...found, ...also?.(values) };
+    return loaded.current;
   }
+  const check = (values: Values, rules: ZodType | null): FieldProblems => ({
+    ...(rules ? fieldProblems(rules, values) : {}),
+    ...also?.(values),
+  });
 
   return {
     problems,
     busy: mutation.isPending,
     /** The form's `onFocus`: the schema is loaded before the first submit needs it. */
-    prefetch: () => void schema().catch(() => {}),
+    prefetch: () => void load(),
     /** The values changed: a field said to be wrong is checked again (all such fields, or those named). */
     recheck(values: Values, fields?: string[]) {
       const shown = Object.keys(problems).filter((key) => !fields || fields.includes(key));
       if (shown.length === 0) return;
       const at = ++checks.current;
-      void check(values).then((found) => {
+      void load().then((rules) => {
+        const found = check(values, rules);
         if (at !== checks.current) return;
         setProblems((before) => {
           const after = { ...before };
@@ -61,7 +66,10 @@ export function useForm<Values, Answer, Variables = Values, Context = unknown>({
     /** Checks, then sends; nothing is sent while a field has a problem. Answers whether it was sent. */
     async submit(values: Values, options: MutateOptions<Answer, Error, Variables, Context> = {}): Promise<boolean> {
       const at = ++checks.current;
-      const found = await check(values);
+      // A new try forgets the last one's refusal (a form showing `mutation.error` shows this one's).
+      if (mutation.isError) mutation.reset();
+      // At once when the schema is in (the form's focus loaded it): busy shows in the same frame as the click.
+      const found = check(values, loaded.current ?? (await load()));
       if (at !== checks.current) return false;
       setProblems(found);
       if (Object.keys(found).length > 0) return false;

@@ -5,27 +5,38 @@ import { LIMITS } from '../../../src/contract/limits';
 import { errorMessage } from '../api/query-client';
 import { AuthLayout } from '../app/AuthLayout';
 import { forgotPassword, resetPassword } from '../features/auth/api/users';
-import { NewPasswordFields } from '../ui/NewPasswordFields';
 import { SchoolOnlyNotice } from '../features/auth/components/SchoolOnlyNotice';
 import { destinationAfterSignIn } from '../lib/after-sign-in';
+import { useForm } from '../lib/form';
+import { loadSchemas } from '../lib/form-check';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../lib/messages';
 import { useProviders } from '../lib/providers';
 import { useSession } from '../lib/session';
 import { toast } from '../lib/toast';
 import { usePageTitle } from '../lib/use-page-title';
+import { EmailField, Field } from '../ui/Field';
 import { FormError } from '../ui/FormError';
+import { NewPasswordFields } from '../ui/NewPasswordFields';
+
+/** The account routes' request schemas: each form is checked by the server's own rules before it is sent. */
+const contract = () => loadSchemas(() => import('../../../src/contract/users'));
 
 /** "Forgot password?": the address, then the emailed code with a new password. Signs the user in. */
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const ask = useMutation({ mutationFn: forgotPassword, meta: { quiet: true } });
+  const askForm = useForm({
+    schema: async () => (await contract()).emailBody,
+    mutation: ask,
+    send: (values: { email: string }) => values.email,
+  });
   const providers = useProviders();
   usePageTitle(sentTo ? 'Choose a new password' : 'Reset your password');
 
   function onAsk(event: FormEvent) {
     event.preventDefault();
-    ask.mutate(email, { onSuccess: () => setSentTo(email.trim().toLowerCase()) });
+    void askForm.submit({ email }, { onSuccess: () => setSentTo(email.trim().toLowerCase()) });
   }
 
   return (
@@ -40,19 +51,8 @@ export function ForgotPasswordPage() {
           <p className="mt-2 text-center text-sm text-slate-600">
             Enter the address you signed up with. We will email you a code to choose a new password.
           </p>
-          <form onSubmit={onAsk} className="mt-6 flex flex-col gap-4">
-            <div className="field">
-              <label htmlFor="reset-email">Email</label>
-              <input
-                id="reset-email"
-                type="email"
-                className="input"
-                value={email}
-                onChange={(event) => setEmail(event.target.value)}
-                autoComplete="email"
-                required
-              />
-            </div>
+          <form onSubmit={onAsk} onFocus={askForm.prefetch} className="mt-6 flex flex-col gap-4">
+            <EmailField id="reset-email" value={email} onValue={setEmail} problem={askForm.problems.email} />
             <FormError message={ask.isError ? errorMessage(ask.error) : ''} />
             <button type="submit" className="btn btn-primary w-full" disabled={ask.isPending}>
               {ask.isPending ? 'Sending...' : 'Send code'}
@@ -72,12 +72,11 @@ export function ForgotPasswordPage() {
 function ResetForm({ email, onBack }: { email: string; onBack: () => void }) {
   const [otp, setOtp] = useState('');
   const [password, setPassword] = useState('');
-  const [mismatch, setMismatch] = useState(false);
   const [confirm, setConfirm] = useState('');
   const { signIn } = useSession();
   const navigate = useNavigate();
   const reset = useMutation({
-    mutationFn: () => resetPassword(email, otp.trim(), password),
+    mutationFn: (body: { otp: string; newPassword: string }) => resetPassword(email, body.otp, body.newPassword),
     meta: { quiet: true },
     onSuccess: async ({ token }) => {
       toast.success('Your password is changed. Every other device was signed out.', { duration: AUTH_TOAST_MS });
@@ -86,10 +85,21 @@ function ResetForm({ email, onBack }: { email: string; onBack: () => void }) {
     },
   });
 
+  const form = useForm({
+    schema: async () => (await contract()).resetBody,
+    mutation: reset,
+    // The second typing is the form's own check: the server never sees it.
+    also: (values: { confirm: string; newPassword: string }): Record<string, string> =>
+      values.newPassword !== values.confirm ? { confirm: "The passwords don't match." } : {},
+    send: ({ otp, newPassword }: { email: string; otp: string; newPassword: string; confirm: string }) => ({
+      otp,
+      newPassword,
+    }),
+  });
+
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setMismatch(password !== confirm);
-    if (password === confirm) reset.mutate();
+    void form.submit({ email, otp: otp.trim(), newPassword: password, confirm });
   }
 
   return (
@@ -99,22 +109,27 @@ function ResetForm({ email, onBack }: { email: string; onBack: () => void }) {
         If an account uses <strong className="text-slate-900 [overflow-wrap:anywhere]">{email}</strong>, we sent it a
         6-digit code.
       </p>
-      <form onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
-        <div className="field">
-          <label htmlFor="reset-code">Code from the email</label>
-          <input
-            id="reset-code"
-            className="input text-center font-mono text-xl tracking-[0.4em]"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={LIMITS.otpDigits}
-            value={otp}
-            onChange={(event) => setOtp(event.target.value.replace(/\D/g, ''))}
-            required
-          />
-        </div>
-        <NewPasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />
-        <FormError message={mismatch ? "The passwords don't match." : reset.isError ? errorMessage(reset.error) : ''} />
+      <form onSubmit={onSubmit} onFocus={form.prefetch} className="mt-6 flex flex-col gap-4">
+        <Field
+          label="Code from the email"
+          id="reset-code"
+          className="text-center font-mono text-xl tracking-[0.4em]"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={LIMITS.otpDigits}
+          value={otp}
+          onChange={(event) => setOtp(event.target.value.replace(/\D/g, ''))}
+          required
+          problem={form.problems.otp}
+        />
+        <NewPasswordFields
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+          problems={{ password: form.problems.newPassword, confirm: form.problems.confirm }}
+        />
+        <FormError message={reset.isError ? errorMessage(reset.error) : ''} />
         <button type="submit" className="btn btn-primary w-full" disabled={reset.isPending}>
           {reset.isPending ? 'Saving...' : 'Set new password'}
         </button>

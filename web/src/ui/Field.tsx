@@ -4,6 +4,18 @@ import { FieldProblem } from './FieldProblem';
 /** What ties a control to its field: its id, the hint or problem it is read with, and whether it is wrong. */
 export type FieldWiring = { id: string; 'aria-describedby'?: string; 'aria-invalid'?: true };
 
+type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'children'> & {
+  label: ReactNode;
+  /** `sr-only` for a field whose purpose the page already shows (a comment box). */
+  labelClassName?: string;
+  /** A rule the value must follow, read with the control while there is no problem. */
+  hint?: ReactNode;
+  problem?: string;
+  children?: (wiring: FieldWiring) => ReactNode;
+  /** The new text as it is typed (in place of `onChange`). */
+  onValue?: (value: string) => void;
+};
+
 /**
  * A form's field: label, control, hint and problem (in the server's words, under the field, in the hint's place).
  * Renders an `input` with the other props, or whatever `children` draws with the wiring (a textarea, a select).
@@ -16,16 +28,9 @@ export function Field({
   id: givenId,
   className = '',
   children,
+  onValue,
   ...input
-}: Omit<InputHTMLAttributes<HTMLInputElement>, 'children'> & {
-  label: ReactNode;
-  /** `sr-only` for a field whose purpose the page already shows (a comment box). */
-  labelClassName?: string;
-  /** A rule the value must follow, read with the control while there is no problem. */
-  hint?: ReactNode;
-  problem?: string;
-  children?: (wiring: FieldWiring) => ReactNode;
-}) {
+}: FieldProps) {
   const madeId = useId();
   const id = givenId ?? madeId;
   const wiring: FieldWiring = {
@@ -41,7 +46,12 @@ export function Field({
       {children ? (
         children(wiring)
       ) : (
-        <input className={`input aria-invalid:border-red-500 ${className}`.trim()} {...input} {...wiring} />
+        <input
+          className={`input aria-invalid:border-red-500 ${className}`.trim()}
+          onChange={onValue && ((event) => onValue(event.target.value))}
+          {...input}
+          {...wiring}
+        />
       )}
       {/* One line under the field: the problem says the rule again in its own words, so it takes the hint's place. */}
       {problem ? (
@@ -55,4 +65,9 @@ export function Field({
       )}
     </div>
   );
+}
+
+/** The email address field of the account forms. */
+export function EmailField(props: Omit<FieldProps, 'label' | 'type'>) {
+  return <Field label="Email" type="email" autoComplete="email" required {...props} />;
 }

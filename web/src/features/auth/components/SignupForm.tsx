@@ -6,7 +6,7 @@ import { useForm } from '../../../lib/form';
 import { loadSchemas } from '../../../lib/form-check';
 import { AUTH_TOAST_MS, withTryAgain } from '../../../lib/messages';
 import { toast } from '../../../lib/toast';
-import { Field } from '../../../ui/Field';
+import { EmailField, Field } from '../../../ui/Field';
 import { PasswordInput } from '../../../ui/PasswordInput';
 import { type Role, register } from '../api/users';
 import { RoleChoice } from './RoleChoice';
@@ -86,7 +86,7 @@ export function SignupForm({
         minLength={LIMITS.usernameMin}
         maxLength={LIMITS.usernameMax}
       />
-      <Field label="Email" {...text('email')} type="email" autoComplete="email" />
+      <EmailField {...text('email')} />
       <PasswordInput
         label="Password"
         name="password"

@@ -159,7 +159,7 @@ export function ClassCard({
               id={`rename-${course._id}`}
               value={name}
               maxLength={LIMITS.courseNameMax}
-              onChange={(event) => setName(event.target.value)}
+              onValue={setName}
               problem={form.problems.courseName}
               // The dialog opened for this input.
               autoFocus

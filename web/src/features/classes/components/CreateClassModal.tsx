@@ -43,7 +43,7 @@ export function CreateClassModal({ open, onClose }: { open: boolean; onClose: ()
           label="Class name"
           id="new-class-name"
           value={courseName}
-          onChange={(event) => setCourseName(event.target.value)}
+          onValue={setCourseName}
           placeholder="e.g. Physics 101"
           maxLength={LIMITS.courseNameMax}
           required
@@ -57,7 +57,7 @@ export function CreateClassModal({ open, onClose }: { open: boolean; onClose: ()
           min={LIMITS.semesterMin}
           max={LIMITS.semesterMax}
           value={semester}
-          onChange={(event) => setSemester(event.target.value)}
+          onValue={setSemester}
           placeholder={`Optional, ${LIMITS.semesterMin} to ${LIMITS.semesterMax}`}
           problem={form.problems.semester}
         />

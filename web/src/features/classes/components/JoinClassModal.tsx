@@ -49,7 +49,7 @@ export function JoinClassModal({ open, onClose }: { open: boolean; onClose: () =
           id="join-class-code"
           className="font-mono text-lg tracking-widest uppercase placeholder:tracking-normal placeholder:normal-case"
           value={classCode}
-          onChange={(event) => setClassCode(event.target.value)}
+          onValue={setClassCode}
           placeholder="e.g. K7PQ2XM"
           autoCapitalize="characters"
           autoComplete="off"
