@@ -15,8 +15,8 @@ export function useForm<Values, Answer, Variables = Values, Context = unknown>({
   also,
   send = (values) => values as unknown as Variables,
 }: {
-  /** The contract's request schema for these values (the checked shape, keyed as the server's `fields` are). */
-  schema: () => Promise<ZodType>;
+  /** The contract's request schema for these values (keyed as the server's `fields` are); none for a file alone. */
+  schema?: () => Promise<ZodType>;
   mutation: UseMutationResult<Answer, Error, Variables, Context>;
   /** Checks the server never sees (a second typing of a password): each field's problem. */
   also?: (values: Values) => FieldProblems;
@@ -29,7 +29,7 @@ export function useForm<Values, Answer, Variables = Values, Context = unknown>({
 
   async function load(): Promise<ZodType | null> {
     try {
-      loaded.current ??= await schema();
+      if (schema) loaded.current ??= await schema();
     } catch {
       // The schema's code could not load (offline): the server checks the same rules anyway.
     }

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError } from '../../../api/client';
+import { useForm } from '../../../lib/form';
 import { toast } from '../../../lib/toast';
 import { LoadError } from '../../../ui/QueryState';
 import { type EmailChoice, useNotificationPrefs, useSaveNotificationPrefs } from '../api/notification-prefs';
@@ -16,7 +17,8 @@ const CHOICES: { value: EmailChoice; label: string; hint: string }[] = [
  */
 export function NotificationSettings() {
   const prefs = useNotificationPrefs();
-  const save = useSaveNotificationPrefs();
+  // No schema to load: the choice is one of three radios, and the server's refusal still comes back through it.
+  const form = useForm({ mutation: useSaveNotificationPrefs() });
   const [choice, setChoice] = useState<EmailChoice | null>(null);
   const [saved, setSaved] = useState(false);
   const loaded = prefs.data?.email;
@@ -28,7 +30,7 @@ export function NotificationSettings() {
     event.preventDefault();
     if (!choice) return;
     setSaved(false);
-    save.mutate(
+    void form.submit(
       { email: choice },
       {
         onSuccess: () => {
@@ -58,7 +60,7 @@ export function NotificationSettings() {
         </div>
       ) : (
         <form onSubmit={onSubmit} className="mt-4 flex flex-col gap-4" aria-busy={!ready}>
-          <fieldset className="flex flex-col gap-3" disabled={!ready || save.isPending}>
+          <fieldset className="flex flex-col gap-3" disabled={!ready || form.busy}>
             <legend className="sr-only">Send me</legend>
             {CHOICES.map((option) => (
               <label
@@ -84,8 +86,8 @@ export function NotificationSettings() {
             ))}
           </fieldset>
           <div className="flex flex-wrap items-center gap-3">
-            <button type="submit" className="btn btn-primary" disabled={!ready || save.isPending}>
-              {save.isPending ? 'Saving...' : ready ? 'Save' : 'Loading...'}
+            <button type="submit" className="btn btn-primary" disabled={!ready || form.busy}>
+              {form.busy ? 'Saving...' : ready ? 'Save' : 'Loading...'}
             </button>
             <p role="status" className="text-sm text-green-700">
               {saved ? 'Saved.' : ''}

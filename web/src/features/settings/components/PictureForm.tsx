@@ -1,15 +1,25 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../api/client';
+import { useForm } from '../../../lib/form';
 import type { User } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { Avatar } from '../../../ui/Avatar';
+import { Field } from '../../../ui/Field';
 import { useUploadProfilePicture } from '../api/account';
 
 export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: User) => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const upload = useUploadProfilePicture();
+  // The file is checked here; the server's refusal (its `fields`) is said under the field.
+  const form = useForm({
+    mutation: useUploadProfilePicture(),
+    also: (values: { profilePicture: File | null }): Record<string, string> =>
+      values.profilePicture?.type.startsWith('image/')
+        ? {}
+        : { profilePicture: 'Please select an image file to upload.' },
+    send: (values) => ({ file: values.profilePicture as File, onProgress: setProgress }),
+  });
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (!file) return setPreview(null);
@@ -18,16 +28,10 @@ export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: Use
     return () => URL.revokeObjectURL(url);
   }, [file]);
 
-  function onSubmit(event: FormEvent) {
+  async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (!file?.type.startsWith('image/')) {
-      toast.error('Please select an image file to upload.');
-      return;
-    }
-    toast.info('Starting upload...');
-    setProgress(0);
-    upload.mutate(
-      { file, onProgress: setProgress },
+    const sent = await form.submit(
+      { profilePicture: file },
       {
         onSuccess: (updated) => {
           onSaved(updated);
@@ -43,23 +47,32 @@ export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: Use
         onSettled: () => setProgress(null),
       },
     );
+    // Not an image: said under the field, and nothing is sent.
+    if (!sent) return;
+    toast.info('Starting upload...');
+    setProgress((percent) => percent ?? 0);
   }
   return (
     <form onSubmit={onSubmit} className="flex flex-col items-center gap-4 sm:flex-row sm:items-start">
       <Avatar src={preview ?? user.profilePictureImageLink} name={user.username} size={112} />
       <div className="flex w-full flex-1 flex-col gap-3">
-        <div className="field">
-          <label htmlFor="profile-picture">Choose a picture</label>
-          <input
-            ref={input}
-            id="profile-picture"
-            type="file"
-            accept="image/png,image/jpeg,image/gif,image/webp"
-            className="file-input"
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-          />
-          <p className="text-xs text-slate-500">JPEG, PNG, GIF or WebP, up to 5 MB. It is cropped to a square.</p>
-        </div>
+        <Field
+          label="Choose a picture"
+          id="profile-picture"
+          hint="JPEG, PNG, GIF or WebP, up to 5 MB. It is cropped to a square."
+          problem={form.problems.profilePicture}
+        >
+          {(wiring) => (
+            <input
+              {...wiring}
+              ref={input}
+              type="file"
+              accept="image/png,image/jpeg,image/gif,image/webp"
+              className="file-input"
+              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            />
+          )}
+        </Field>
         {progress !== null && (
           <div
             className="h-2 overflow-hidden rounded-full bg-slate-200"
@@ -72,8 +85,8 @@ export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: Use
             <div className="h-full bg-indigo-600 transition-[width]" style={{ width: `${progress}%` }} />
           </div>
         )}
-        <button type="submit" className="btn btn-primary self-start" disabled={progress !== null}>
-          {progress !== null ? 'Uploading...' : 'Upload Picture'}
+        <button type="submit" className="btn btn-primary self-start" disabled={form.busy}>
+          {form.busy ? 'Uploading...' : 'Upload Picture'}
         </button>
       </div>
     </form>
