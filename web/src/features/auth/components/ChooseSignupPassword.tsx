@@ -47,6 +47,7 @@ export function ChooseSignupPassword({
     // Busy until the session is in place: the page moves on from here.
     mutation: useMutation({
       mutationFn: async (chosen: Chosen) => onVerified((await verifyOtp(email, otp, chosen)).token),
+      meta: { quiet: true },
     }),
     also: (values: Chosen & { confirm: string }): Record<string, string> =>
       values.password !== values.confirm ? { confirm: "The passwords don't match." } : {},

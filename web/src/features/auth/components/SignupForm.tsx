@@ -34,7 +34,7 @@ export function SignupForm({
   const { email, password, role } = values;
   const form = useForm({
     schema: async () => (await contract()).registerBody,
-    mutation: useMutation({ mutationFn: register }),
+    mutation: useMutation({ mutationFn: register, meta: { quiet: true } }),
   });
   const set =
     <Key extends keyof SignUpValues>(field: Key) =>

@@ -32,9 +32,10 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
     // Busy until the session is in place and the page moves on.
     mutation: useMutation({
       mutationFn: async (code: { email: string; otp: string }) => finish((await verifyOtp(code.email, code.otp)).token),
+      meta: { quiet: true },
     }),
   });
-  const resend = useMutation({ mutationFn: () => resendOtp(email) });
+  const resend = useMutation({ mutationFn: () => resendOtp(email), meta: { quiet: true } });
 
   async function onVerify(event: FormEvent) {
     event.preventDefault();

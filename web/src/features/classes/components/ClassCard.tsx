@@ -60,10 +60,13 @@ export function ClassCard({
   // The page's own calls (they toast what happened), as mutations: their isPending is the card's busy state.
   const form = useForm({
     schema: async () => (await contract()).updateCourseBody,
-    mutation: useMutation({ mutationFn: ({ courseName }: { courseName: string }) => onRename(course, courseName) }),
+    mutation: useMutation({
+      mutationFn: ({ courseName }: { courseName: string }) => onRename(course, courseName),
+      meta: { quiet: true },
+    }),
     send: ({ courseName }: { courseName: string }) => ({ courseName: courseName.trim() }),
   });
-  const remove = useMutation({ mutationFn: () => onDelete(course) });
+  const remove = useMutation({ mutationFn: () => onDelete(course), meta: { quiet: true } });
   const busy = form.busy || remove.isPending;
 
   async function onSave(event: FormEvent) {
