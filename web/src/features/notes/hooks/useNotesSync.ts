@@ -1,6 +1,5 @@
-import { useEffect } from 'react';
 import { subscribeOnline } from '../../../lib/online';
-import { useSession } from '../../../lib/session';
+import { usePersonEffect } from '../../../lib/person';
 import { flushNotes, hasQueuedNotes, refreshQueuedNotes } from '../state/notes-queue';
 
 /** How often notes written offline are tried again while they wait. */
@@ -11,10 +10,7 @@ const NOTES_RETRY_MS = 5000;
  * at start and each time the connection is back (docs/offline.md).
  */
 export function useNotesSync() {
-  const { user } = useSession();
-  const userId = user?._id;
-  useEffect(() => {
-    if (!userId) return;
+  usePersonEffect(() => {
     refreshQueuedNotes();
     const sync = () => {
       if (navigator.onLine) void flushNotes();
@@ -30,5 +26,5 @@ export function useNotesSync() {
       clearInterval(retry);
       unsubscribe();
     };
-  }, [userId]);
+  });
 }

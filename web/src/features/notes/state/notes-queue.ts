@@ -3,7 +3,7 @@ import type { NotesJson } from '../../../../../src/contract/courses';
 import { ApiError, answer, api } from '../../../api/client';
 import { queryClient } from '../../../api/query-client';
 import { courseKeys } from '../../../api/query-keys';
-import { sessionAtom } from '../../../lib/session';
+import { currentUserId, readPersonalRecord } from '../../../lib/person';
 import { onSignOut } from '../../../lib/sign-out';
 import { appStore } from '../../../lib/store';
 import { mergedNotes, type QueuedNotes } from './notes-merge';
@@ -17,16 +17,7 @@ import { mergedNotes, type QueuedNotes } from './notes-merge';
 export type { QueuedNotes };
 
 const queueKey = (userId: string) => `classroom.offline.notes.${userId}`;
-const currentUserId = () => appStore.get(sessionAtom).user?._id;
-
-function readQueue(userId = currentUserId()): Record<string, QueuedNotes> {
-  if (!userId) return {};
-  try {
-    return JSON.parse(localStorage.getItem(queueKey(userId)) ?? '{}') as Record<string, QueuedNotes>;
-  } catch {
-    return {};
-  }
-}
+const readQueue = (userId = currentUserId()) => readPersonalRecord<QueuedNotes>(userId && queueKey(userId));
 
 /** Classes whose notes wait on this device to be sent, for the person signed in: read by `refreshQueuedNotes`. */
 export const queuedNotesAtom = atom<Record<string, QueuedNotes>>({});

@@ -1,6 +1,5 @@
-import { useEffect } from 'react';
 import { subscribeOnline } from '../../../lib/online';
-import { useSession } from '../../../lib/session';
+import { usePersonEffect } from '../../../lib/person';
 import { checkSavedAccess, forgetOfflineData, pruneSaved, startOfflineData } from '../state/downloads';
 import { linkManifest, registerServiceWorker } from '../state/service-worker';
 
@@ -10,10 +9,7 @@ import { linkManifest, registerServiceWorker } from '../state/service-worker';
  * is back (and once at start) checks that saved lectures are still the person's to watch.
  */
 export function useOfflineSync() {
-  const { user } = useSession();
-  const userId = user?._id;
-  useEffect(() => {
-    if (!userId) return;
+  usePersonEffect((userId) => {
     linkManifest();
     startOfflineData();
     void registerServiceWorker();
@@ -22,5 +18,5 @@ export function useOfflineSync() {
     };
     void forgetOfflineData(userId).then(pruneSaved).then(sync);
     return subscribeOnline(sync);
-  }, [userId]);
+  });
 }

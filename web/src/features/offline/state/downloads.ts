@@ -2,7 +2,7 @@ import { atom } from 'jotai';
 import type { CourseJson } from '../../../../../src/contract/courses';
 import type { LectureJson } from '../../../../../src/contract/lectures';
 import { ApiError } from '../../../api/client';
-import { sessionAtom } from '../../../lib/session';
+import { currentUserId, readPersonalRecord } from '../../../lib/person';
 import { onSignOut } from '../../../lib/sign-out';
 import { appStore } from '../../../lib/store';
 import { toast } from '../../../lib/toast';
@@ -41,16 +41,7 @@ const indexKey = (userId: string) => `classroom.offline.downloads.${userId}`;
 export const canSaveOffline = () =>
   typeof window !== 'undefined' && 'serviceWorker' in navigator && 'caches' in window && window.isSecureContext;
 
-const currentUserId = () => appStore.get(sessionAtom).user?._id;
-
-function readIndex(userId: string | undefined): Record<string, SavedLecture> {
-  if (!userId) return {};
-  try {
-    return JSON.parse(localStorage.getItem(indexKey(userId)) ?? '{}') as Record<string, SavedLecture>;
-  } catch {
-    return {};
-  }
-}
+const readIndex = (userId: string | undefined) => readPersonalRecord<SavedLecture>(userId && indexKey(userId));
 
 /** What is saved on this device for the person signed in (complete or not): read by `startOfflineData`. */
 export const savedLecturesAtom = atom<Record<string, SavedLecture>>({});
