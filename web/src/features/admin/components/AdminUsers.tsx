@@ -3,6 +3,7 @@ import { formatLongDate, plural } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
+import { Field } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { type AdminUser, useAdminUsers, useDeleteUser, useSendReset, useUpdateUser } from '../api/admin';
 
@@ -17,16 +18,7 @@ export function AdminUsers() {
       <h2 id="admin-users" className="sr-only">
         Users
       </h2>
-      <div className="field">
-        <label htmlFor="user-search">Search by name or email</label>
-        <input
-          id="user-search"
-          type="search"
-          className="input"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-        />
-      </div>
+      <Field label="Search by name or email" id="user-search" type="search" value={search} onValue={setSearch} />
       <QueryState query={query} label="users" empty={<p className="text-sm text-slate-600">No user matches.</p>}>
         {(users) => (
           <ul className="flex flex-col gap-3">

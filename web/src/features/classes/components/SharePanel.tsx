@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 're
 import { teacherIdOf } from '../../../lib/course-teacher';
 import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
+import { Field } from '../../../ui/Field';
 import { CopyIcon, RefreshIcon } from '../../../ui/icons';
 import { Modal } from '../../../ui/Modal';
 import { shareOrigin, useAppInfo } from '../api/app';
@@ -134,39 +135,42 @@ export function SharePanel({ course }: { course: Course }) {
               {course.inviteCode}
             </p>
           </div>
-          <div className="field">
-            <label htmlFor="invite-link">Invite link</label>
-            <div className="flex gap-2">
-              {/* A box that wraps, so the whole link shows at any width, sized to it (an input hid the link's end). */}
-              <textarea
-                ref={linkBox}
-                id="invite-link"
-                className="input min-h-10 min-w-0 flex-1 resize-none overflow-hidden py-2 font-mono text-sm leading-snug [line-break:anywhere] [overflow-wrap:anywhere]"
-                rows={1}
-                value={link}
-                readOnly
-                onFocus={(event) => event.currentTarget.select()}
-              />
-              <button
-                type="button"
-                className="btn btn-secondary shrink-0 self-start"
-                onClick={copy}
-                disabled={!link}
-                aria-label="Copy invite link"
-              >
-                <CopyIcon size={18} />
-                <span className="hidden sm:inline">Copy</span>
-              </button>
-            </div>
-            <p role="status" className="h-5 text-sm font-medium text-emerald-700">
-              {copied ? 'Link copied to clipboard!' : ''}
-            </p>
-            {warning && (
-              <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="share-warning">
-                {warning}
-              </p>
+          <Field label="Invite link" id="invite-link">
+            {(wiring) => (
+              <>
+                <div className="flex gap-2">
+                  {/* A box that wraps, so the whole link shows at any width, sized to it (an input hid the link's end). */}
+                  <textarea
+                    {...wiring}
+                    ref={linkBox}
+                    className="input min-h-10 min-w-0 flex-1 resize-none overflow-hidden py-2 font-mono text-sm leading-snug [line-break:anywhere] [overflow-wrap:anywhere]"
+                    rows={1}
+                    value={link}
+                    readOnly
+                    onFocus={(event) => event.currentTarget.select()}
+                  />
+                  <button
+                    type="button"
+                    className="btn btn-secondary shrink-0 self-start"
+                    onClick={copy}
+                    disabled={!link}
+                    aria-label="Copy invite link"
+                  >
+                    <CopyIcon size={18} />
+                    <span className="hidden sm:inline">Copy</span>
+                  </button>
+                </div>
+                <p role="status" className="h-5 text-sm font-medium text-emerald-700">
+                  {copied ? 'Link copied to clipboard!' : ''}
+                </p>
+                {warning && (
+                  <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="share-warning">
+                    {warning}
+                  </p>
+                )}
+              </>
             )}
-          </div>
+          </Field>
           {isTeacher && (
             <button type="button" className="btn btn-secondary self-start" onClick={() => setConfirmOpen(true)}>
               <RefreshIcon size={18} /> New code
