@@ -5,7 +5,13 @@ import type { JobChange, Projection } from './jobs/types';
 import { projectDownload } from './media/download';
 import { enqueueSlides, projectSlides } from './media/slide-index';
 import { projectVideo } from './media/state';
-import { commentPosted, lectureMayBeReady, videoBecameReady } from './notifications/notifications';
+import {
+  commentPosted,
+  lectureMayBeReady,
+  teacherDecided,
+  teacherWaits,
+  videoBecameReady,
+} from './notifications/notifications';
 import { indexCaption, indexChapters, indexComment, indexTitle } from './search/index';
 import { indexSlidesOfLecture, indexSlidesOfVideo } from './search/slides';
 
@@ -47,6 +53,9 @@ const consequences: { [T in AppEventType]?: Listener<T>[] } = {
     // Its lecture's teacher and (for a reply) the parent's author are told.
     (tx, { commentId }) => commentPosted(tx, commentId),
   ],
+  // Every administrator (but a disabled one) is told, once per teacher.
+  'teacher-waits': [(tx, { teacherId }) => teacherWaits(tx, teacherId)],
+  'teacher-decided': [(tx, { teacherId, status }) => teacherDecided(tx, teacherId, status)],
   'slides-changed': [
     (tx, event) =>
       event.lectureId ? indexSlidesOfLecture(tx, event.lectureId) : indexSlidesOfVideo(tx, event.videoId),

@@ -3,6 +3,7 @@ import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { type Signup, signups, type User, users } from '../db/schema';
 import { transaction } from '../db/transaction';
+import { emit } from '../events/events';
 import { newId } from '../lib/ids';
 import { CODE_LIFETIME_MS, MAX_CODE_ATTEMPTS } from './email-codes';
 import { hashKey } from './sessions';
@@ -173,6 +174,7 @@ export async function accountFromSignup(
         emailVerifiedAt: now,
       })
       .returning();
+    if (user?.teacherStatus === 'pending') await emit(tx, { type: 'teacher-waits', teacherId: user.id });
     return user as User;
   });
 }

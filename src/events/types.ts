@@ -23,7 +23,11 @@ export type AppEvent =
   /** A comment (or a reply) was posted. */
   | { type: 'comment-posted'; commentId: string }
   /** A video's slides, their titles or hiding, or its index switch changed (for one lecture, or every one showing it). */
-  | { type: 'slides-changed'; videoId: string; lectureId?: string };
+  | { type: 'slides-changed'; videoId: string; lectureId?: string }
+  /** A teacher's account was made and waits for an administrator's approval. */
+  | { type: 'teacher-waits'; teacherId: string }
+  /** An administrator changed a teacher's approval (only a real change: a second Approve emits nothing). */
+  | { type: 'teacher-decided'; teacherId: string; status: 'approved' | 'declined' };
 
 export type AppEventType = AppEvent['type'];
 export type EventOf<T extends AppEventType> = Extract<AppEvent, { type: T }>;

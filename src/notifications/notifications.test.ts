@@ -62,6 +62,8 @@ describe('notifications', () => {
   beforeAll(async () => {
     h = await startHarness();
     clips = mkdtempSync(join(tmpdir(), 'classroom-notify-'));
+    // The first account is the administrator, who may not delete it: one of its own, before the cast signs up at once.
+    await h.signUp('teacher', 'Ada Admin');
     [teacher, otherTeacher, ann, ben, dee, eve, outsider] = await Promise.all([
       h.signUp('teacher', 'Tess Teacher'),
       h.signUp('teacher', 'Otto Other'),

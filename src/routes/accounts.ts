@@ -47,7 +47,6 @@ import { answers } from '../http/openapi';
 import { validate } from '../http/validation';
 import type { Mail } from '../mail/mailer';
 import { accountExistsMail, passwordResetMail, verificationCodeMail } from '../mail/templates';
-import { teacherWaits } from '../notifications/notifications';
 import { endSessionUrlOf } from './school-sign-in';
 
 const SIGNUP_COOKIE = 'signup';
@@ -232,7 +231,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       if (user.teacherStatus === 'pending')
         c.get('log').info({ event: 'teacher_waits', userId: user.id }, 'a teacher waits for approval');
       // The administrators are told by the worker (a notification by their e-mail choice; printed when mail is the log).
-      if (user.teacherStatus === 'pending' && (await teacherWaits(db, user.id))) deps.jobs.wake();
+      if (user.teacherStatus === 'pending') deps.jobs.wake();
       deleteCookie(c, SIGNUP_COOKIE, { path: '/api/users' });
       return c.json({
         token: await signIn(c, user),

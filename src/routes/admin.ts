@@ -39,7 +39,6 @@ import { VERSION } from '../lib/version';
 import { passwordResetMail, testMail } from '../mail/templates';
 import { retryFailed } from '../media/state';
 import { deleteUnreferencedVideos, removeVideoFiles } from '../media/videos';
-import { teacherDecided } from '../notifications/notifications';
 import { AVATARS_PREFIX, avatarKey, UPLOADS_PREFIX, VIDEOS_PREFIX } from '../storage/keys';
 import { prefixBytes } from '../storage/storage';
 
@@ -103,7 +102,7 @@ export function adminRoutes(deps: AppDeps) {
           if (body.teacherApproved !== undefined) {
             const status = body.teacherApproved ? 'approved' : 'declined';
             // The teacher hears of a real change only (a second Approve tells nobody again).
-            if (await decideTeacher(tx, user.id, status)) told = await teacherDecided(tx, user.id, status);
+            told = await decideTeacher(tx, user.id, status);
           }
           return setStanding(tx, user.id, {
             ...(body.disabled !== undefined ? { disabledAt: body.disabled ? Date.now() : null } : {}),

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { emit } from '../../events/events';
 import type { Db } from '../client';
 import { containsIgnoringCase, greatest } from '../dialect';
 import { courses, enrollments, lectures, likes, type User, users, videos } from '../schema';
@@ -49,8 +50,8 @@ export async function setStanding(
 }
 
 /**
- * Approves or declines a teacher. Answers whether the status changed: the one condition in the UPDATE means two
- * administrators pressing Approve at once make one change (and one mail), not two.
+ * Approves or declines a teacher, in the caller's transaction. Answers whether the status changed: the one
+ * condition in the UPDATE means two administrators pressing Approve at once make one change (and one mail), not two.
  */
 export async function decideTeacher(db: Db, id: string, status: 'approved' | 'declined') {
   const changed = await db
@@ -64,6 +65,7 @@ export async function decideTeacher(db: Db, id: string, status: 'approved' | 'de
       ),
     )
     .returning({ id: users.id });
+  if (changed.length > 0) await emit(db, { type: 'teacher-decided', teacherId: id, status });
   return changed.length > 0;
 }
 
