@@ -7,7 +7,7 @@ import { courseKeys } from '../../../api/query-keys';
 import { fieldProblems, loadSchemas } from '../../../lib/form-check';
 import { useOnline } from '../../../lib/online';
 import { toast } from '../../../lib/toast';
-import { FieldProblem } from '../../../ui/FieldProblem';
+import { Field } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { saveNotesOnLeave, useNotes, useSaveNotes } from '../api/notes';
 import { queuedNotesAtom, queuedNotesOf, queueNotes } from '../state/notes-queue';
@@ -181,17 +181,18 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
       <span className={`-mt-2 text-xs ${autoError || problem ? 'text-red-700' : 'text-slate-500'}`} role="status">
         {status}
       </span>
-      <textarea
-        aria-label="Course notes"
-        className="textarea min-h-40 aria-invalid:border-red-500"
-        placeholder="Take notes for this course..."
-        value={notes}
-        onChange={(event) => setNotes(event.target.value)}
-        onFocus={() => void contract()}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `notes-problem-${courseId}` : undefined}
-      />
-      <FieldProblem id={`notes-problem-${courseId}`} message={problem} />
+      <Field label="Course notes" labelClassName="sr-only" id={`notes-${courseId}`} problem={problem}>
+        {(wiring) => (
+          <textarea
+            {...wiring}
+            className="textarea min-h-40 aria-invalid:border-red-500"
+            placeholder="Take notes for this course..."
+            value={notes}
+            onChange={(event) => setNotes(event.target.value)}
+            onFocus={() => void contract()}
+          />
+        )}
+      </Field>
       <button type="button" className="btn btn-primary self-end" onClick={onSave} disabled={save.isPending}>
         {save.isPending ? 'Saving...' : 'Save Notes'}
       </button>
