@@ -83,6 +83,12 @@ export function useForm<Values, Answer, Variables = Values, Context = unknown>({
       });
       return true;
     },
+    /** A text field's value, change and problem, by the name the server's `fields` use: spread on a `Field`. */
+    bind: (name: string, value: string, onValue: (value: string) => void) => ({
+      value,
+      onValue,
+      problem: problems[name],
+    }),
     /** Forget every problem shown (a form emptied after a success, a dialog closed). */
     clear: () => setProblems({}),
   };

@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type Ref, useId } from 'react';
 import { FieldProblem } from './FieldProblem';
 
 /** What ties a control to its field: its id, the hint or problem it is read with, and whether it is wrong. */
@@ -70,4 +70,33 @@ export function Field({
 /** The email address field of the account forms. */
 export function EmailField(props: Omit<FieldProps, 'label' | 'type'>) {
   return <Field label="Email" type="email" autoComplete="email" required {...props} />;
+}
+
+/** A file field: `onFile` gets the chosen file (or none); `ref` reaches the input, to empty it after a send. */
+export function FileField({
+  onFile,
+  ref,
+  className = '',
+  accept,
+  disabled,
+  ...field
+}: Omit<FieldProps, 'children' | 'onChange' | 'onValue' | 'type'> & {
+  onFile: (file: File | null) => void;
+  ref?: Ref<HTMLInputElement>;
+}) {
+  return (
+    <Field {...field}>
+      {(wiring) => (
+        <input
+          {...wiring}
+          ref={ref}
+          type="file"
+          accept={accept}
+          disabled={disabled}
+          className={`file-input ${className}`.trim()}
+          onChange={(event) => onFile(event.target.files?.[0] ?? null)}
+        />
+      )}
+    </Field>
+  );
 }

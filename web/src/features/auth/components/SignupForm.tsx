@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { ChangeEvent, FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { LIMITS } from '../../../../../src/contract/limits';
 import { ApiError } from '../../../api/client';
 import { useForm } from '../../../lib/form';
@@ -49,10 +49,8 @@ export function SignupForm({
   const text = (key: 'username' | 'email') => ({
     id: key,
     name: key,
-    value: values[key],
-    onChange: (event: ChangeEvent<HTMLInputElement>) => set(key)(event.target.value),
     required: true,
-    problem: form.problems[key],
+    ...form.bind(key, values[key], set(key)),
   });
 
   async function onSubmit(event: FormEvent) {

@@ -42,12 +42,10 @@ export function CreateClassModal({ open, onClose }: { open: boolean; onClose: ()
         <Field
           label="Class name"
           id="new-class-name"
-          value={courseName}
-          onValue={setCourseName}
           placeholder="e.g. Physics 101"
           maxLength={LIMITS.courseNameMax}
           required
-          problem={form.problems.courseName}
+          {...form.bind('courseName', courseName, setCourseName)}
         />
         <Field
           label="Semester"
@@ -56,10 +54,8 @@ export function CreateClassModal({ open, onClose }: { open: boolean; onClose: ()
           inputMode="numeric"
           min={LIMITS.semesterMin}
           max={LIMITS.semesterMax}
-          value={semester}
-          onValue={setSemester}
           placeholder={`Optional, ${LIMITS.semesterMin} to ${LIMITS.semesterMax}`}
-          problem={form.problems.semester}
+          {...form.bind('semester', semester, setSemester)}
         />
         <ModalActions onCancel={onClose} busy={form.busy} label="Create Class" busyLabel="Creating..." />
       </form>

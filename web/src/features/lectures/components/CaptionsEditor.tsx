@@ -4,7 +4,7 @@ import { errorMessage } from '../../../api/query-client';
 import { useForm } from '../../../lib/form';
 import { loadSchemas } from '../../../lib/form-check';
 import { toast } from '../../../lib/toast';
-import { Field } from '../../../ui/Field';
+import { Field, FileField } from '../../../ui/Field';
 import { FormError } from '../../../ui/FormError';
 import { type Caption, type Lecture, useAddCaption, useDeleteCaption, useLectures } from '../api/lectures';
 
@@ -112,19 +112,15 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
         </ul>
       )}
       <form onSubmit={onAdd} onFocus={form.prefetch} className="flex flex-col gap-3" noValidate>
-        <Field label="Caption file (.vtt or .srt)" problem={form.problems.file}>
-          {(wiring) => (
-            <input
-              {...wiring}
-              ref={fileInput}
-              type="file"
-              accept=".vtt,.srt,text/vtt"
-              className="file-input font-normal"
-              disabled={form.busy}
-              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-            />
-          )}
-        </Field>
+        <FileField
+          label="Caption file (.vtt or .srt)"
+          problem={form.problems.file}
+          ref={fileInput}
+          accept=".vtt,.srt,text/vtt"
+          className="font-normal"
+          disabled={form.busy}
+          onFile={setFile}
+        />
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <div className="flex flex-col gap-1">
             <Field
@@ -132,13 +128,11 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
               list={`${id}-languages`}
               placeholder="en"
               maxLength={LIMITS.captionLanguageMax}
-              value={language}
               disabled={form.busy}
-              onChange={(event) => {
-                setLanguage(event.target.value);
-                if (!labelTouched) setLabel(languageName(event.target.value.trim()));
-              }}
-              problem={form.problems.language}
+              {...form.bind('language', language, (value) => {
+                setLanguage(value);
+                if (!labelTouched) setLabel(languageName(value.trim()));
+              })}
             />
             <datalist id={`${id}-languages`}>
               {COMMON_LANGUAGES.map((tag) => (
@@ -152,13 +146,11 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
             label="Label students see"
             placeholder="English"
             maxLength={LIMITS.captionLabelMax}
-            value={label}
             disabled={form.busy}
-            onChange={(event) => {
-              setLabel(event.target.value);
+            {...form.bind('label', label, (value) => {
+              setLabel(value);
               setLabelTouched(true);
-            }}
-            problem={form.problems.label}
+            })}
           />
         </div>
         <FormError message={error} />

@@ -4,7 +4,7 @@ import { useForm } from '../../../lib/form';
 import type { User } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { Avatar } from '../../../ui/Avatar';
-import { Field } from '../../../ui/Field';
+import { FileField } from '../../../ui/Field';
 import { useUploadProfilePicture } from '../api/account';
 
 export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: User) => void }) {
@@ -56,23 +56,15 @@ export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: Use
     <form onSubmit={onSubmit} className="flex flex-col items-center gap-4 sm:flex-row sm:items-start">
       <Avatar src={preview ?? user.profilePictureImageLink} name={user.username} size={112} />
       <div className="flex w-full flex-1 flex-col gap-3">
-        <Field
+        <FileField
           label="Choose a picture"
           id="profile-picture"
           hint="JPEG, PNG, GIF or WebP, up to 5 MB. It is cropped to a square."
           problem={form.problems.profilePicture}
-        >
-          {(wiring) => (
-            <input
-              {...wiring}
-              ref={input}
-              type="file"
-              accept="image/png,image/jpeg,image/gif,image/webp"
-              className="file-input"
-              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-            />
-          )}
-        </Field>
+          ref={input}
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          onFile={setFile}
+        />
         {progress !== null && (
           <div
             className="h-2 overflow-hidden rounded-full bg-slate-200"
