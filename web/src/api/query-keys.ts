@@ -18,6 +18,9 @@ export const lectureKeys = {
   comments: (lectureId: string) => ['lectures', lectureId, 'comments'] as const,
   chapters: (lectureId: string) => ['lectures', lectureId, 'chapters'] as const,
   slides: (lectureId: string) => ['lectures', lectureId, 'slides'] as const,
+  /** The slide index made from one video of the lecture: a new video is a new index. */
+  slideIndex: (lectureId: string, videoId: string | undefined) =>
+    [...lectureKeys.slides(lectureId), videoId ?? null] as const,
   history: () => ['history'] as const,
 };
 

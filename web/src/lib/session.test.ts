@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test';
 import { queryClient } from '../api/query-client';
+import { courseKeys } from '../api/query-keys';
 import { playerClockAtom, seekRequestAtom } from './playback';
 import { endSession, sessionAtom, sessionGenerationAtom } from './session';
 import { onSignOut } from './sign-out';
@@ -9,7 +10,7 @@ import { readToken, storeToken } from './token-cookie';
 test('sign-out runs every registered reset, even after one that fails, and keeps nothing of the person', async () => {
   storeToken('a-token');
   appStore.set(sessionAtom, { status: 'authenticated', user: null });
-  queryClient.setQueryData(['courses', 'list'], [{ _id: 'c1' }]);
+  queryClient.setQueryData(courseKeys.list(), [{ _id: 'c1' }]);
   localStorage.setItem('classroom.player.volume', '0.5');
   localStorage.setItem('pendingInviteCode', 'ABC123');
   localStorage.setItem('not-ours', 'kept');
@@ -37,7 +38,7 @@ test('sign-out runs every registered reset, even after one that fails, and keeps
 
   expect(ran.sort()).toEqual(['offline', 'tray', 'uploads']);
   expect(readToken()).toBeUndefined();
-  expect(queryClient.getQueryData(['courses', 'list'])).toBeUndefined();
+  expect(queryClient.getQueryData(courseKeys.list())).toBeUndefined();
   expect(localStorage.getItem('classroom.player.volume')).toBeNull();
   expect(localStorage.getItem('pendingInviteCode')).toBeNull();
   expect(localStorage.getItem('not-ours')).toBe('kept');

@@ -3,6 +3,7 @@ import { onlineManager, QueryClient, QueryClientProvider, useQuery } from '@tans
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ApiError } from '../api/client';
+import { courseKeys } from '../api/query-keys';
 import { OFFLINE_MESSAGE, QueryState } from './QueryState';
 
 /** A class list whose loads the test answers one at a time, as the server would. */
@@ -19,7 +20,7 @@ function classesSource() {
 }
 
 function Classes({ load }: { load: () => Promise<string[]> }) {
-  const query = useQuery({ queryKey: ['classes'], queryFn: load });
+  const query = useQuery({ queryKey: courseKeys.list(), queryFn: load });
   return (
     <QueryState query={query} label="classes" empty={<p>No classes yet.</p>}>
       {(names) => (
@@ -88,7 +89,7 @@ test('a failed background refetch keeps the loaded data on screen', async () => 
   const { source, client } = renderClasses();
   source.answer(['Physics']);
   await screen.findByText('Physics');
-  const refetch = client.refetchQueries({ queryKey: ['classes'] });
+  const refetch = client.refetchQueries({ queryKey: courseKeys.list() });
   source.fail(new Error('Cannot reach the server. Check your connection.'));
   await refetch;
   expect(screen.getByText('Physics')).toBeDefined();

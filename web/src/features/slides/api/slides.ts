@@ -17,7 +17,7 @@ export type SlideIndex = { state: SlideIndexState; slides: Slide[] };
 
 export const slideIndexQuery = (lectureId: string, videoId: string | undefined) =>
   queryOptions({
-    queryKey: [...lectureKeys.slides(lectureId), videoId ?? null] as const,
+    queryKey: lectureKeys.slideIndex(lectureId, videoId),
     queryFn: async ({ signal }): Promise<SlideIndex> => {
       const response = await api.lectures[':id'].slides.$get({ param: { id: lectureId } }, { init: { signal } });
       const state = (response.headers.get('X-Slide-Index') ?? 'none') as SlideIndexState;
