@@ -43,10 +43,9 @@ if (root) {
 }
 
 /*
- * The sign-in screens' frame, password field and the shared limits ship in this first chunk rather than as three
- * small shared chunks: the first page (sign-in) makes three requests fewer, each of which cost more in headers than
- * in bytes (bench:web counts both).
+ * The sign-in screens' frame and password field ship in this first chunk rather than as two small shared chunks: the
+ * first page (sign-in) makes two requests fewer, each of which cost more in headers than in bytes (bench:web counts
+ * both). The shared limits do not: the sign-in page uses none of them.
  */
-export { LIMITS } from '../../src/contract/limits';
 export { AuthLayout } from './app/AuthLayout';
 export { PasswordInput } from './ui/PasswordInput';

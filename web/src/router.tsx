@@ -1,6 +1,5 @@
 import { Suspense, useEffect } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
-import { ProtectedRoute } from './features/auth/components/ProtectedRoute';
 import { page } from './lib/lazy-page';
 import { dismissToastsOfLastPage } from './lib/toast';
 import { readToken } from './lib/token-cookie';
@@ -20,6 +19,8 @@ const VerifyEmailPage = page(() => import('./routes/VerifyEmailPage'), 'VerifyEm
 const ForgotPasswordPage = page(() => import('./routes/ForgotPasswordPage'), 'ForgotPasswordPage');
 const JoinPage = page(() => import('./routes/JoinPage'), 'JoinPage');
 const SchoolSignInPage = page(() => import('./routes/SchoolSignInPage'), 'SchoolSignInPage');
+// The sign-in check only signed-in pages need: the sign-in page carries none of it (bench:web's budget).
+const ProtectedRoute = page(() => import('./features/auth/components/ProtectedRoute'), 'ProtectedRoute');
 const AppShell = page(() => import('./app/AppShell'), 'AppShell');
 const ClassroomPage = page(() => import('./routes/ClassroomPage'), 'ClassroomPage');
 const CoursePage = page(() => import('./routes/CoursePage'), 'CoursePage');
@@ -31,11 +32,14 @@ const SharePage = page(() => import('./routes/SharePage'), 'SharePage');
 const DownloadsPage = page(() => import('./routes/DownloadsPage'), 'DownloadsPage');
 const NotFoundPage = page(() => import('./routes/NotFoundPage'), 'NotFoundPage');
 /**
- * A class opened straight from a link or a reload: its code and its data load beside the sign-in check, not after
- * the shell's. main.tsx calls it as the app starts (no module reads the address or the token when imported).
+ * Signed in, the sign-in check's code loads at once; a class opened straight from a link or a reload has its code
+ * and its data load beside the check, not after the shell's. main.tsx calls it as the app starts (no module reads
+ * the address or the token when imported).
  */
 export function preloadOpenedPage() {
-  if (!readToken() || !/^\/classroom\/./.test(location.pathname)) return;
+  if (!readToken()) return;
+  void ProtectedRoute.preload();
+  if (!/^\/classroom\/./.test(location.pathname)) return;
   void AppShell.preload();
   void CoursePage.preload();
   void import('./routes/CoursePage').then((module) => module.prefetchOpenedClass(location.pathname));

@@ -1,3 +1,5 @@
+import { providersKey } from '../lib/providers';
+
 /**
  * Every key of the one query cache. A feature invalidates another's entries (an upload refreshes the class's
  * lectures) through these builders, so no feature imports another to name what it changed.
@@ -39,7 +41,7 @@ export const searchKeys = {
 
 /** The signed-in person's own settings, and what the server says about itself or an invite before sign-in. */
 export const accountKeys = {
-  providers: () => ['auth', 'providers'] as const,
+  providers: () => providersKey,
   signInMethods: () => ['users', 'sign-in-methods'] as const,
   notificationPrefs: () => ['users', 'notifications'] as const,
   appInfo: () => ['app'] as const,

@@ -2,15 +2,20 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ProvidersJson as Providers } from '../../../src/contract/users';
 import { answer, api } from '../api/client';
 import { queryClient } from '../api/query-client';
-import { accountKeys } from '../api/query-keys';
 
 /** How this server lets people in: the password forms, and the school's OpenID Connect button (its label). */
 export type { ProvidersJson as Providers } from '../../../src/contract/users';
 
 const getProviders = () => answer(api.auth.providers.$get());
 
+/**
+ * The sign-in options' cache key, kept here and named by @api/query-keys (accountKeys.providers): the sign-in page
+ * then loads none of the other keys (bench:web's budget).
+ */
+export const providersKey = ['auth', 'providers'] as const;
+
 const providersOptions = {
-  queryKey: accountKeys.providers(),
+  queryKey: providersKey,
   queryFn: getProviders,
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,

@@ -1,7 +1,10 @@
 import { Navigate } from 'react-router';
-import { Unreachable } from '../features/auth/components/ProtectedRoute';
+import { page } from '../lib/lazy-page';
 import { useSession } from '../lib/session';
 import { FullPageLoader } from '../ui/Spinner';
+
+// Loaded with the sign-in check (router.tsx), not with the first page: few visits ever see it.
+const Unreachable = page(() => import('../features/auth/components/ProtectedRoute'), 'Unreachable');
 
 export function HomeRedirect() {
   const { status } = useSession();
