@@ -180,11 +180,13 @@ export function transcodeHandler(deps: {
     await publisher.settle();
     if (signal.aborted) throw new Error('stopped');
     if (!result.ok) throw new Error(result.reason);
-    const measured = { ...plan, rungs: measureRungs(work, plan, publisher.sizes) };
+    // The rate the rungs were encoded at (4 for slides), so the master's FRAME-RATE tells players the truth.
+    const measured = { ...plan, fps: result.fps, rungs: measureRungs(work, plan, publisher.sizes) };
     // A run that lost its lease publishes nothing more: the files are the new owner's now.
     if (!(await holdsLease(db, job.id, lease))) throw new Error('stopped: lease lost');
     await publisher.finish(masterPlaylist(measured.rungs, measured.fps, measured.hasAudio));
-    log(`[media] ${video.id} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const told = result.stillBy ? `, told by its ${result.stillBy}` : '';
+    log(`[media] ${video.id} ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${result.fps} fps${told}`);
     return { plan: measured };
   }
 

@@ -27,26 +27,119 @@ export type LadderOptions = { frames: 'lecture' | 'dropped' | 'every'; still?: b
 export const STILL_CHANGED_SHARE = 0.2;
 /** Where looksStill samples the source (shares of its length), a second each. */
 const STILL_SAMPLES_AT = [0.2, 0.4, 0.6, 0.8];
+/** A predicted frame under this many bits per pixel repeats the one before (an all-skip frame is a few dozen bytes). */
+const UNCHANGED_BITS_PER_PIXEL = 0.002;
+/** The packets decide alone when at least this share of frames is unchanged (still), or at most the other (moving). */
+const PACKETS_STILL_SHARE = 0.9;
+const PACKETS_MOVING_SHARE = 0.5;
+
+export type StillCheck = {
+  still: boolean;
+  /** `packets`: told from the sizes of the source's packets, nothing decoded; `frames`: the packets could not tell. */
+  by: 'packets' | 'frames';
+  cpuSeconds: number;
+};
 
 /**
- * Whether the source is still (slides, a paused screen): in a second at each of a few places, `mpdecimate` (what the
- * `dropped` pipeline ran over every frame) keeps at most STILL_CHANGED_SHARE of the frames. A few short decodes.
+ * Whether the source is still (slides, a paused screen). First from the sizes of its packets, a second at each of a
+ * few places, read without decoding (tens of ms): a repeated frame costs the source's encoder next to nothing, and a
+ * variable-rate source has no frame at all where nothing moves. Only when that cannot tell (intra-only sources,
+ * padded constant bit rates, a screen with some movement) does it decode the same seconds and count the frames
+ * `mpdecimate` keeps (about a CPU second for 1080p, and that much later a first segment).
  */
-export async function looksStill(
+export async function looksStill(tools: Tools, plan: Plan, source: string, signal?: AbortSignal): Promise<StillCheck> {
+  const format = await runTool(
+    [
+      ...[tools.ffprobePath, '-v', 'error', '-select_streams', 'v:0'],
+      ...['-show_entries', 'format=duration:stream=width,height', '-of', 'default=nw=1', source],
+    ],
+    { signal },
+  );
+  const facts = Object.fromEntries(
+    new TextDecoder()
+      .decode(format.stdout)
+      .split('\n')
+      .map((line) => line.split('=')),
+  );
+  const seconds = Number(facts.duration);
+  if (!(seconds > 0)) return { still: false, by: 'packets', cpuSeconds: format.cpuSeconds };
+  const starts = STILL_SAMPLES_AT.map((share) => Math.max(0, Math.min(seconds * share, seconds - 1)).toFixed(2));
+  const packets = await packetsSay(tools, plan, source, starts, Number(facts.width) * Number(facts.height), signal);
+  const cpuSeconds = format.cpuSeconds + packets.cpuSeconds;
+  if (packets.still !== undefined) return { still: packets.still, by: 'packets', cpuSeconds };
+  const frames = await framesSay(tools, plan, source, starts, signal);
+  return { still: frames.still, by: 'frames', cpuSeconds: cpuSeconds + frames.cpuSeconds };
+}
+
+/** Still, moving, or undefined (cannot tell), from the packets of a second at each start; no decoding. */
+async function packetsSay(
   tools: Tools,
   plan: Plan,
   source: string,
+  starts: string[],
+  pixels: number,
   signal?: AbortSignal,
-): Promise<{ still: boolean; cpuSeconds: number }> {
-  const format = await runTool(
-    [tools.ffprobePath, '-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', source],
+): Promise<{ still: boolean | undefined; cpuSeconds: number }> {
+  // Each interval starts at the keyframe before its start and runs a second from there. One process: spawning costs
+  // more than reading.
+  const listed = await runTool(
+    [
+      ...[tools.ffprobePath, '-v', 'error', '-select_streams', 'v:0'],
+      ...['-read_intervals', starts.map((at) => `${at}%+1`).join(','), '-show_entries', 'packet=pts_time,size,flags'],
+      ...['-of', 'csv=p=0', source],
+    ],
     { signal },
   );
-  const seconds = Number(new TextDecoder().decode(format.stdout).trim());
-  if (!(seconds > 0)) return { still: false, cpuSeconds: format.cpuSeconds };
+  const unknown = { still: undefined, cpuSeconds: listed.cpuSeconds };
+  if (listed.exitCode !== 0 || !(pixels > 0)) return unknown;
+  // The listing runs interval after interval: a time going back, or on by more than the interval, starts the next.
+  // Intervals that found the same keyframe (a short source, long groups of pictures) are read once.
+  const distinct = new Map<number, { size: number; key: boolean }[]>();
+  let window: { size: number; key: boolean }[] = [];
+  let last = Number.NaN;
+  for (const line of new TextDecoder().decode(listed.stdout).trim().split('\n')) {
+    const [at, size, flags] = line.split(',');
+    const time = Number(at);
+    if (!Number.isFinite(time)) continue;
+    if (!(time > last && time - last <= 1)) {
+      window = [];
+      if (!distinct.has(time)) distinct.set(time, window);
+    }
+    last = time;
+    window.push({ size: Number(size), key: (flags ?? '').includes('K') });
+  }
+  let packets = 0;
+  let predicted = 0;
+  let changed = 0;
+  let frames = 0;
+  for (const window of distinct.values()) {
+    packets += window.length;
+    predicted += window.filter((packet) => !packet.key).length;
+    changed += window.filter((p) => !p.key && (p.size * 8) / pixels >= UNCHANGED_BITS_PER_PIXEL).length;
+    // Frames a variable-rate source left out where nothing moved count as unchanged ones.
+    frames += Math.max(window.length, Math.round(plan.fps));
+  }
+  // An intra-only source (every frame a keyframe) says nothing by its sizes.
+  if (packets === 0 || predicted < packets / 2) return unknown;
+  const unchanged = 1 - changed / frames;
+  if (unchanged >= PACKETS_STILL_SHARE) return { ...unknown, still: true };
+  if (unchanged <= PACKETS_MOVING_SHARE) return { ...unknown, still: false };
+  return unknown;
+}
+
+/**
+ * Still when, in a second at each start, `mpdecimate` (what the `dropped` pipeline ran over every frame) keeps at most
+ * STILL_CHANGED_SHARE of the frames. A few short decodes, in parallel, each on one thread.
+ */
+async function framesSay(
+  tools: Tools,
+  plan: Plan,
+  source: string,
+  starts: string[],
+  signal?: AbortSignal,
+): Promise<{ still: boolean; cpuSeconds: number }> {
   const samples = await Promise.all(
-    STILL_SAMPLES_AT.map(async (share) => {
-      const at = Math.max(0, Math.min(seconds * share, seconds - 1)).toFixed(2);
+    starts.map(async (at) => {
       // One listing of two streams: every frame (0) and the frames mpdecimate keeps (1).
       const sample = await runTool(
         [
@@ -64,10 +157,7 @@ export async function looksStill(
   );
   const sum = (pick: (sample: (typeof samples)[number]) => number) => samples.reduce((t, s) => t + pick(s), 0);
   const all = sum((s) => s.all);
-  return {
-    still: all > 0 && sum((s) => s.kept) / all <= STILL_CHANGED_SHARE,
-    cpuSeconds: format.cpuSeconds + sum((s) => s.cpuSeconds),
-  };
+  return { still: all > 0 && sum((s) => s.kept) / all <= STILL_CHANGED_SHARE, cpuSeconds: sum((s) => s.cpuSeconds) };
 }
 
 /**
@@ -101,7 +191,7 @@ export function transcodeCommands(
   const count = plan.rungs.length;
   const top = plan.rungs[count - 1];
   const still = pipeline === 'lecture' && options.still === true;
-  const fps = still ? Math.min(SLIDES_FPS, plan.fps) : plan.fps;
+  const fps = ladderFps(plan, options);
   // Keyframes every KEYFRAME_SECONDS whatever the rate, so segments cut at the same times in every rung.
   const gop = Math.max(1, Math.round(fps * KEYFRAME_SECONDS));
   const labels = plan.rungs.map((_, i) => `[s${i}]`).join('');
@@ -181,10 +271,17 @@ export function transcodeCommands(
   return { audio, ladder: args };
 }
 
+/** The constant rate the rungs are encoded at (the master playlist's FRAME-RATE). */
+export const ladderFps = (plan: Plan, options: LadderOptions) =>
+  options.frames === 'lecture' && options.still === true ? Math.min(SLIDES_FPS, plan.fps) : plan.fps;
+
 export type TranscodeProgress = { outTimeMs: number };
 export type TranscodeResult = ({ ok: true } | { ok: false; reason: string }) & {
   /** CPU seconds and peak memory of the ffmpeg processes, for the benchmark. */
   usage: { cpuSeconds: number; peakMb: number };
+  /** The rate the rungs were encoded at, and how a still source was told (null when the caller said). */
+  fps: number;
+  stillBy: StillCheck['by'] | null;
 };
 
 /** Runs the ladder transcode at low priority (after looksStill, unless told), reporting how far it has got. */
@@ -202,9 +299,11 @@ export async function runTranscode(
   const chosen: LadderOptions = options ?? { frames: 'lecture' };
   const check =
     chosen.frames === 'lecture' && chosen.still === undefined ? await looksStill(tools, plan, source, signal) : null;
+  const decided = check ? { ...chosen, still: check.still } : chosen;
+  const told = { fps: ladderFps(plan, decided), stillBy: check?.by ?? null };
   if (signal.aborted)
-    return { ok: false, reason: 'Stopped.', usage: { cpuSeconds: check?.cpuSeconds ?? 0, peakMb: 0 } };
-  const commands = transcodeCommands(tools, plan, source, outDir, check ? { ...chosen, still: check.still } : chosen);
+    return { ok: false, reason: 'Stopped.', usage: { cpuSeconds: check?.cpuSeconds ?? 0, peakMb: 0 }, ...told };
+  const commands = transcodeCommands(tools, plan, source, outDir, decided);
   const nice = ['nice', '-n', String(FFMPEG_NICE)];
   const audio = commands.audio
     ? Bun.spawn([...nice, ...commands.audio], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', signal })
@@ -248,11 +347,11 @@ export async function runTranscode(
     usage.cpuSeconds += Number(used.cpuTime.user + used.cpuTime.system) / 1e6;
     usage.peakMb += used.maxRSS / 1024 / 1024;
   }
-  if (exitCode === 0 && audioExit === 0) return { ok: true, usage };
+  if (exitCode === 0 && audioExit === 0) return { ok: true, usage, ...told };
   const failed = exitCode !== 0 ? { code: exitCode, text: stderr } : { code: audioExit, text: audioStderr };
   const lastLine = failed.text.trim().split('\n').at(-1) ?? '';
   const reason = signal.aborted ? 'Stopped.' : `ffmpeg failed (${failed.code}): ${lastLine}`.slice(0, 500);
-  return { ok: false, reason, usage };
+  return { ok: false, reason, usage, ...told };
 }
 
 /** A frame from about 10% in, at the 360p rung's size (or the nearest), as the poster. */
