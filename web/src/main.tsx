@@ -1,13 +1,13 @@
+import { queryClient } from '@api/query-client';
+import { prefetchProviders } from '@lib/providers';
+import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } from '@lib/session';
+import { appStore } from '@lib/store';
+import { Toasts } from '@lib/toast';
+import { readToken } from '@lib/token-cookie';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Provider, useAtomValue, useSetAtom } from 'jotai';
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
-import { queryClient } from './api/query-client';
-import { prefetchProviders } from './lib/providers';
-import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } from './lib/session';
-import { appStore } from './lib/store';
-import { Toasts } from './lib/toast';
-import { readToken } from './lib/token-cookie';
 import { AppRoutes, preloadOpenedPage } from './router';
 
 function App() {
@@ -42,10 +42,10 @@ if (root) {
   );
 }
 
+export { PasswordInput } from '@ui/PasswordInput';
 /*
  * The sign-in screens' frame and password field ship in this first chunk rather than as two small shared chunks: the
  * first page (sign-in) makes two requests fewer, each of which cost more in headers than in bytes (bench:web counts
  * both). The shared limits do not: the sign-in page uses none of them.
  */
 export { AuthLayout } from './app/AuthLayout';
-export { PasswordInput } from './ui/PasswordInput';

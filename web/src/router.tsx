@@ -1,12 +1,12 @@
+import { page } from '@lib/lazy-page';
+import { dismissToastsOfLastPage } from '@lib/toast';
+import { readToken } from '@lib/token-cookie';
+import { PageLoadBoundary } from '@ui/PageLoadBoundary';
+import { FullPageLoader } from '@ui/Spinner';
 import { Suspense, useEffect } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
-import { page } from './lib/lazy-page';
-import { dismissToastsOfLastPage } from './lib/toast';
-import { readToken } from './lib/token-cookie';
 import { LoginPage, SignupPage } from './routes/AuthPage';
 import { HomeRedirect } from './routes/HomeRedirect';
-import { PageLoadBoundary } from './ui/PageLoadBoundary';
-import { FullPageLoader } from './ui/Spinner';
 
 /**
  * The routes of the spec. Declarative routing (no data router: nothing here loads data through the router, TanStack

@@ -1,12 +1,12 @@
+import { queryClient } from '@api/query-client';
+import { sessionAtom } from '@lib/session';
+import { appStore } from '@lib/store';
+import { clearToken, storeToken } from '@lib/token-cookie';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { Provider } from 'jotai';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
-import { queryClient } from '../src/api/query-client';
-import { sessionAtom } from '../src/lib/session';
-import { appStore } from '../src/lib/store';
-import { clearToken, storeToken } from '../src/lib/token-cookie';
 
 /** Renders as main.tsx does: the app's jotai store, its one query cache and a router. */
 export function renderInApp(ui: ReactNode, path = '/') {

@@ -1,7 +1,7 @@
+import { dismissAllToasts } from '@lib/toast';
 import { act } from '@testing-library/react';
 import { createRoot, type Root } from 'react-dom/client';
 import { Toaster } from 'sonner';
-import { dismissAllToasts } from '../src/lib/toast';
 
 let root: Root | undefined;
 

@@ -1,8 +1,9 @@
 // Types only: the client's runtime is the small proxy below (Hono's own costs ~2 KB on the sign-in page).
+
+import { readToken } from '@lib/token-cookie';
 import type { ClientResponse, hc } from 'hono/client';
 // Types only: no server code enters the bundle.
 import type { AppType } from '../../../src/app';
-import { readToken } from '../lib/token-cookie';
 
 /** A failed API call, with the server's `error` text and any extra fields (such as requiresVerification). */
 export class ApiError extends Error {

@@ -1,5 +1,5 @@
+import { toast } from '@lib/toast';
 import { MutationCache, QueryClient } from '@tanstack/react-query';
-import { toast } from '../lib/toast';
 import { ApiError } from './client';
 
 /** The message a user reads for a failed request. */

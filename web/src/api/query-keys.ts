@@ -1,4 +1,4 @@
-import { providersKey } from '../lib/providers';
+import { providersKey } from '@lib/providers';
 
 /**
  * Every key of the one query cache. A feature invalidates another's entries (an upload refreshes the class's

@@ -1,3 +1,8 @@
+import { useSession } from '@lib/session';
+import { Avatar } from '@ui/Avatar';
+import { CapIcon, DownloadIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from '@ui/icons';
+import { PageLoadBoundary } from '@ui/PageLoadBoundary';
+import { Spinner } from '@ui/Spinner';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { WaitingTeachersBadge } from '../features/admin/components/WaitingTeachersBadge';
@@ -5,11 +10,6 @@ import { useNotesSync } from '../features/notes/hooks/useNotesSync';
 import { useOfflineSync } from '../features/offline/hooks/useOfflineSync';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { UploadTray } from '../features/uploads/components/UploadTray';
-import { useSession } from '../lib/session';
-import { Avatar } from '../ui/Avatar';
-import { CapIcon, DownloadIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from '../ui/icons';
-import { PageLoadBoundary } from '../ui/PageLoadBoundary';
-import { Spinner } from '../ui/Spinner';
 
 /**
  * Below this width the navigation starts folded and opens over the page: a drawer on phones, a rail of icons on

@@ -1,4 +1,4 @@
-import type { CourseJson } from '../../../src/contract/courses';
+import type { CourseJson } from '@contract/courses';
 
 // The contract's modules hold zod schemas: the web imports their types only, so zod stays out of its bundle.
 /** The teacher's name as a class's JSON carries it (an id alone when the server did not join the teacher). */

@@ -2,16 +2,16 @@ import { expect, test } from 'bun:test';
 import { useMutation } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Field } from '@ui/Field';
 import { type FormEvent, useState } from 'react';
 import { renderInApp, signedOut } from '../../test/render';
 import { realServer } from '../../test/server';
 import { register } from '../features/auth/api/users';
-import { Field } from '../ui/Field';
 import { useForm } from './form';
 import { loadSchemas } from './form-check';
 
 const server = realServer();
-const users = () => loadSchemas(() => import('../../../src/contract/users'));
+const users = () => loadSchemas(() => import('@contract/users'));
 
 /** A sign-up form on the helper: `schema` is what it checks before sending, `send` what the mutation does. */
 function Probe({

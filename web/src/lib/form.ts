@@ -1,7 +1,7 @@
+import { ApiError } from '@api/client';
 import type { MutateOptions, UseMutationResult } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import type { ZodType } from 'zod';
-import { ApiError } from '../api/client';
 import { type FieldProblems, fieldProblems } from './form-check';
 
 /**

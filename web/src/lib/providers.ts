@@ -1,10 +1,10 @@
+import { answer, api } from '@api/client';
+import { queryClient } from '@api/query-client';
+import type { ProvidersJson as Providers } from '@contract/users';
 import { useCallback, useEffect, useState } from 'react';
-import type { ProvidersJson as Providers } from '../../../src/contract/users';
-import { answer, api } from '../api/client';
-import { queryClient } from '../api/query-client';
 
 /** How this server lets people in: the password forms, and the school's OpenID Connect button (its label). */
-export type { ProvidersJson as Providers } from '../../../src/contract/users';
+export type { ProvidersJson as Providers } from '@contract/users';
 
 const getProviders = () => answer(api.auth.providers.$get());
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
-import { queryClient } from '../api/query-client';
-import { courseKeys } from '../api/query-keys';
+import { queryClient } from '@api/query-client';
+import { courseKeys } from '@api/query-keys';
 import { playerClockAtom, seekRequestAtom } from './playback';
 import { endSession, sessionAtom, sessionGenerationAtom } from './session';
 import { onSignOut } from './sign-out';

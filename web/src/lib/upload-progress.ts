@@ -1,4 +1,4 @@
-import { ApiError, sessionEnded } from '../api/client';
+import { ApiError, sessionEnded } from '@api/client';
 import { readToken } from './token-cookie';
 
 /*

@@ -1,11 +1,11 @@
+import { useSession } from '@lib/session';
+import { usePageTitle } from '@lib/use-page-title';
+import { Tabs } from '@ui/Tabs';
 import { useState } from 'react';
 import { AdminClasses } from '../features/admin/components/AdminClasses';
 import { AdminServer } from '../features/admin/components/AdminServer';
 import { AdminUsers } from '../features/admin/components/AdminUsers';
 import { WaitingTeachersBadge } from '../features/admin/components/WaitingTeachersBadge';
-import { useSession } from '../lib/session';
-import { usePageTitle } from '../lib/use-page-title';
-import { Tabs } from '../ui/Tabs';
 import { NotFoundPage } from './NotFoundPage';
 
 const tabs = ['Users', 'Classes', 'Server'] as const;

@@ -1,16 +1,16 @@
 import { afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';
+import { queryClient } from '@api/query-client';
+import { LIMITS } from '@contract/limits';
+import { sessionAtom } from '@lib/session';
+import { appStore } from '@lib/store';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'jotai';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { LIMITS } from '../../../src/contract/limits';
 import { signedOut } from '../../test/render';
 import { realServer, TEST_PASSWORD } from '../../test/server';
 import { clearToasts, showToasts } from '../../test/toasts';
-import { queryClient } from '../api/query-client';
-import { sessionAtom } from '../lib/session';
-import { appStore } from '../lib/store';
 import { LoginPage, SignupPage } from './AuthPage';
 
 const server = realServer();

@@ -1,14 +1,14 @@
+import { useSession } from '@lib/session';
+import { toast } from '@lib/toast';
+import { usePageTitle } from '@lib/use-page-title';
+import { BookIcon, LogInIcon, PlusIcon } from '@ui/icons';
+import { QueryState } from '@ui/QueryState';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type Course, useCourses, useDeleteCourse, useRenameCourse } from '../features/classes/api/courses';
 import { ClassCard } from '../features/classes/components/ClassCard';
 import { CreateClassModal } from '../features/classes/components/CreateClassModal';
 import { JoinClassModal } from '../features/classes/components/JoinClassModal';
-import { useSession } from '../lib/session';
-import { toast } from '../lib/toast';
-import { usePageTitle } from '../lib/use-page-title';
-import { BookIcon, LogInIcon, PlusIcon } from '../ui/icons';
-import { QueryState } from '../ui/QueryState';
 
 export function ClassroomPage() {
   const { user } = useSession();

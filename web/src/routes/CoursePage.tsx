@@ -1,9 +1,17 @@
+import { ApiError } from '@api/client';
+import { errorMessage, queryClient } from '@api/query-client';
+import { teacherIdOf, teacherName } from '@lib/course-teacher';
+import { seekRequestAtom } from '@lib/playback';
+import { useSession } from '@lib/session';
+import { toast } from '@lib/toast';
+import { usePageTitle } from '@lib/use-page-title';
 import type { UseQueryResult } from '@tanstack/react-query';
+import { ShareIcon } from '@ui/icons';
+import { LoadError } from '@ui/QueryState';
+import { FullPageLoader } from '@ui/Spinner';
 import { useSetAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { ApiError } from '../api/client';
-import { errorMessage, queryClient } from '../api/query-client';
 import { ChapterList } from '../features/chapters/components/ChapterList';
 import { courseQuery, useCourse } from '../features/classes/api/courses';
 import { Comments } from '../features/comments/components/Comments';
@@ -23,14 +31,6 @@ import { VideoPlayer } from '../features/player/components/VideoPlayer';
 import { useAfterFirstScreen } from '../features/player/hooks/useAfterFirstScreen';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { LectureGuide } from '../features/slides/components/LectureGuide';
-import { teacherIdOf, teacherName } from '../lib/course-teacher';
-import { seekRequestAtom } from '../lib/playback';
-import { useSession } from '../lib/session';
-import { toast } from '../lib/toast';
-import { usePageTitle } from '../lib/use-page-title';
-import { ShareIcon } from '../ui/icons';
-import { LoadError } from '../ui/QueryState';
-import { FullPageLoader } from '../ui/Spinner';
 
 /**
  * A class opened straight from a link or a reload: its class and lectures are asked for as soon as this code has

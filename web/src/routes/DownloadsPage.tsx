@@ -1,5 +1,5 @@
+import { usePageTitle } from '@lib/use-page-title';
 import { DownloadsList } from '../features/offline/components/DownloadsList';
-import { usePageTitle } from '../lib/use-page-title';
 
 /** Lectures saved on this device for offline viewing (docs/offline.md). */
 export function DownloadsPage() {

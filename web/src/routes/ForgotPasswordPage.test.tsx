@@ -1,13 +1,13 @@
 import { afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';
+import { LIMITS } from '@contract/limits';
+import { sessionAtom } from '@lib/session';
+import { appStore } from '@lib/store';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
-import { LIMITS } from '../../../src/contract/limits';
 import { renderInApp, signedOut } from '../../test/render';
 import { realServer } from '../../test/server';
 import { clearToasts, showToasts } from '../../test/toasts';
-import { sessionAtom } from '../lib/session';
-import { appStore } from '../lib/store';
 import { ForgotPasswordPage } from './ForgotPasswordPage';
 
 const server = realServer();

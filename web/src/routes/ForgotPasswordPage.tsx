@@ -1,25 +1,25 @@
+import { errorMessage } from '@api/query-client';
+import { LIMITS } from '@contract/limits';
+import { destinationAfterSignIn } from '@lib/after-sign-in';
+import { useForm } from '@lib/form';
+import { loadSchemas } from '@lib/form-check';
+import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '@lib/messages';
+import { useProviders } from '@lib/providers';
+import { useSession } from '@lib/session';
+import { toast } from '@lib/toast';
+import { usePageTitle } from '@lib/use-page-title';
 import { useMutation } from '@tanstack/react-query';
+import { EmailField, Field } from '@ui/Field';
+import { FormError } from '@ui/FormError';
+import { NewPasswordFields } from '@ui/NewPasswordFields';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { LIMITS } from '../../../src/contract/limits';
-import { errorMessage } from '../api/query-client';
 import { AuthLayout } from '../app/AuthLayout';
 import { forgotPassword, resetPassword } from '../features/auth/api/users';
 import { SchoolOnlyNotice } from '../features/auth/components/SchoolOnlyNotice';
-import { destinationAfterSignIn } from '../lib/after-sign-in';
-import { useForm } from '../lib/form';
-import { loadSchemas } from '../lib/form-check';
-import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../lib/messages';
-import { useProviders } from '../lib/providers';
-import { useSession } from '../lib/session';
-import { toast } from '../lib/toast';
-import { usePageTitle } from '../lib/use-page-title';
-import { EmailField, Field } from '../ui/Field';
-import { FormError } from '../ui/FormError';
-import { NewPasswordFields } from '../ui/NewPasswordFields';
 
 /** The account routes' request schemas: each form is checked by the server's own rules before it is sent. */
-const contract = () => loadSchemas(() => import('../../../src/contract/users'));
+const contract = () => loadSchemas(() => import('@contract/users'));
 
 /** "Forgot password?": the address, then the emailed code with a new password. Signs the user in. */
 export function ForgotPasswordPage() {

@@ -1,9 +1,9 @@
+import { formatClock, formatLongDate } from '@lib/format';
+import { usePageTitle } from '@lib/use-page-title';
+import { HistoryIcon, PlayIcon } from '@ui/icons';
+import { QueryState } from '@ui/QueryState';
 import { Link } from 'react-router';
 import { useHistory } from '../features/lectures/api/lectures';
-import { formatClock, formatLongDate } from '../lib/format';
-import { usePageTitle } from '../lib/use-page-title';
-import { HistoryIcon, PlayIcon } from '../ui/icons';
-import { QueryState } from '../ui/QueryState';
 
 export function HistoryPage() {
   const query = useHistory();

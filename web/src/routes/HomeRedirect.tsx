@@ -1,7 +1,7 @@
+import { page } from '@lib/lazy-page';
+import { useSession } from '@lib/session';
+import { FullPageLoader } from '@ui/Spinner';
 import { Navigate } from 'react-router';
-import { page } from '../lib/lazy-page';
-import { useSession } from '../lib/session';
-import { FullPageLoader } from '../ui/Spinner';
 
 // Loaded with the sign-in check (router.tsx), not with the first page: few visits ever see it.
 const Unreachable = page(() => import('../features/auth/components/ProtectedRoute'), 'Unreachable');

@@ -1,14 +1,14 @@
+import { ApiError } from '@api/client';
+import { pendingInvite } from '@lib/pending-invite';
+import { schoolSignInUrl, useProviders } from '@lib/providers';
+import { toast } from '@lib/toast';
+import { readToken } from '@lib/token-cookie';
+import { usePageTitle } from '@lib/use-page-title';
+import { Spinner } from '@ui/Spinner';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError } from '../api/client';
 import { AuthLayout } from '../app/AuthLayout';
 import { joinByInviteCode, useInvitePreview } from '../features/classes/api/courses';
-import { pendingInvite } from '../lib/pending-invite';
-import { schoolSignInUrl, useProviders } from '../lib/providers';
-import { toast } from '../lib/toast';
-import { readToken } from '../lib/token-cookie';
-import { usePageTitle } from '../lib/use-page-title';
-import { Spinner } from '../ui/Spinner';
 
 type JoinState = 'initializing' | 'signed-out' | 'joining' | 'joined' | 'error';
 

@@ -1,6 +1,6 @@
+import { usePageTitle } from '@lib/use-page-title';
 import { useNavigate } from 'react-router';
 import { AuthLayout } from '../app/AuthLayout';
-import { usePageTitle } from '../lib/use-page-title';
 
 export function NotFoundPage() {
   const navigate = useNavigate();

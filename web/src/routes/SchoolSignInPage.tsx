@@ -1,9 +1,9 @@
+import { schoolSignInNext } from '@lib/after-sign-in';
+import { schoolSignInUrl } from '@lib/providers';
+import { readToken } from '@lib/token-cookie';
+import { usePageTitle } from '@lib/use-page-title';
 import { Link, useSearchParams } from 'react-router';
 import { AuthLayout } from '../app/AuthLayout';
-import { schoolSignInNext } from '../lib/after-sign-in';
-import { schoolSignInUrl } from '../lib/providers';
-import { readToken } from '../lib/token-cookie';
-import { usePageTitle } from '../lib/use-page-title';
 
 type Problem = {
   title: string;

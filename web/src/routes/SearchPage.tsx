@@ -1,13 +1,13 @@
+import { ApiError } from '@api/client';
+import { errorMessage } from '@api/query-client';
+import { formatClock } from '@lib/format';
+import { usePageTitle } from '@lib/use-page-title';
+import { SearchIcon } from '@ui/icons';
+import { QueryState } from '@ui/QueryState';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ApiError } from '../api/client';
-import { errorMessage } from '../api/query-client';
 import { useCourses } from '../features/classes/api/courses';
 import { hitLink, type SearchHit, type SearchResult, snippetParts, useSearch } from '../features/search/api/search';
 import { SearchBox } from '../features/search/components/SearchBox';
-import { formatClock } from '../lib/format';
-import { usePageTitle } from '../lib/use-page-title';
-import { SearchIcon } from '../ui/icons';
-import { QueryState } from '../ui/QueryState';
 
 const KIND_LABEL: Record<SearchHit['kind'], string> = {
   title: 'Title',

@@ -1,3 +1,11 @@
+import { useProviders } from '@lib/providers';
+import { useSession } from '@lib/session';
+import { toast } from '@lib/toast';
+import { usePageTitle } from '@lib/use-page-title';
+import { Avatar } from '@ui/Avatar';
+import { ConfirmDialog } from '@ui/ConfirmDialog';
+import { LogOutIcon } from '@ui/icons';
+import { Tabs } from '@ui/Tabs';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { logout } from '../features/auth/api/users';
@@ -10,14 +18,6 @@ import { PictureForm } from '../features/settings/components/PictureForm';
 import { ProfileInfoForm } from '../features/settings/components/ProfileInfoForm';
 import { SecurityForm } from '../features/settings/components/SecurityForm';
 import { discardAllUploads, hasActiveUploads } from '../features/uploads/state/uploads';
-import { useProviders } from '../lib/providers';
-import { useSession } from '../lib/session';
-import { toast } from '../lib/toast';
-import { usePageTitle } from '../lib/use-page-title';
-import { Avatar } from '../ui/Avatar';
-import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { LogOutIcon } from '../ui/icons';
-import { Tabs } from '../ui/Tabs';
 
 const baseTabs = ['Profile Info', 'Security', 'Profile Picture'] as const;
 /** Shown when the server has a school sign-in (OIDC) to link. */

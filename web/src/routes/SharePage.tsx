@@ -1,8 +1,8 @@
+import { usePageTitle } from '@lib/use-page-title';
+import { FullPageLoader } from '@ui/Spinner';
 import { Link, useParams } from 'react-router';
 import { useCourse } from '../features/classes/api/courses';
 import { SharePanel } from '../features/classes/components/SharePanel';
-import { usePageTitle } from '../lib/use-page-title';
-import { FullPageLoader } from '../ui/Spinner';
 import { CourseLoadError } from './CoursePage';
 
 export function SharePage() {

@@ -1,9 +1,9 @@
+import { useProviders } from '@lib/providers';
+import { usePageTitle } from '@lib/use-page-title';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { AuthLayout } from '../app/AuthLayout';
 import { SchoolOnlyNotice } from '../features/auth/components/SchoolOnlyNotice';
 import { VerifyEmailForm } from '../features/auth/components/VerifyEmailForm';
-import { useProviders } from '../lib/providers';
-import { usePageTitle } from '../lib/use-page-title';
 
 export function VerifyEmailPage() {
   const [params] = useSearchParams();

@@ -1,4 +1,4 @@
-import { LIMITS } from '../../../src/contract/limits';
+import { LIMITS } from '@contract/limits';
 import { PasswordInput } from './PasswordInput';
 
 /**

@@ -1,5 +1,5 @@
+import { retryFailedPages } from '@lib/lazy-page';
 import { Component, type ReactNode } from 'react';
-import { retryFailedPages } from '../lib/lazy-page';
 
 type Props = {
   children: ReactNode;

@@ -1,9 +1,9 @@
 import { expect, test } from 'bun:test';
+import { ApiError } from '@api/client';
+import { courseKeys } from '@api/query-keys';
 import { onlineManager, QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ApiError } from '../api/client';
-import { courseKeys } from '../api/query-keys';
 import { OFFLINE_MESSAGE, QueryState } from './QueryState';
 
 /** A class list whose loads the test answers one at a time, as the server would. */

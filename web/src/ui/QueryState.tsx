@@ -1,6 +1,6 @@
+import { errorMessage } from '@api/query-client';
 import { onlineManager, type UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { errorMessage } from '../api/query-client';
 import { Spinner } from './Spinner';
 
 /**

@@ -1,11 +1,11 @@
 import { beforeEach, expect, test } from 'bun:test';
+import { LIMITS } from '@contract/limits';
+import { appStore } from '@lib/store';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'jotai';
 import { useState } from 'react';
-import { LIMITS } from '../../../../src/contract/limits';
 import { type UploadItem, uploadsAtom } from '../../features/uploads/state/uploads';
-import { appStore } from '../../lib/store';
 import { DescriptionField, TopicNameField, UploadProgress, VideoFileField } from './TopicFields';
 
 beforeEach(() => appStore.set(uploadsAtom, []));

@@ -1,6 +1,6 @@
+import { LIMITS } from '@contract/limits';
 import { useAtomValue } from 'jotai';
 import { useId } from 'react';
-import { LIMITS } from '../../../../src/contract/limits';
 import { uploadsAtom } from '../../features/uploads/state/uploads';
 
 export function TopicNameField({

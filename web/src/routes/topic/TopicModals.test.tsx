@@ -1,9 +1,9 @@
 import { beforeEach, expect, test } from 'bun:test';
+import { appStore } from '@lib/store';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderInApp } from '../../../test/render';
 import { uploadsAtom } from '../../features/uploads/state/uploads';
-import { appStore } from '../../lib/store';
 import { AddTopicModal } from './TopicModals';
 
 beforeEach(() => appStore.set(uploadsAtom, []));

@@ -1,18 +1,18 @@
+import { ApiError } from '@api/client';
+import { errorMessage } from '@api/query-client';
+import { lectureKeys } from '@api/query-keys';
+import { LIMITS } from '@contract/limits';
+import { toast } from '@lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
+import { FormError } from '@ui/FormError';
+import { Modal, ModalActions } from '@ui/Modal';
 import { useAtomValue } from 'jotai';
 import { type FormEvent, useEffect, useState } from 'react';
-import { LIMITS } from '../../../../src/contract/limits';
-import { ApiError } from '../../api/client';
-import { errorMessage } from '../../api/query-client';
-import { lectureKeys } from '../../api/query-keys';
 import { ChaptersEditor } from '../../features/chapters/components/ChaptersEditor';
 import { type Lecture, useUpdateLecture } from '../../features/lectures/api/lectures';
 import { CaptionsEditor } from '../../features/lectures/components/CaptionsEditor';
 import { SlidesEditor } from '../../features/slides/components/SlidesEditor';
 import { looksLikeVideo, startUpload, uploadsAtom } from '../../features/uploads/state/uploads';
-import { toast } from '../../lib/toast';
-import { FormError } from '../../ui/FormError';
-import { Modal, ModalActions } from '../../ui/Modal';
 import { DescriptionField, TopicNameField, UploadProgress, VideoFileField } from './TopicFields';
 
 /** A topic name from a file name: "week-3_optics.mp4" → "week 3 optics". */

@@ -1,13 +1,13 @@
+import { answer, api } from '@api/client';
+import { adminKeys } from '@api/query-keys';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { answer, api } from '../../../api/client';
-import { adminKeys } from '../../../api/query-keys';
 
 export type {
   AdminCourseJson as AdminCourse,
   AdminUserJson as AdminUser,
   OverviewJson as Overview,
-} from '../../../../../src/contract/admin';
-export type { QueueEntryJson as QueueEntry } from '../../../../../src/contract/job-queue';
+} from '@contract/admin';
+export type { QueueEntryJson as QueueEntry } from '@contract/job-queue';
 
 const QUEUE_POLL_MS = 5000;
 /** The Admin badge is looked at again this often (and when the window gets focus): a cheap count. */

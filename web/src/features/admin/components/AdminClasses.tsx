@@ -1,9 +1,9 @@
+import { teacherName } from '@lib/course-teacher';
+import { formatBytes, plural } from '@lib/format';
+import { toast } from '@lib/toast';
+import { ConfirmDialog } from '@ui/ConfirmDialog';
+import { QueryState } from '@ui/QueryState';
 import { useState } from 'react';
-import { teacherName } from '../../../lib/course-teacher';
-import { formatBytes, plural } from '../../../lib/format';
-import { toast } from '../../../lib/toast';
-import { ConfirmDialog } from '../../../ui/ConfirmDialog';
-import { QueryState } from '../../../ui/QueryState';
 import { type AdminCourse, useAdminCourses, useDeleteClass } from '../api/admin';
 
 /** Every class on the server, with its teacher, students, lectures and the disk its videos use. */

@@ -1,6 +1,6 @@
-import { formatBytes, formatLongDate } from '../../../lib/format';
-import { toast } from '../../../lib/toast';
-import { QueryState } from '../../../ui/QueryState';
+import { formatBytes, formatLongDate } from '@lib/format';
+import { toast } from '@lib/toast';
+import { QueryState } from '@ui/QueryState';
 import { useOverview, useStartBackup, useTestMail } from '../api/admin';
 import { JobQueue } from './JobQueue';
 

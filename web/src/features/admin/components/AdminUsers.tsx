@@ -1,10 +1,10 @@
+import { formatLongDate, plural } from '@lib/format';
+import { useSession } from '@lib/session';
+import { toast } from '@lib/toast';
+import { ConfirmDialog } from '@ui/ConfirmDialog';
+import { Field } from '@ui/Field';
+import { QueryState } from '@ui/QueryState';
 import { useState } from 'react';
-import { formatLongDate, plural } from '../../../lib/format';
-import { useSession } from '../../../lib/session';
-import { toast } from '../../../lib/toast';
-import { ConfirmDialog } from '../../../ui/ConfirmDialog';
-import { Field } from '../../../ui/Field';
-import { QueryState } from '../../../ui/QueryState';
 import { type AdminUser, useAdminUsers, useDeleteUser, useSendReset, useUpdateUser } from '../api/admin';
 
 /** Search users; approve teachers; disable, reset a password, delete. */

@@ -1,6 +1,6 @@
+import { toast } from '@lib/toast';
+import { ConfirmDialog } from '@ui/ConfirmDialog';
 import { type ReactNode, useState } from 'react';
-import { toast } from '../../../lib/toast';
-import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { type QueueEntry, useCancelJob, useRetryJob } from '../api/admin';
 
 /** What a job is about, as a person reads it: the lecture and class, the video file, or a mail's recipient count. */

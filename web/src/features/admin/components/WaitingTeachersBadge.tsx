@@ -1,4 +1,4 @@
-import { plural } from '../../../lib/format';
+import { plural } from '@lib/format';
 import { useWaitingTeachers } from '../api/admin';
 
 /**

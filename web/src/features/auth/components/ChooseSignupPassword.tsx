@@ -1,17 +1,17 @@
+import { ApiError } from '@api/client';
+import { LIMITS } from '@contract/limits';
+import { useForm } from '@lib/form';
+import { loadSchemas } from '@lib/form-check';
 import { useMutation } from '@tanstack/react-query';
+import { Field } from '@ui/Field';
+import { FormError } from '@ui/FormError';
+import { NewPasswordFields } from '@ui/NewPasswordFields';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { ApiError } from '../../../api/client';
-import { useForm } from '../../../lib/form';
-import { loadSchemas } from '../../../lib/form-check';
-import { Field } from '../../../ui/Field';
-import { FormError } from '../../../ui/FormError';
-import { NewPasswordFields } from '../../../ui/NewPasswordFields';
 import { type Role, verifyOtp } from '../api/users';
 import { RoleChoice } from './RoleChoice';
 
 /** The account routes' request schemas: the password is checked by the server's own rule. */
-const contract = () => loadSchemas(() => import('../../../../../src/contract/users'));
+const contract = () => loadSchemas(() => import('@contract/users'));
 
 /**
  * The code was right but typed away from the browser that signed up: the name, role and password typed there are

@@ -1,8 +1,8 @@
+import { returnAfterSignIn } from '@lib/after-sign-in';
+import { loadSession, sessionAtom, useSession } from '@lib/session';
+import { FullPageLoader } from '@ui/Spinner';
 import { useSetAtom } from 'jotai';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { returnAfterSignIn } from '../../../lib/after-sign-in';
-import { loadSession, sessionAtom, useSession } from '../../../lib/session';
-import { FullPageLoader } from '../../../ui/Spinner';
 
 /**
  * Shows a loader while the session loads, a Retry screen when the server cannot be reached (the login is

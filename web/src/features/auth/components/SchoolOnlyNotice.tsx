@@ -1,6 +1,6 @@
+import { schoolSignInNext } from '@lib/after-sign-in';
+import { type Providers, schoolSignInUrl } from '@lib/providers';
 import { Link } from 'react-router';
-import { schoolSignInNext } from '../../../lib/after-sign-in';
-import { type Providers, schoolSignInUrl } from '../../../lib/providers';
 
 /**
  * Shown instead of a password screen (forgot password, email code) when this school signs in only with its school

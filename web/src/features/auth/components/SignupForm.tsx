@@ -1,18 +1,18 @@
+import { ApiError } from '@api/client';
+import { LIMITS } from '@contract/limits';
+import { useForm } from '@lib/form';
+import { loadSchemas } from '@lib/form-check';
+import { AUTH_TOAST_MS, withTryAgain } from '@lib/messages';
+import { toast } from '@lib/toast';
 import { useMutation } from '@tanstack/react-query';
+import { EmailField, Field } from '@ui/Field';
+import { PasswordInput } from '@ui/PasswordInput';
 import type { FormEvent } from 'react';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { ApiError } from '../../../api/client';
-import { useForm } from '../../../lib/form';
-import { loadSchemas } from '../../../lib/form-check';
-import { AUTH_TOAST_MS, withTryAgain } from '../../../lib/messages';
-import { toast } from '../../../lib/toast';
-import { EmailField, Field } from '../../../ui/Field';
-import { PasswordInput } from '../../../ui/PasswordInput';
 import { type Role, register } from '../api/users';
 import { RoleChoice } from './RoleChoice';
 
 /** The account routes' request schemas, loaded when a field is first focused: the sign-up is checked by them. */
-const contract = () => loadSchemas(() => import('../../../../../src/contract/users'));
+const contract = () => loadSchemas(() => import('@contract/users'));
 
 /** What the sign-up form holds: kept by the page, so going back from the code form finds it as it was. */
 export type SignUpValues = { username: string; email: string; password: string; role: Role };

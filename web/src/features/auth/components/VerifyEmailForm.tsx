@@ -1,20 +1,20 @@
+import { ApiError } from '@api/client';
+import { LIMITS } from '@contract/limits';
+import { destinationAfterSignIn } from '@lib/after-sign-in';
+import { useForm } from '@lib/form';
+import { loadSchemas } from '@lib/form-check';
+import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '@lib/messages';
+import { useSession } from '@lib/session';
+import { toast } from '@lib/toast';
 import { useMutation } from '@tanstack/react-query';
+import { Field } from '@ui/Field';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { ApiError } from '../../../api/client';
-import { destinationAfterSignIn } from '../../../lib/after-sign-in';
-import { useForm } from '../../../lib/form';
-import { loadSchemas } from '../../../lib/form-check';
-import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '../../../lib/messages';
-import { useSession } from '../../../lib/session';
-import { toast } from '../../../lib/toast';
-import { Field } from '../../../ui/Field';
 import { resendOtp, verifyOtp } from '../api/users';
 import { ChooseSignupPassword } from './ChooseSignupPassword';
 
 /** The account routes' request schemas: the code is checked by the server's own rule before it is sent. */
-const contract = () => loadSchemas(() => import('../../../../../src/contract/users'));
+const contract = () => loadSchemas(() => import('@contract/users'));
 
 /**
  * The code form: used at /verify-email and inside the login and sign-up screens. A code typed away from the

@@ -1,10 +1,10 @@
+import { answer, api } from '@api/client';
+import { lectureKeys } from '@api/query-keys';
+import type { Chapter, ChapterSource } from '@contract/chapters';
+import type { LectureJson } from '@contract/lectures';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Chapter, ChapterSource } from '../../../../../src/contract/chapters';
-import type { LectureJson } from '../../../../../src/contract/lectures';
-import { answer, api } from '../../../api/client';
-import { lectureKeys } from '../../../api/query-keys';
 
-export type { Chapter, ChapterSource } from '../../../../../src/contract/chapters';
+export type { Chapter, ChapterSource } from '@contract/chapters';
 
 /** `GET/PUT /api/lectures/{id}/chapters`: the chapters the player shows, where they come from, the editor's list. */
 export type ChaptersJson = { chapters: Chapter[]; source: ChapterSource; editor: Chapter[] | null };

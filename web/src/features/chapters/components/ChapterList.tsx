@@ -1,7 +1,7 @@
+import { formatClock } from '@lib/format';
+import { seekRequestAtom, useCurrentMark } from '@lib/playback';
 import { useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
-import { formatClock } from '../../../lib/format';
-import { seekRequestAtom, useCurrentMark } from '../../../lib/playback';
 import type { Chapter } from '../api/chapters';
 
 /**

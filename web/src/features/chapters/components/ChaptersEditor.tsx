@@ -1,11 +1,11 @@
+import { errorMessage } from '@api/query-client';
+import { chapterProblems, formatSeconds } from '@contract/chapter-rules';
+import type { LectureJson as Lecture } from '@contract/lectures';
+import { LIMITS } from '@contract/limits';
+import { toast } from '@lib/toast';
+import { CloseIcon } from '@ui/icons';
+import { QueryState } from '@ui/QueryState';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { chapterProblems, formatSeconds } from '../../../../../src/contract/chapter-rules';
-import type { LectureJson as Lecture } from '../../../../../src/contract/lectures';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { errorMessage } from '../../../api/query-client';
-import { toast } from '../../../lib/toast';
-import { CloseIcon } from '../../../ui/icons';
-import { QueryState } from '../../../ui/QueryState';
 import { type Chapter, type ChaptersJson, parseTime, useChapters, useSaveChapters } from '../api/chapters';
 
 type Row = { key: number; time: string; title: string };

@@ -1,7 +1,7 @@
+import { answer, api } from '@api/client';
+import { accountKeys } from '@api/query-keys';
+import type { AppInfoJson } from '@contract/app';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AppInfoJson } from '../../../../../src/contract/app';
-import { answer, api } from '../../../api/client';
-import { accountKeys } from '../../../api/query-keys';
 
 export type AppInfo = AppInfoJson;
 

@@ -1,8 +1,8 @@
+import { answer, api, withoutBearer } from '@api/client';
+import { accountKeys, courseKeys, lectureKeys } from '@api/query-keys';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { answer, api, withoutBearer } from '../../../api/client';
-import { accountKeys, courseKeys, lectureKeys } from '../../../api/query-keys';
 
-export type { CourseJson as Course, EnrollmentJson as Enrollment } from '../../../../../src/contract/courses';
+export type { CourseJson as Course, EnrollmentJson as Enrollment } from '@contract/courses';
 
 export const listCourses = () => answer(api.courses.$get());
 export const getCourse = (id: string) => answer(api.courses[':id'].$get({ param: { id } }));

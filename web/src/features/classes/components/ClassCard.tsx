@@ -1,17 +1,17 @@
+import { LIMITS } from '@contract/limits';
+import { teacherName } from '@lib/course-teacher';
+import { useForm } from '@lib/form';
+import { loadSchemas } from '@lib/form-check';
 import { useMutation } from '@tanstack/react-query';
+import { Field } from '@ui/Field';
+import { BookIcon, MoreIcon, PlayIcon, ShareIcon } from '@ui/icons';
+import { Modal } from '@ui/Modal';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { teacherName } from '../../../lib/course-teacher';
-import { useForm } from '../../../lib/form';
-import { loadSchemas } from '../../../lib/form-check';
-import { Field } from '../../../ui/Field';
-import { BookIcon, MoreIcon, PlayIcon, ShareIcon } from '../../../ui/icons';
-import { Modal } from '../../../ui/Modal';
 import type { Course } from '../api/courses';
 
 /** The class routes' request schemas: a new name is checked by the server's own rule before it is sent. */
-const contract = () => loadSchemas(() => import('../../../../../src/contract/courses'));
+const contract = () => loadSchemas(() => import('@contract/courses'));
 
 /** The spec's 13 pastel card colours, used in turn by position. */
 export const CARD_COLOURS = [

@@ -1,8 +1,8 @@
+import { toast } from '@lib/toast';
+import { Avatar } from '@ui/Avatar';
+import { ConfirmDialog } from '@ui/ConfirmDialog';
+import { QueryState } from '@ui/QueryState';
 import { useState } from 'react';
-import { toast } from '../../../lib/toast';
-import { Avatar } from '../../../ui/Avatar';
-import { ConfirmDialog } from '../../../ui/ConfirmDialog';
-import { QueryState } from '../../../ui/QueryState';
 import { useRemoveStudent, useRoster } from '../api/courses';
 
 /** For the teacher: who is in the class, and Remove (the student loses access at once). */

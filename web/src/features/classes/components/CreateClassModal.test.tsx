@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, expect, mock, test } from 'bun:test';
+import { LIMITS } from '@contract/limits';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { LIMITS } from '../../../../../src/contract/limits';
 import { renderInApp, signInAs } from '../../../../test/render';
 import { realServer } from '../../../../test/server';
 import { clearToasts, showToasts } from '../../../../test/toasts';

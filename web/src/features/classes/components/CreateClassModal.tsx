@@ -1,16 +1,16 @@
+import { ApiError } from '@api/client';
+import { LIMITS } from '@contract/limits';
+import { useForm } from '@lib/form';
+import { loadSchemas } from '@lib/form-check';
+import { useSession } from '@lib/session';
+import { toast } from '@lib/toast';
+import { Field } from '@ui/Field';
+import { Modal, ModalActions } from '@ui/Modal';
 import { type FormEvent, useState } from 'react';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { ApiError } from '../../../api/client';
-import { useForm } from '../../../lib/form';
-import { loadSchemas } from '../../../lib/form-check';
-import { useSession } from '../../../lib/session';
-import { toast } from '../../../lib/toast';
-import { Field } from '../../../ui/Field';
-import { Modal, ModalActions } from '../../../ui/Modal';
 import { useCreateCourse } from '../api/courses';
 
 /** The class routes' request schemas: the form is checked by the server's own rules before it is sent. */
-const contract = () => loadSchemas(() => import('../../../../../src/contract/courses'));
+const contract = () => loadSchemas(() => import('@contract/courses'));
 
 export function CreateClassModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { user } = useSession();

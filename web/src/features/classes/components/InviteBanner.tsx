@@ -1,6 +1,6 @@
+import { ApiError } from '@api/client';
+import { pendingInvite } from '@lib/pending-invite';
 import { useState } from 'react';
-import { ApiError } from '../../../api/client';
-import { pendingInvite } from '../../../lib/pending-invite';
 import { useInvitePreview } from '../api/courses';
 
 /** An invite link brought the visitor here: which class it is and whose, or that the link no longer works. */

@@ -1,16 +1,16 @@
+import { LIMITS } from '@contract/limits';
+import { useForm } from '@lib/form';
+import { loadSchemas } from '@lib/form-check';
+import { useSession } from '@lib/session';
+import { toast } from '@lib/toast';
+import { Field } from '@ui/Field';
+import { FormError } from '@ui/FormError';
+import { Modal, ModalActions } from '@ui/Modal';
 import { type FormEvent, useState } from 'react';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { useForm } from '../../../lib/form';
-import { loadSchemas } from '../../../lib/form-check';
-import { useSession } from '../../../lib/session';
-import { toast } from '../../../lib/toast';
-import { Field } from '../../../ui/Field';
-import { FormError } from '../../../ui/FormError';
-import { Modal, ModalActions } from '../../../ui/Modal';
 import { useEnroll } from '../api/courses';
 
 /** The enrollment routes' request schemas: the code is checked by the server's own rule before it is sent. */
-const contract = () => loadSchemas(() => import('../../../../../src/contract/courses'));
+const contract = () => loadSchemas(() => import('@contract/courses'));
 
 export function JoinClassModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { user } = useSession();

@@ -1,10 +1,10 @@
+import { teacherIdOf } from '@lib/course-teacher';
+import { useSession } from '@lib/session';
+import { toast } from '@lib/toast';
+import { Field } from '@ui/Field';
+import { CopyIcon, RefreshIcon } from '@ui/icons';
+import { Modal } from '@ui/Modal';
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { teacherIdOf } from '../../../lib/course-teacher';
-import { useSession } from '../../../lib/session';
-import { toast } from '../../../lib/toast';
-import { Field } from '../../../ui/Field';
-import { CopyIcon, RefreshIcon } from '../../../ui/icons';
-import { Modal } from '../../../ui/Modal';
 import { shareOrigin, useAppInfo } from '../api/app';
 import { type Course, useRegenerateInviteCode } from '../api/courses';
 

@@ -1,5 +1,5 @@
+import { LoadError } from '@ui/QueryState';
 import { Fragment, useState } from 'react';
-import { LoadError } from '../../../ui/QueryState';
 import { useCourseProgress } from '../api/courses';
 
 /** For the teacher: per lecture, how many enrolled students started and finished it, and each one's share watched. */

@@ -1,8 +1,8 @@
+import { answer, api } from '@api/client';
+import { lectureKeys } from '@api/query-keys';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { answer, api } from '../../../api/client';
-import { lectureKeys } from '../../../api/query-keys';
 
-export type { CommentJson as Comment } from '../../../../../src/contract/engagement';
+export type { CommentJson as Comment } from '@contract/engagement';
 
 export const commentsQuery = (lectureId: string) =>
   queryOptions({

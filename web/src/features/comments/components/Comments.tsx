@@ -1,25 +1,25 @@
+import { ApiError } from '@api/client';
+import { errorMessage, queryClient } from '@api/query-client';
+import { courseKeys } from '@api/query-keys';
+import { LIMITS } from '@contract/limits';
+import { useForm } from '@lib/form';
+import { loadSchemas } from '@lib/form-check';
+import { formatClock, formatLongDate, formatRelative, secondsOf, TIME_IN_TEXT } from '@lib/format';
+import { playerClockAtom, seekRequestAtom } from '@lib/playback';
+import { useSession } from '@lib/session';
+import { toast } from '@lib/toast';
+import { Avatar } from '@ui/Avatar';
+import { ConfirmDialog } from '@ui/ConfirmDialog';
+import { Field } from '@ui/Field';
+import { FormError } from '@ui/FormError';
+import { ChevronIcon, TrashIcon } from '@ui/icons';
+import { QueryState } from '@ui/QueryState';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { type FormEvent, Fragment, useEffect, useRef, useState } from 'react';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { ApiError } from '../../../api/client';
-import { errorMessage, queryClient } from '../../../api/query-client';
-import { courseKeys } from '../../../api/query-keys';
-import { useForm } from '../../../lib/form';
-import { loadSchemas } from '../../../lib/form-check';
-import { formatClock, formatLongDate, formatRelative, secondsOf, TIME_IN_TEXT } from '../../../lib/format';
-import { playerClockAtom, seekRequestAtom } from '../../../lib/playback';
-import { useSession } from '../../../lib/session';
-import { toast } from '../../../lib/toast';
-import { Avatar } from '../../../ui/Avatar';
-import { ConfirmDialog } from '../../../ui/ConfirmDialog';
-import { Field } from '../../../ui/Field';
-import { FormError } from '../../../ui/FormError';
-import { ChevronIcon, TrashIcon } from '../../../ui/icons';
-import { QueryState } from '../../../ui/QueryState';
 import { type Comment, getCourse, useAddComment, useComments, useDeleteComment } from '../api/comments';
 
 /** The comment routes' request schemas: a comment or a reply is checked by the server's own rules before sending. */
-const contract = () => loadSchemas(() => import('../../../../../src/contract/engagement'));
+const contract = () => loadSchemas(() => import('@contract/engagement'));
 
 /**
  * Why a comment was refused, in words: a lecture's 404 while its class still loads means the lecture went; when the

@@ -1,11 +1,11 @@
+import { answer, api } from '@api/client';
+import { lectureKeys } from '@api/query-keys';
+import type { CaptionJson, LectureJson } from '@contract/lectures';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CaptionJson, LectureJson } from '../../../../../src/contract/lectures';
-import { answer, api } from '../../../api/client';
-import { lectureKeys } from '../../../api/query-keys';
 
-export type { HistoryEntryJson as HistoryEntry } from '../../../../../src/contract/engagement';
-export type { CaptionJson as Caption, LectureJson as Lecture } from '../../../../../src/contract/lectures';
-export type { VideoJson as VideoInfo, VideoStatus } from '../../../../../src/contract/videos';
+export type { HistoryEntryJson as HistoryEntry } from '@contract/engagement';
+export type { CaptionJson as Caption, LectureJson as Lecture } from '@contract/lectures';
+export type { VideoJson as VideoInfo, VideoStatus } from '@contract/videos';
 
 /** How often a class with a video in processing is asked for again. */
 export const PROCESSING_POLL_MS = 2000;

@@ -1,11 +1,11 @@
+import { errorMessage } from '@api/query-client';
+import { LIMITS } from '@contract/limits';
+import { useForm } from '@lib/form';
+import { loadSchemas } from '@lib/form-check';
+import { toast } from '@lib/toast';
+import { Field, FileField } from '@ui/Field';
+import { FormError } from '@ui/FormError';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { errorMessage } from '../../../api/query-client';
-import { useForm } from '../../../lib/form';
-import { loadSchemas } from '../../../lib/form-check';
-import { toast } from '../../../lib/toast';
-import { Field, FileField } from '../../../ui/Field';
-import { FormError } from '../../../ui/FormError';
 import { type Caption, type Lecture, useAddCaption, useDeleteCaption, useLectures } from '../api/lectures';
 
 /** Languages offered first; any BCP 47 tag can be typed. */
@@ -20,7 +20,7 @@ const languageName = (tag: string) => {
 };
 
 /** The lecture routes' request schemas: the captions' language and label are checked by the server's own rules. */
-const contract = () => loadSchemas(() => import('../../../../../src/contract/lectures'));
+const contract = () => loadSchemas(() => import('@contract/lectures'));
 
 /** What the add form holds: the file is the form's own check, the language and label the contract's. */
 type Added = { file: File | null; language: string; label: string };

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { ConfirmDialog } from '../../../ui/ConfirmDialog';
+import { ConfirmDialog } from '@ui/ConfirmDialog';
 import type { Lecture } from '../api/lectures';
 
 /** The spec's "Confirm Deletion" of a topic. */

@@ -1,9 +1,9 @@
 import { expect, test } from 'bun:test';
+import { seekRequestAtom } from '@lib/playback';
+import { appStore } from '@lib/store';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'jotai';
-import { seekRequestAtom } from '../../../lib/playback';
-import { appStore } from '../../../lib/store';
 import { LectureDescription } from './LectureDescription';
 
 const renderDescription = (description: string) =>

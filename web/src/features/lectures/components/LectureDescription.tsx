@@ -1,9 +1,9 @@
+import { timedLines } from '@contract/chapter-rules';
+import { LIMITS } from '@contract/limits';
+import { formatClock } from '@lib/format';
+import { seekRequestAtom } from '@lib/playback';
 import { useSetAtom } from 'jotai';
 import { useId, useState } from 'react';
-import { timedLines } from '../../../../../src/contract/chapter-rules';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { formatClock } from '../../../lib/format';
-import { seekRequestAtom } from '../../../lib/playback';
 
 /** Longer than this (lines or characters), a description shows its start and "Show more". */
 const SHORT_LINES = 4;

@@ -1,7 +1,7 @@
+import { asSentence, plural, processingForStudents } from '@lib/format';
+import type { PlayerProps } from '@lib/playback';
+import { EyeIcon, HeartIcon, PlayIcon } from '@ui/icons';
 import { type ComponentType, useEffect, useState } from 'react';
-import { asSentence, plural, processingForStudents } from '../../../lib/format';
-import type { PlayerProps } from '../../../lib/playback';
-import { EyeIcon, HeartIcon, PlayIcon } from '../../../ui/icons';
 import { type Lecture, useCountView, useSaveProgress, useToggleLike } from '../api/lectures';
 import { LectureDescription } from './LectureDescription';
 

@@ -1,4 +1,4 @@
-import { formatClock, formatEta, processingForStudents } from '../../../lib/format';
+import { formatClock, formatEta, processingForStudents } from '@lib/format';
 import { type Lecture, useRetryVideo } from '../api/lectures';
 
 /**

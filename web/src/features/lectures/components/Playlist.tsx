@@ -1,6 +1,6 @@
+import { useDismiss } from '@lib/use-dismiss';
+import { MoreIcon, PlayIcon, PlusIcon } from '@ui/icons';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useDismiss } from '../../../lib/use-dismiss';
-import { MoreIcon, PlayIcon, PlusIcon } from '../../../ui/icons';
 import type { Lecture } from '../api/lectures';
 import { LectureStatus } from './LectureStatus';
 

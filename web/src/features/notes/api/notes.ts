@@ -1,6 +1,6 @@
+import { answer, api } from '@api/client';
+import { courseKeys } from '@api/query-keys';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { answer, api } from '../../../api/client';
-import { courseKeys } from '../../../api/query-keys';
 
 /** The person's private notes for a class (`/api/enrollments/{courseId}/notes`). */
 export const getNotes = (courseId: string) => answer(api.enrollments[':courseId'].notes.$get({ param: { courseId } }));

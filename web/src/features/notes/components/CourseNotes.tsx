@@ -1,14 +1,14 @@
+import { ApiError } from '@api/client';
+import { errorMessage, queryClient } from '@api/query-client';
+import { courseKeys } from '@api/query-keys';
+import type { NotesJson } from '@contract/courses';
+import { fieldProblems, loadSchemas } from '@lib/form-check';
+import { useOnline } from '@lib/online';
+import { toast } from '@lib/toast';
+import { Field } from '@ui/Field';
+import { QueryState } from '@ui/QueryState';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
-import type { NotesJson } from '../../../../../src/contract/courses';
-import { ApiError } from '../../../api/client';
-import { errorMessage, queryClient } from '../../../api/query-client';
-import { courseKeys } from '../../../api/query-keys';
-import { fieldProblems, loadSchemas } from '../../../lib/form-check';
-import { useOnline } from '../../../lib/online';
-import { toast } from '../../../lib/toast';
-import { Field } from '../../../ui/Field';
-import { QueryState } from '../../../ui/QueryState';
 import { saveNotesOnLeave, useNotes, useSaveNotes } from '../api/notes';
 import { queuedNotesAtom, queuedNotesOf, queueNotes } from '../state/notes-queue';
 
@@ -28,7 +28,7 @@ export function CourseNotes({ courseId }: { courseId: string }) {
 }
 
 /** The enrollment routes' request schemas: the notes are checked by the server's own rule before they are sent. */
-const contract = () => loadSchemas(() => import('../../../../../src/contract/courses'));
+const contract = () => loadSchemas(() => import('@contract/courses'));
 
 /** Notes save themselves this long after typing stops (the spec's Save Notes button stays). */
 const AUTOSAVE_MS = 1500;

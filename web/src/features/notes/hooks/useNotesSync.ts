@@ -1,5 +1,5 @@
-import { subscribeOnline } from '../../../lib/online';
-import { usePersonEffect } from '../../../lib/person';
+import { subscribeOnline } from '@lib/online';
+import { usePersonEffect } from '@lib/person';
 import { flushNotes, hasQueuedNotes, refreshQueuedNotes } from '../state/notes-queue';
 
 /** How often notes written offline are tried again while they wait. */

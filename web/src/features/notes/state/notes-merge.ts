@@ -1,4 +1,4 @@
-import type { NotesJson } from '../../../../../src/contract/courses';
+import type { NotesJson } from '@contract/courses';
 
 /** Notes written offline for one class: the text, the server's `updatedAt` it was started from, when it was written. */
 export type QueuedNotes = { text: string; base: string | null; at: number };

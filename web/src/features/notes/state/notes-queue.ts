@@ -1,11 +1,11 @@
+import { ApiError, answer, api } from '@api/client';
+import { queryClient } from '@api/query-client';
+import { courseKeys } from '@api/query-keys';
+import type { NotesJson } from '@contract/courses';
+import { currentUserId, readPersonalRecord } from '@lib/person';
+import { onSignOut } from '@lib/sign-out';
+import { appStore } from '@lib/store';
 import { atom } from 'jotai';
-import type { NotesJson } from '../../../../../src/contract/courses';
-import { ApiError, answer, api } from '../../../api/client';
-import { queryClient } from '../../../api/query-client';
-import { courseKeys } from '../../../api/query-keys';
-import { currentUserId, readPersonalRecord } from '../../../lib/person';
-import { onSignOut } from '../../../lib/sign-out';
-import { appStore } from '../../../lib/store';
 import { mergedNotes, type QueuedNotes } from './notes-merge';
 
 /**

@@ -1,7 +1,7 @@
+import { answer, api } from '@api/client';
+import { courseKeys } from '@api/query-keys';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { answer, api } from '../../../api/client';
-import { courseKeys } from '../../../api/query-keys';
 
 /**
  * Records that the class was opened (what came before is no longer new) and refreshes the class list, so its

@@ -1,12 +1,12 @@
+import { answer, api } from '@api/client';
+import { courseKeys } from '@api/query-keys';
+import { readToken } from '@lib/token-cookie';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { answer, api } from '../../../api/client';
-import { courseKeys } from '../../../api/query-keys';
-import { readToken } from '../../../lib/token-cookie';
 
 export type {
   DownloadJson as Mp4Download,
   OfflineManifestJson as OfflineManifest,
-} from '../../../../../src/contract/downloads';
+} from '@contract/downloads';
 
 /** What to save to play a lecture offline: its phone-sized rung's playlist and files, captions, total size. */
 export const getOfflineManifest = (lectureId: string, signal?: AbortSignal) =>

@@ -1,8 +1,8 @@
+import { formatBytes, formatLongDate } from '@lib/format';
+import { useOnline } from '@lib/online';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { formatBytes, formatLongDate } from '../../../lib/format';
-import { useOnline } from '../../../lib/online';
 import { cancelSave, canSaveOffline, removeSaved, savedLecturesAtom, savingAtom } from '../state/downloads';
 
 type Estimate = { usage: number; quota: number } | null;

@@ -1,5 +1,5 @@
-import type { CourseJson } from '../../../../../src/contract/courses';
-import { toast } from '../../../lib/toast';
+import type { CourseJson } from '@contract/courses';
+import { toast } from '@lib/toast';
 import { useSetDownloadsAllowed } from '../api/offline';
 
 /**

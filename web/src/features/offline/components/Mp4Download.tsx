@@ -1,7 +1,7 @@
+import { errorMessage } from '@api/query-client';
+import type { LectureJson } from '@contract/lectures';
+import { formatBytes } from '@lib/format';
 import { useEffect, useRef, useState } from 'react';
-import type { LectureJson } from '../../../../../src/contract/lectures';
-import { errorMessage } from '../../../api/query-client';
-import { formatBytes } from '../../../lib/format';
 import { getMp4, type Mp4Download as Mp4State, requestMp4 } from '../api/offline';
 
 /** How often a preparing MP4 is asked about. */

@@ -1,10 +1,10 @@
+import type { CourseJson } from '@contract/courses';
+import type { LectureJson } from '@contract/lectures';
+import { formatBytes } from '@lib/format';
+import { useOnline } from '@lib/online';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { CourseJson } from '../../../../../src/contract/courses';
-import type { LectureJson } from '../../../../../src/contract/lectures';
-import { formatBytes } from '../../../lib/format';
-import { useOnline } from '../../../lib/online';
 import {
   cancelSave,
   canSaveOffline,

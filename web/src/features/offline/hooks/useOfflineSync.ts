@@ -1,5 +1,5 @@
-import { subscribeOnline } from '../../../lib/online';
-import { usePersonEffect } from '../../../lib/person';
+import { subscribeOnline } from '@lib/online';
+import { usePersonEffect } from '@lib/person';
 import { checkSavedAccess, forgetOfflineData, pruneSaved, startOfflineData } from '../state/downloads';
 import { linkManifest, registerServiceWorker } from '../state/service-worker';
 

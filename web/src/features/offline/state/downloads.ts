@@ -1,11 +1,11 @@
+import { ApiError } from '@api/client';
+import type { CourseJson } from '@contract/courses';
+import type { LectureJson } from '@contract/lectures';
+import { currentUserId, readPersonalRecord } from '@lib/person';
+import { onSignOut } from '@lib/sign-out';
+import { appStore } from '@lib/store';
+import { toast } from '@lib/toast';
 import { atom } from 'jotai';
-import type { CourseJson } from '../../../../../src/contract/courses';
-import type { LectureJson } from '../../../../../src/contract/lectures';
-import { ApiError } from '../../../api/client';
-import { currentUserId, readPersonalRecord } from '../../../lib/person';
-import { onSignOut } from '../../../lib/sign-out';
-import { appStore } from '../../../lib/store';
-import { toast } from '../../../lib/toast';
 import { fetchForOffline, getMp4, getOfflineManifest } from '../api/offline';
 import { normalisedMediaPath, OFFLINE_PREFIX, offlineCacheName, SLIDES_PATH } from './cache-keys';
 import { registerServiceWorker } from './service-worker';

@@ -1,7 +1,7 @@
+import { formatClock } from '@lib/format';
+import type { PlayerMark } from '@lib/playback';
+import { FullscreenIcon, MuteIcon, PauseIcon, PlayIcon, ReplayIcon, VolumeIcon } from '@ui/icons';
 import type { Dispatch, RefObject } from 'react';
-import { formatClock } from '../../../lib/format';
-import type { PlayerMark } from '../../../lib/playback';
-import { FullscreenIcon, MuteIcon, PauseIcon, PlayIcon, ReplayIcon, VolumeIcon } from '../../../ui/icons';
 import type { PlayerCommands } from '../hooks/usePlayerCommands';
 import { controlsShown, type PlayerAction, type PlayerState } from '../state/player-state';
 import { CaptionsIcon, PictureInPictureIcon } from './PlayerIcons';

@@ -1,6 +1,6 @@
+import { useDismiss } from '@lib/use-dismiss';
+import { SettingsIcon } from '@ui/icons';
 import { type Dispatch, type ReactNode, type RefObject, useId, useLayoutEffect, useRef, useState } from 'react';
-import { useDismiss } from '../../../lib/use-dismiss';
-import { SettingsIcon } from '../../../ui/icons';
 import type { PlayerCommands } from '../hooks/usePlayerCommands';
 import type { PlayerAction, PlayerState } from '../state/player-state';
 

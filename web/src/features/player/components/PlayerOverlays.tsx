@@ -1,5 +1,5 @@
-import { PlayIcon, ReplayIcon } from '../../../ui/icons';
-import { Spinner } from '../../../ui/Spinner';
+import { PlayIcon, ReplayIcon } from '@ui/icons';
+import { Spinner } from '@ui/Spinner';
 import { canRetry, type PlayerState } from '../state/player-state';
 import { CaptionOverlay } from './CaptionOverlay';
 

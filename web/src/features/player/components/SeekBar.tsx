@@ -1,6 +1,6 @@
+import { formatClock } from '@lib/format';
+import type { PlayerMark } from '@lib/playback';
 import { type PointerEvent, useEffect, useRef, useState } from 'react';
-import { formatClock } from '../../../lib/format';
-import type { PlayerMark } from '../../../lib/playback';
 import { visibleTicks } from '../state/marks';
 
 /**

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
+import { type PlayerMark, playerClockAtom, playerMarksAtom } from '@lib/playback';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore, Provider } from 'jotai';
-import { type PlayerMark, playerClockAtom, playerMarksAtom } from '../../../lib/playback';
 import { menuPlacement } from './PlayerMenus';
 import { VideoPlayer } from './VideoPlayer';
 

@@ -1,6 +1,6 @@
+import { type PlayerProps, playerClockAtom, playerMarksAtom } from '@lib/playback';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
-import { type PlayerProps, playerClockAtom, playerMarksAtom } from '../../../lib/playback';
 import { useAutoHideControls } from '../hooks/useAutoHideControls';
 import { useCaptionTracks } from '../hooks/useCaptionTracks';
 import { useHlsPlayer } from '../hooks/useHlsPlayer';

@@ -1,5 +1,5 @@
+import type { PlayerMark } from '@lib/playback';
 import { type Dispatch, type RefObject, useEffect, useMemo, useRef } from 'react';
-import type { PlayerMark } from '../../../lib/playback';
 import { adjacentMark, jumpAnnouncement } from '../state/marks';
 import { PLAYER_ERRORS } from '../state/player-errors';
 import type { PipSupport, PlayerAction } from '../state/player-state';

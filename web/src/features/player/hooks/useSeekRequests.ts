@@ -1,6 +1,6 @@
+import { seekRequestAtom } from '@lib/playback';
 import { useAtomValue } from 'jotai';
 import { type RefObject, useEffect, useRef } from 'react';
-import { seekRequestAtom } from '../../../lib/playback';
 
 /** A time link elsewhere on the page (a comment's 12:34) seeks here and plays. */
 export function useSeekRequests(

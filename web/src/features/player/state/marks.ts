@@ -1,5 +1,5 @@
-import { formatClock } from '../../../lib/format';
-import type { PlayerMark } from '../../../lib/playback';
+import { formatClock } from '@lib/format';
+import type { PlayerMark } from '@lib/playback';
 
 /** Marks in time order, without any past the end of the video. */
 export function marksWithin(marks: PlayerMark[], duration: number): PlayerMark[] {

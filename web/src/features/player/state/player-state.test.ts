@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import type { PlayerMark } from '../../../lib/playback';
+import type { PlayerMark } from '@lib/playback';
 import { adjacentMark, jumpAnnouncement, markAt, marksWithin, visibleTicks } from './marks';
 import { PLAYER_ERRORS } from './player-errors';
 import {

@@ -1,9 +1,9 @@
+import { answer, api } from '@api/client';
+import { searchKeys } from '@api/query-keys';
+import type { SearchResultJson } from '@contract/search';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SearchResultJson } from '../../../../../src/contract/search';
-import { answer, api } from '../../../api/client';
-import { searchKeys } from '../../../api/query-keys';
 
-export type { SearchResultJson as SearchResult } from '../../../../../src/contract/search';
+export type { SearchResultJson as SearchResult } from '@contract/search';
 export type SearchHit = SearchResultJson['hits'][number];
 
 /** GET /api/search: hits in the classes the user teaches or is enrolled in (or in one of them). */

@@ -1,7 +1,7 @@
+import { LIMITS } from '@contract/limits';
+import { SearchIcon } from '@ui/icons';
 import { useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { SearchIcon } from '../../../ui/icons';
 
 /**
  * A search form: Enter (or the button) opens the results page for the words, in all the user's classes or, with

@@ -1,14 +1,14 @@
+import { answer, api } from '@api/client';
+import type { PrivateUserJson } from '@contract/users';
+import { storeToken } from '@lib/token-cookie';
 import { useMutation } from '@tanstack/react-query';
-import type { PrivateUserJson } from '../../../../../src/contract/users';
-import { answer, api } from '../../../api/client';
-import { storeToken } from '../../../lib/token-cookie';
 
 /** The account's own changes from Settings (name, picture, password, sessions, deletion): not on the sign-in page. */
 export const uploadProfilePicture = async (file: File, onProgress: (percent: number) => void = () => {}) => {
   const form = new FormData();
   form.append('profilePicture', file);
   // Loaded when used: this module is on the sign-in page, the XHR upload is not.
-  const { uploadWithProgress } = await import('../../../lib/upload-progress');
+  const { uploadWithProgress } = await import('@lib/upload-progress');
   return uploadWithProgress<PrivateUserJson>('/users/profile-picture', form, onProgress);
 };
 

@@ -1,7 +1,7 @@
+import { answer, api } from '@api/client';
+import { accountKeys } from '@api/query-keys';
+import type { EmailChoiceJson } from '@contract/users';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EmailChoiceJson } from '../../../../../src/contract/users';
-import { answer, api } from '../../../api/client';
-import { accountKeys } from '../../../api/query-keys';
 
 /** Which notification emails a person gets: every event, a daily digest, or none. */
 export type NotificationPrefs = EmailChoiceJson;

@@ -1,7 +1,7 @@
+import { answer, api } from '@api/client';
+import { accountKeys } from '@api/query-keys';
+import type { SignInMethodsJson } from '@contract/users';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SignInMethodsJson } from '../../../../../src/contract/users';
-import { answer, api } from '../../../api/client';
-import { accountKeys } from '../../../api/query-keys';
 
 /** How the signed-in person can get into their account: a password, linked school accounts. */
 export type SignInMethods = SignInMethodsJson;

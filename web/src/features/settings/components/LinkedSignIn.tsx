@@ -1,10 +1,10 @@
+import { errorMessage } from '@api/query-client';
+import { formatLongDate } from '@lib/format';
+import { schoolSignInUrl, useProviders } from '@lib/providers';
+import { ConfirmDialog } from '@ui/ConfirmDialog';
+import { FormError } from '@ui/FormError';
+import { QueryState } from '@ui/QueryState';
 import { useId, useState } from 'react';
-import { errorMessage } from '../../../api/query-client';
-import { formatLongDate } from '../../../lib/format';
-import { schoolSignInUrl, useProviders } from '../../../lib/providers';
-import { ConfirmDialog } from '../../../ui/ConfirmDialog';
-import { FormError } from '../../../ui/FormError';
-import { QueryState } from '../../../ui/QueryState';
 import { isLastWayIn, type SignInMethods, useSignInMethods, useUnlinkSchool } from '../api/sign-in-methods';
 
 type SchoolAccount = SignInMethods['school'][number];

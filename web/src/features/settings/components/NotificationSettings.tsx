@@ -1,8 +1,8 @@
+import { ApiError } from '@api/client';
+import { useForm } from '@lib/form';
+import { toast } from '@lib/toast';
+import { LoadError } from '@ui/QueryState';
 import { type FormEvent, useEffect, useState } from 'react';
-import { ApiError } from '../../../api/client';
-import { useForm } from '../../../lib/form';
-import { toast } from '../../../lib/toast';
-import { LoadError } from '../../../ui/QueryState';
 import { type EmailChoice, useNotificationPrefs, useSaveNotificationPrefs } from '../api/notification-prefs';
 
 const CHOICES: { value: EmailChoice; label: string; hint: string }[] = [

@@ -1,10 +1,10 @@
+import { ApiError } from '@api/client';
+import { useForm } from '@lib/form';
+import type { User } from '@lib/session';
+import { toast } from '@lib/toast';
+import { Avatar } from '@ui/Avatar';
+import { FileField } from '@ui/Field';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../../api/client';
-import { useForm } from '../../../lib/form';
-import type { User } from '../../../lib/session';
-import { toast } from '../../../lib/toast';
-import { Avatar } from '../../../ui/Avatar';
-import { FileField } from '../../../ui/Field';
 import { useUploadProfilePicture } from '../api/account';
 
 export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: User) => void }) {

@@ -1,15 +1,15 @@
+import { ApiError } from '@api/client';
+import { LIMITS } from '@contract/limits';
+import { useForm } from '@lib/form';
+import { loadSchemas } from '@lib/form-check';
+import type { User } from '@lib/session';
+import { toast } from '@lib/toast';
+import { Field } from '@ui/Field';
 import { type FormEvent, useState } from 'react';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { ApiError } from '../../../api/client';
-import { useForm } from '../../../lib/form';
-import { loadSchemas } from '../../../lib/form-check';
-import type { User } from '../../../lib/session';
-import { toast } from '../../../lib/toast';
-import { Field } from '../../../ui/Field';
 import { useChangeName } from '../api/account';
 
 /** The account routes' request schemas: the name is checked by the server's own rule. */
-const contract = () => loadSchemas(() => import('../../../../../src/contract/users'));
+const contract = () => loadSchemas(() => import('@contract/users'));
 
 export function ProfileInfoForm({ user, onSaved }: { user: User; onSaved: (user: User) => void }) {
   const [name, setName] = useState(user.username);

@@ -1,6 +1,6 @@
+import { schoolSignInUrl } from '@lib/providers';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { schoolSignInUrl } from '../../../lib/providers';
 
 /** What a confirmation with the school account is for: the Settings address it comes back to says so. */
 export type ConfirmPurpose = 'delete' | 'password';

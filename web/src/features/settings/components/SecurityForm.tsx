@@ -1,19 +1,19 @@
+import { ApiError } from '@api/client';
+import { useForm } from '@lib/form';
+import { loadSchemas } from '@lib/form-check';
+import { useProviders } from '@lib/providers';
+import type { User } from '@lib/session';
+import { toast } from '@lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
+import { NewPasswordFields } from '@ui/NewPasswordFields';
+import { PasswordInput } from '@ui/PasswordInput';
 import { type FormEvent, useState } from 'react';
-import { ApiError } from '../../../api/client';
-import { useForm } from '../../../lib/form';
-import { loadSchemas } from '../../../lib/form-check';
-import { useProviders } from '../../../lib/providers';
-import type { User } from '../../../lib/session';
-import { toast } from '../../../lib/toast';
-import { NewPasswordFields } from '../../../ui/NewPasswordFields';
-import { PasswordInput } from '../../../ui/PasswordInput';
 import { useChangePassword } from '../api/account';
 import { signInMethodsQuery, useSignInMethods } from '../api/sign-in-methods';
 import { ConfirmWithSchool, useSchoolConfirmed } from './SchoolConfirm';
 
 /** The account routes' request schemas: the new password is checked by the server's own rule. */
-const contract = () => loadSchemas(() => import('../../../../../src/contract/users'));
+const contract = () => loadSchemas(() => import('@contract/users'));
 
 /** What the form checks, keyed as the server's `fields` are (`confirm` is the form's own). */
 type Passwords = { currentPassword?: string; newPassword: string; confirm: string };

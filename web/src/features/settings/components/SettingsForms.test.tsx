@@ -1,13 +1,13 @@
 import { afterEach, beforeAll, expect, test } from 'bun:test';
+import { LIMITS } from '@contract/limits';
+import { prefetchProviders } from '@lib/providers';
+import type { User } from '@lib/session';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { LIMITS } from '../../../../../src/contract/limits';
 import { renderInApp, signInAs } from '../../../../test/render';
 import { realServer, TEST_PASSWORD } from '../../../../test/server';
 import { clearToasts, showToasts } from '../../../../test/toasts';
-import { prefetchProviders } from '../../../lib/providers';
-import type { User } from '../../../lib/session';
 import { ProfileInfoForm } from './ProfileInfoForm';
 import { SecurityForm } from './SecurityForm';
 

@@ -1,11 +1,11 @@
+import { answer, api } from '@api/client';
+import { lectureKeys } from '@api/query-keys';
+import type { LectureJson } from '@contract/lectures';
+import type { SlideIndexState, SlideJson } from '@contract/slides';
+import { formatClock } from '@lib/format';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LectureJson } from '../../../../../src/contract/lectures';
-import type { SlideIndexState, SlideJson } from '../../../../../src/contract/slides';
-import { answer, api } from '../../../api/client';
-import { lectureKeys } from '../../../api/query-keys';
-import { formatClock } from '../../../lib/format';
 
-export type { SlideIndexState } from '../../../../../src/contract/slides';
+export type { SlideIndexState } from '@contract/slides';
 /** One slide; `id` and `hidden` come only to the lecture's teacher. */
 export type Slide = SlideJson & { id?: string; hidden?: boolean };
 

@@ -1,10 +1,10 @@
+import { mergeChapters } from '@contract/chapter-rules';
+import type { Chapter } from '@contract/chapters';
+import type { LectureJson as Lecture } from '@contract/lectures';
+import { type PlayerMark, playerMarksAtom } from '@lib/playback';
+import { Tabs } from '@ui/Tabs';
 import { useSetAtom } from 'jotai';
 import { type ComponentType, useEffect, useId, useMemo, useState } from 'react';
-import { mergeChapters } from '../../../../../src/contract/chapter-rules';
-import type { Chapter } from '../../../../../src/contract/chapters';
-import type { LectureJson as Lecture } from '../../../../../src/contract/lectures';
-import { type PlayerMark, playerMarksAtom } from '../../../lib/playback';
-import { Tabs } from '../../../ui/Tabs';
 import { type Slide, slideLabel, useLectureSlides } from '../api/slides';
 import { SlideStrip } from './SlideStrip';
 

@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
+import { playerClockAtom } from '@lib/playback';
 import { render, screen, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
-import { playerClockAtom } from '../../../lib/playback';
 import type { Slide } from '../api/slides';
 import { SlideStrip } from './SlideStrip';
 

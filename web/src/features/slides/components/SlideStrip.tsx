@@ -1,7 +1,7 @@
+import { formatClock } from '@lib/format';
+import { seekRequestAtom, useCurrentMark } from '@lib/playback';
 import { useSetAtom } from 'jotai';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { formatClock } from '../../../lib/format';
-import { seekRequestAtom, useCurrentMark } from '../../../lib/playback';
 import { type Slide, slideName } from '../api/slides';
 
 const KEYS_BACK = ['ArrowLeft', 'ArrowUp'];

@@ -1,8 +1,8 @@
+import type { LectureJson as Lecture } from '@contract/lectures';
+import { LIMITS } from '@contract/limits';
+import { formatClock } from '@lib/format';
+import { toast } from '@lib/toast';
 import { type FormEvent, useId, useState } from 'react';
-import type { LectureJson as Lecture } from '../../../../../src/contract/lectures';
-import { LIMITS } from '../../../../../src/contract/limits';
-import { formatClock } from '../../../lib/format';
-import { toast } from '../../../lib/toast';
 import {
   type Slide,
   slideLabel,

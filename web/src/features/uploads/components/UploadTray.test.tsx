@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
+import { appStore } from '@lib/store';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'jotai';
-import { appStore } from '../../../lib/store';
 import { discardAllUploads, startUpload, type UploadItem, uploadsAtom } from '../state/uploads';
 import { UploadTray } from './UploadTray';
 

@@ -1,8 +1,8 @@
+import { formatBytes, formatEta } from '@lib/format';
+import { ConfirmDialog } from '@ui/ConfirmDialog';
+import { ChevronIcon, CloseIcon, PauseIcon, PlayIcon, RefreshIcon } from '@ui/icons';
 import { useAtomValue } from 'jotai';
 import { useEffect, useId, useState } from 'react';
-import { formatBytes, formatEta } from '../../../lib/format';
-import { ConfirmDialog } from '../../../ui/ConfirmDialog';
-import { ChevronIcon, CloseIcon, PauseIcon, PlayIcon, RefreshIcon } from '../../../ui/icons';
 import {
   cancelUpload,
   clearFinished,

@@ -4,16 +4,17 @@
  * the network comes back, and after a reload resume from the server's bytes when the teacher picks the same file
  * again (tus-js-client finds it by its fingerprint: name, type, size, last change).
  */
+
+import { answer, api } from '@api/client';
+import { queryClient } from '@api/query-client';
+import { lectureKeys } from '@api/query-keys';
+import type { UploadJson } from '@contract/videos';
+import { onSignOut } from '@lib/sign-out';
+import { appStore } from '@lib/store';
+import { toast } from '@lib/toast';
+import { readToken } from '@lib/token-cookie';
 import { atom } from 'jotai';
 import type { DetailedError, PreviousUpload, Upload } from 'tus-js-client';
-import type { UploadJson } from '../../../../../src/contract/videos';
-import { answer, api } from '../../../api/client';
-import { queryClient } from '../../../api/query-client';
-import { lectureKeys } from '../../../api/query-keys';
-import { onSignOut } from '../../../lib/sign-out';
-import { appStore } from '../../../lib/store';
-import { toast } from '../../../lib/toast';
-import { readToken } from '../../../lib/token-cookie';
 
 /** Small enough to pass a proxy with a 100 MB body limit (many CDNs), big enough to keep the overhead low. */
 export const CHUNK_BYTES = 50 * 1024 * 1024;
