@@ -2,11 +2,11 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeFlashClip, tools } from '../test/fixtures';
+import { makeClip, makeFlashClip, tools } from '../test/fixtures';
 import { runTool } from './ffmpeg';
 import { planLadder, SEGMENT_SECONDS, SLIDES_FPS } from './ladder';
 import { describeSource } from './probe';
-import { runTranscode } from './transcode';
+import { looksStill, runTranscode } from './transcode';
 
 const work = mkdtempSync(join(tmpdir(), 'classroom-transcode-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -90,6 +90,11 @@ describe('lecture-aware transcoding (real ffmpeg)', () => {
       const out = join(work, `${kind}-${audioLate}`);
       const result = await runTranscode(tools, plan, source, out, () => {}, new AbortController().signal);
       expect(result.ok).toBe(true);
+      // Told from the packets' sizes, nothing decoded before the ladder starts; the rate the master will state.
+      expect({ fps: result.fps, by: result.stillBy }).toEqual({
+        fps: kind === 'slides' ? SLIDES_FPS : 30,
+        by: 'packets',
+      });
 
       const rungs = await Promise.all(plan.rungs.map((_, i) => readRung(join(out, String(i), 'index.m3u8'))));
       expect(rungs.length).toBe(3);
@@ -133,4 +138,41 @@ describe('lecture-aware transcoding (real ffmpeg)', () => {
       }
     }, 120_000);
   }
+});
+
+describe('telling slides from a camera (real ffmpeg)', () => {
+  const size = { width: 640, height: 360, seconds: 8 };
+  const cases = [
+    { name: 'a camera (every frame moves)', video: undefined, still: false, by: 'packets' },
+    {
+      name: 'slides (a picture changing every 4 s)',
+      video: 'testsrc=s=640x360:r=0.25:d=8',
+      still: true,
+      by: 'packets',
+    },
+  ] as const;
+  for (const { name, video, still, by } of cases) {
+    test(`${name}: told from its packets' sizes, nothing decoded`, async () => {
+      const source = await makeClip(work, { ...size, video, name: `${still ? 'still' : 'moving'}.mp4` });
+      const info = await describeSource(tools, source);
+      if ('refused' in info) throw new Error(info.refused);
+      const check = await looksStill(tools, planLadder(info), source);
+      expect({ still: check.still, by: check.by }).toEqual({ still, by });
+      // A few packet listings: far under the ~1 CPU s that decoding samples of a 1080p source costs.
+      expect(check.cpuSeconds).toBeLessThan(0.5);
+    }, 60_000);
+  }
+
+  test('slides made of keyframes only: the packets cannot tell, the decoded frames do', async () => {
+    const source = join(work, 'intra-only.mp4');
+    const made = await runTool([
+      ...[tools.ffmpegPath, '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=s=640x360:r=0.25:d=8', '-r', '30'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '1', '-pix_fmt', 'yuv420p', source],
+    ]);
+    expect(made.exitCode).toBe(0);
+    const info = await describeSource(tools, source);
+    if ('refused' in info) throw new Error(info.refused);
+    const check = await looksStill(tools, planLadder(info), source);
+    expect({ still: check.still, by: check.by }).toEqual({ still: true, by: 'frames' });
+  }, 60_000);
 });

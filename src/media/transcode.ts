@@ -27,8 +27,12 @@ export type LadderOptions = { frames: 'lecture' | 'dropped' | 'every'; still?: b
 export const STILL_CHANGED_SHARE = 0.2;
 /** Where looksStill samples the source (shares of its length), a second each. */
 const STILL_SAMPLES_AT = [0.2, 0.4, 0.6, 0.8];
-/** A predicted frame under this many bits per pixel repeats the one before (an all-skip frame is a few dozen bytes). */
-const UNCHANGED_BITS_PER_PIXEL = 0.002;
+/**
+ * A predicted frame under this many bits per pixel repeats the one before, near enough: an all-skip frame is a few
+ * dozen bytes, x264 ultrafast refining a still 1080p picture 0.003, a moving test card 0.3, a 720p camera at 1 Mb/s
+ * about 0.03.
+ */
+const UNCHANGED_BITS_PER_PIXEL = 0.008;
 /** The packets decide alone when at least this share of frames is unchanged (still), or at most the other (moving). */
 const PACKETS_STILL_SHARE = 0.9;
 const PACKETS_MOVING_SHARE = 0.5;
@@ -80,47 +84,40 @@ async function packetsSay(
   pixels: number,
   signal?: AbortSignal,
 ): Promise<{ still: boolean | undefined; cpuSeconds: number }> {
-  // Each interval starts at the keyframe before its start and runs a second from there. One process: spawning costs
+  // ffprobe reads each interval from the keyframe before it; only the second itself is counted, since the frames just
+  // after a keyframe often refine a still picture (bigger than the repeats that follow). One process: spawning costs
   // more than reading.
+  const windows = starts.map(Number).map((at) => ({ from: at, to: at + 1 }));
   const listed = await runTool(
     [
-      ...[tools.ffprobePath, '-v', 'error', '-select_streams', 'v:0'],
-      ...['-read_intervals', starts.map((at) => `${at}%+1`).join(','), '-show_entries', 'packet=pts_time,size,flags'],
-      ...['-of', 'csv=p=0', source],
+      ...[tools.ffprobePath, '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,size,flags'],
+      ...['-read_intervals', windows.map((w) => `${w.from}%${w.to}`).join(','), '-of', 'csv=p=0', source],
     ],
     { signal },
   );
   const unknown = { still: undefined, cpuSeconds: listed.cpuSeconds };
   if (listed.exitCode !== 0 || !(pixels > 0)) return unknown;
-  // The listing runs interval after interval: a time going back, or on by more than the interval, starts the next.
-  // Intervals that found the same keyframe (a short source, long groups of pictures) are read once.
-  const distinct = new Map<number, { size: number; key: boolean }[]>();
-  let window: { size: number; key: boolean }[] = [];
-  let last = Number.NaN;
+  // Intervals may overlap (a short source): each packet is counted once, and the seconds they cover once.
+  const packets = new Map<number, { size: number; key: boolean }>();
   for (const line of new TextDecoder().decode(listed.stdout).trim().split('\n')) {
     const [at, size, flags] = line.split(',');
     const time = Number(at);
-    if (!Number.isFinite(time)) continue;
-    if (!(time > last && time - last <= 1)) {
-      window = [];
-      if (!distinct.has(time)) distinct.set(time, window);
+    if (windows.some((w) => time >= w.from && time < w.to)) {
+      packets.set(time, { size: Number(size), key: (flags ?? '').includes('K') });
     }
-    last = time;
-    window.push({ size: Number(size), key: (flags ?? '').includes('K') });
   }
-  let packets = 0;
-  let predicted = 0;
-  let changed = 0;
-  let frames = 0;
-  for (const window of distinct.values()) {
-    packets += window.length;
-    predicted += window.filter((packet) => !packet.key).length;
-    changed += window.filter((p) => !p.key && (p.size * 8) / pixels >= UNCHANGED_BITS_PER_PIXEL).length;
-    // Frames a variable-rate source left out where nothing moved count as unchanged ones.
-    frames += Math.max(window.length, Math.round(plan.fps));
+  let covered = 0;
+  let reached = Number.NEGATIVE_INFINITY;
+  for (const w of windows.toSorted((a, b) => a.from - b.from)) {
+    covered += Math.max(0, w.to - Math.max(w.from, reached));
+    reached = Math.max(reached, w.to);
   }
+  const predicted = [...packets.values()].filter((packet) => !packet.key);
+  const changed = predicted.filter((packet) => (packet.size * 8) / pixels >= UNCHANGED_BITS_PER_PIXEL).length;
+  // Frames a variable-rate source left out where nothing moved count as unchanged ones.
+  const frames = Math.max(packets.size, Math.round(plan.fps * covered));
   // An intra-only source (every frame a keyframe) says nothing by its sizes.
-  if (packets === 0 || predicted < packets / 2) return unknown;
+  if (packets.size === 0 || predicted.length < packets.size / 2) return unknown;
   const unchanged = 1 - changed / frames;
   if (unchanged >= PACKETS_STILL_SHARE) return { ...unknown, still: true };
   if (unchanged <= PACKETS_MOVING_SHARE) return { ...unknown, still: false };
