@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { jobs } from '../db/schema';
-import { attemptDir } from '../media/transcode-job';
+import { claimJob, finishJob } from '../jobs/jobs';
 import { scratchDir } from '../storage/keys';
 import { makeClip, readBytes, uploadForm } from '../test/fixtures';
 import { type Account, type Harness, startHarness } from '../test/harness';
 import { createClass } from '../test/scenario';
-import { claimJob, finishJob } from './jobs';
+import { attemptDir } from './transcode-job';
 
 /**
  * The job owns the video's state: what the teacher reads in the lecture list (`processingStatus`) after Cancel,

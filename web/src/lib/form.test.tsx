@@ -1,16 +1,20 @@
 import { expect, test } from 'bun:test';
+import { answer, api } from '@api/client';
+import type { Role } from '@contract/users';
 import { useMutation } from '@tanstack/react-query';
+import { renderInApp, signedOut } from '@test/render';
+import { realServer } from '@test/server';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Field } from '@ui/Field';
 import { type FormEvent, useState } from 'react';
-import { renderInApp, signedOut } from '../../test/render';
-import { realServer } from '../../test/server';
-import { register } from '../features/auth/api/users';
 import { useForm } from './form';
 import { loadSchemas } from './form-check';
 
 const server = realServer();
+/** The sign-up call, written here: lib/ knows no feature. */
+const register = (body: { username: string; email: string; password: string; role: Role }) =>
+  answer(api.users.register.$post({ json: body }));
 const users = () => loadSchemas(() => import('@contract/users'));
 
 /** A sign-up form on the helper: `schema` is what it checks before sending, `send` what the mutation does. */

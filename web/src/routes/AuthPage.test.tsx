@@ -4,13 +4,13 @@ import { LIMITS } from '@contract/limits';
 import { sessionAtom } from '@lib/session';
 import { appStore } from '@lib/store';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { signedOut } from '@test/render';
+import { realServer, TEST_PASSWORD } from '@test/server';
+import { clearToasts, showToasts } from '@test/toasts';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'jotai';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { signedOut } from '../../test/render';
-import { realServer, TEST_PASSWORD } from '../../test/server';
-import { clearToasts, showToasts } from '../../test/toasts';
 import { LoginPage, SignupPage } from './AuthPage';
 
 const server = realServer();

@@ -2,12 +2,12 @@ import { afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';
 import { LIMITS } from '@contract/limits';
 import { sessionAtom } from '@lib/session';
 import { appStore } from '@lib/store';
+import { renderInApp, signedOut } from '@test/render';
+import { realServer } from '@test/server';
+import { clearToasts, showToasts } from '@test/toasts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
-import { renderInApp, signedOut } from '../../test/render';
-import { realServer } from '../../test/server';
-import { clearToasts, showToasts } from '../../test/toasts';
 import { ForgotPasswordPage } from './ForgotPasswordPage';
 
 const server = realServer();

@@ -1,11 +1,11 @@
 import { afterEach, beforeAll, expect, test } from 'bun:test';
 import { onlineManager } from '@tanstack/react-query';
+import { renderInApp, signInAs } from '@test/render';
+import { realServer } from '@test/server';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { OFFLINE_MESSAGE } from '@ui/QueryState';
 import { Route, Routes } from 'react-router';
-import { renderInApp, signInAs } from '../../test/render';
-import { realServer } from '../../test/server';
 import { SearchPage } from './SearchPage';
 
 const server = realServer();

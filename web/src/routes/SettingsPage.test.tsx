@@ -1,12 +1,12 @@
 import { afterEach, beforeAll, expect, test } from 'bun:test';
 import { sessionAtom } from '@lib/session';
 import { appStore } from '@lib/store';
+import { renderInApp, signInAs } from '@test/render';
+import { realServer } from '@test/server';
+import { clearToasts, showToasts } from '@test/toasts';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
-import { renderInApp, signInAs } from '../../test/render';
-import { realServer } from '../../test/server';
-import { clearToasts, showToasts } from '../../test/toasts';
 import { type UploadItem, uploadsAtom } from '../features/uploads/state/uploads';
 import { SettingsPage } from './SettingsPage';
 

@@ -1,8 +1,8 @@
 import { beforeEach, expect, test } from 'bun:test';
 import { appStore } from '@lib/store';
+import { renderInApp } from '@test/render';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderInApp } from '../../../test/render';
 import { uploadsAtom } from '../../features/uploads/state/uploads';
 import { AddTopicModal } from './TopicModals';
 

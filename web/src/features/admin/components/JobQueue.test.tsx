@@ -1,8 +1,8 @@
 import { beforeAll, expect, test } from 'bun:test';
+import { renderInApp, signInAs } from '@test/render';
+import { realServer } from '@test/server';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderInApp, signInAs } from '../../../../test/render';
-import { realServer } from '../../../../test/server';
 import type { QueueEntry } from '../api/admin';
 import { JobQueue } from './JobQueue';
 

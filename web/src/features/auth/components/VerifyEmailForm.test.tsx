@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';
+import { renderInApp, signedOut } from '@test/render';
+import { realServer } from '@test/server';
+import { clearToasts, showToasts } from '@test/toasts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderInApp, signedOut } from '../../../../test/render';
-import { realServer } from '../../../../test/server';
-import { clearToasts, showToasts } from '../../../../test/toasts';
 import { VerifyEmailForm } from './VerifyEmailForm';
 
 const server = realServer();

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, expect, mock, test } from 'bun:test';
 import { LIMITS } from '@contract/limits';
+import { renderInApp, signInAs } from '@test/render';
+import { realServer } from '@test/server';
+import { clearToasts, showToasts } from '@test/toasts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderInApp, signInAs } from '../../../../test/render';
-import { realServer } from '../../../../test/server';
-import { clearToasts, showToasts } from '../../../../test/toasts';
 import { CreateClassModal } from './CreateClassModal';
 
 const server = realServer();

@@ -1,7 +1,7 @@
 import { beforeAll, expect, test } from 'bun:test';
+import { renderInApp, signInAs } from '@test/render';
+import { realServer } from '@test/server';
 import { screen } from '@testing-library/react';
-import { renderInApp, signInAs } from '../../../../test/render';
-import { realServer } from '../../../../test/server';
 import type { Course } from '../api/courses';
 import { SharePanel, unbrokenLineChars } from './SharePanel';
 

@@ -1,10 +1,10 @@
 import { beforeAll, expect, test } from 'bun:test';
 import { onlineManager } from '@tanstack/react-query';
+import { classWithTopic } from '@test/lecture';
+import { renderInApp, signInAs } from '@test/render';
+import { realServer } from '@test/server';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { classWithTopic } from '../../../../test/lecture';
-import { renderInApp, signInAs } from '../../../../test/render';
-import { realServer } from '../../../../test/server';
 import { Comments } from './Comments';
 
 const server = realServer();

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, expect, test } from 'bun:test';
+import { classWithTopic, type FilePart, postForm } from '@test/lecture';
+import { renderInApp, signInAs } from '@test/render';
+import { realServer } from '@test/server';
+import { clearToasts, showToasts } from '@test/toasts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { classWithTopic, type FilePart, postForm } from '../../../../test/lecture';
-import { renderInApp, signInAs } from '../../../../test/render';
-import { realServer } from '../../../../test/server';
-import { clearToasts, showToasts } from '../../../../test/toasts';
 import type { Lecture } from '../api/lectures';
 import { CaptionsEditor } from './CaptionsEditor';
 

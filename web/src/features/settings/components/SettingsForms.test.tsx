@@ -2,12 +2,12 @@ import { afterEach, beforeAll, expect, test } from 'bun:test';
 import { LIMITS } from '@contract/limits';
 import { prefetchProviders } from '@lib/providers';
 import type { User } from '@lib/session';
+import { renderInApp, signInAs } from '@test/render';
+import { realServer, TEST_PASSWORD } from '@test/server';
+import { clearToasts, showToasts } from '@test/toasts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { renderInApp, signInAs } from '../../../../test/render';
-import { realServer, TEST_PASSWORD } from '../../../../test/server';
-import { clearToasts, showToasts } from '../../../../test/toasts';
 import { ProfileInfoForm } from './ProfileInfoForm';
 import { SecurityForm } from './SecurityForm';
 

@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from 'bun:test';
 import { queryClient } from '@api/query-client';
 import type { LectureJson as Lecture } from '@contract/lectures';
+import { renderInApp } from '@test/render';
 import { screen, within } from '@testing-library/react';
-import { renderInApp } from '../../../../test/render';
 import { type SlideIndex, slideIndexQuery } from '../api/slides';
 import { SlidesEditor } from './SlidesEditor';
 

@@ -1,11 +1,11 @@
 /** The tray with real uploads: tus-js-client's browser build sends a real file to the real server. */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { clipBytes } from '@test/lecture';
+import { nativeFetch } from '@test/native-fetch';
+import { renderInApp, signInAs } from '@test/render';
+import { realServer } from '@test/server';
+import { clearToasts, showToasts } from '@test/toasts';
 import { act, screen, within } from '@testing-library/react';
-import { clipBytes } from '../../../../test/lecture';
-import { nativeFetch } from '../../../../test/native-fetch';
-import { renderInApp, signInAs } from '../../../../test/render';
-import { realServer } from '../../../../test/server';
-import { clearToasts, showToasts } from '../../../../test/toasts';
 import { discardAllUploads, startUpload } from '../state/uploads';
 import { UploadTray } from './UploadTray';
 
