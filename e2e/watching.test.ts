@@ -105,7 +105,7 @@ test('a student watches: it plays, switches to 240p, Space pauses, resumes after
   );
   // It resumed rather than played through from the start at 1× since the reload.
   expect((await videoState(page)).time).toBeLessThan(savedBody.position + 8);
-  await player.focus();
+  // Play left focus in the player, so Space pauses without a click on the picture.
   await page.keyboard.press('Space');
 
   await page.getByRole('button', { name: 'Like (0 likes)' }).click();
