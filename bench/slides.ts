@@ -146,7 +146,7 @@ try {
   const plan = planLadder(info);
   const check = await looksStill(tools, plan, clip.path);
   console.log(
-    `looksStill: ${check.still ? 'still' : 'NOT STILL'} (${check.cpuSeconds.toFixed(2)} CPU s); ladder ${plan.rungs.map((r) => r.name).join('/')}`,
+    `looksStill: ${check.still ? 'still' : 'NOT STILL'}, told by its ${check.by} (${check.cpuSeconds.toFixed(2)} CPU s); ladder ${plan.rungs.map((r) => r.name).join('/')}`,
   );
   const pipelines: LadderOptions['frames'][] = ['lecture', 'dropped'];
   const measured = new Map(pipelines.map((name) => [name, [] as { wall: number; cpu: number }[]]));
