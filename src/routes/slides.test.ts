@@ -23,6 +23,7 @@ let clip: SlidesClip;
 let lectureId: string;
 let cameraLectureId: string;
 let cameraVideoId: string;
+let slidesVideoId: string;
 
 type SlideAnswer = {
   id: string;
@@ -85,6 +86,7 @@ beforeAll(async () => {
   lectureId = slides.lectureId;
   cameraLectureId = cameraUpload.lectureId;
   cameraVideoId = cameraUpload.videoId;
+  slidesVideoId = slides.videoId;
   for (const videoId of [slides.videoId, cameraVideoId]) {
     await waitForVideo(
       'the uploaded clip',
@@ -167,6 +169,19 @@ describe('slide detection and words', () => {
     expect(camera.status).toBe(200);
     expect(camera.headers.get('x-slide-index')).toBe('none');
     expect(camera.json).toEqual([]);
+  });
+
+  test('the master playlist states the rate each lecture was encoded at: 4 for slides, 30 for a camera', async () => {
+    for (const [videoId, rate] of [
+      [slidesVideoId, '4.000'],
+      [cameraVideoId, '30.000'],
+    ]) {
+      const master = await h.api('GET', `/media/videos/${videoId}/master.m3u8`, { as: teacher.token });
+      expect(master.status).toBe(200);
+      const rates = [...master.text.matchAll(/FRAME-RATE=([\d.]+)/g)].map((m) => m[1]);
+      expect(rates.length).toBeGreaterThan(0);
+      expect(rates.every((r) => r === rate)).toBe(true);
+    }
   });
 });
 
