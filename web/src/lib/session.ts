@@ -1,14 +1,14 @@
+import { ApiError, answer, api, setUnauthorizedHandler } from '@api/client';
+import { queryClient } from '@api/query-client';
+import type { PrivateUserJson as User } from '@contract/users';
 import { atom, useAtom } from 'jotai';
 import { useCallback } from 'react';
-import type { PrivateUserJson as User } from '../../../src/contract/users';
-import { ApiError, answer, api, setUnauthorizedHandler } from '../api/client';
-import { queryClient } from '../api/query-client';
 import { runSignOutResets } from './sign-out';
 import { appStore } from './store';
 import { dismissAllToasts } from './toast';
 import { clearToken, readToken, storeToken } from './token-cookie';
 
-export type { PrivateUserJson as User } from '../../../src/contract/users';
+export type { PrivateUserJson as User } from '@contract/users';
 
 const getCurrentUser = () => answer(api.users.$get());
 

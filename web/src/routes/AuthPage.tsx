@@ -3,7 +3,7 @@ import { destinationAfterSignIn, schoolSignInNext } from '@lib/after-sign-in';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS, withTryAgain } from '@lib/messages';
 import { pendingInvite } from '@lib/pending-invite';
 import { schoolSignInUrl, useProviders } from '@lib/providers';
-import { login, useSession } from '@lib/session';
+import { useSession } from '@lib/session';
 import { toast } from '@lib/toast';
 import { usePageTitle } from '@lib/use-page-title';
 import { EmailField } from '@ui/Field';
@@ -13,6 +13,7 @@ import { Spinner } from '@ui/Spinner';
 import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AuthLayout } from '../app/AuthLayout';
+import { login } from '../features/auth/api/users';
 import type { SignUpValues } from '../features/auth/components/SignupForm';
 
 // Only a visitor who came by an invite link loads the banner (and the class API it asks): the sign-in page stays

@@ -1,7 +1,7 @@
-import type { Role } from '../../../../../src/contract/users';
-import { answer, api } from '../../../api/client';
+import { answer, api } from '@api/client';
+import type { Role } from '@contract/users';
 
-export type { PrivateUserJson as User, Role, SignInJson as LoginAnswer } from '../../../../../src/contract/users';
+export type { PrivateUserJson as User, Role, SignInJson as LoginAnswer } from '@contract/users';
 
 export const login = (email: string, password: string) => answer(api.users.login.$post({ json: { email, password } }));
 
