@@ -432,6 +432,24 @@ test('on a tablet the navigation is a rail of icons; opened, it lies over the pa
   await page.getByRole('link', { name: 'History' }).click();
   await page.getByRole('heading', { name: 'History' }).waitFor();
   await page.getByRole('button', { name: 'Expand navigation' }).waitFor();
+  // Over the class page, the opened navigation covers the player's controls too: a tap there reaches the navigation.
+  await page.goto(`${env.server.baseUrl}/classroom/${courseId}`);
+  const bar = page.getByRole('button', { name: 'Play', exact: true }).last();
+  await bar.waitFor();
+  const box = (await bar.boundingBox())!;
+  await page.getByRole('button', { name: 'Expand navigation' }).click();
+  await page.waitForFunction(() => (document.getElementById('side-nav')?.getBoundingClientRect().width ?? 0) >= 256);
+  const under = await page.evaluate(
+    ({ x, y }) => {
+      const element = document.elementFromPoint(x, y);
+      return {
+        inNav: Boolean(element?.closest('#side-nav')),
+        inPlayer: Boolean(element?.closest('[data-testid="video-player"]')),
+      };
+    },
+    { x: Math.min(box.x + box.width / 2, 200), y: box.y + box.height / 2 },
+  );
+  expect(under).toEqual({ inNav: true, inPlayer: false });
   await context.close();
 }, 60_000);
 

@@ -1,7 +1,9 @@
 import { returnAfterSignIn } from '@lib/after-sign-in';
 import { loadSession, sessionAtom, useSession } from '@lib/session';
+import { usePageTitle } from '@lib/use-page-title';
 import { FullPageLoader } from '@ui/Spinner';
 import { useSetAtom } from 'jotai';
+import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 
 /**
@@ -29,6 +31,14 @@ export function Unreachable() {
   };
   // Offline with nothing saved on this device (a saved lecture keeps the session too): say where saved lectures go.
   const offline = !navigator.onLine;
+  usePageTitle(offline ? 'You are offline' : 'Cannot reach the server');
+  // Back online, it tries again by itself, as the app's other offline screens do.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: retry is remade each render; the listener is added once
+  useEffect(() => {
+    const again = () => void retry();
+    window.addEventListener('online', again);
+    return () => window.removeEventListener('online', again);
+  }, []);
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center">
       <h1 className="text-xl font-semibold text-slate-900">
@@ -37,7 +47,8 @@ export function Unreachable() {
       <p className="max-w-sm text-slate-600">
         {offline
           ? 'Lectures you save with "Download for offline" play from Downloads without a connection. Nothing is saved on this device yet.'
-          : 'Check your connection. You are still signed in; nothing was lost.'}
+          : 'Check your connection. You are still signed in; nothing was lost.'}{' '}
+        {offline && 'This page loads by itself once you are back online.'}
       </p>
       <button type="button" className="btn btn-primary" onClick={retry}>
         Try again
