@@ -116,12 +116,13 @@ async function packetsSay(
   const changed = predicted.filter((packet) => (packet.size * 8) / pixels >= UNCHANGED_BITS_PER_PIXEL).length;
   // Frames a variable-rate source left out where nothing moved count as unchanged ones.
   const frames = Math.max(packets.size, Math.round(plan.fps * covered));
-  // An intra-only source (every frame a keyframe) says nothing by its sizes, nor one padded to a constant bit rate
-  // (the middle 80% of its frames within 1% of one size).
+  // An intra-only source (every frame a keyframe) says nothing by its sizes, nor one padded to a constant bit rate:
+  // the middle 80% of its frames within a few bytes of one size (moving grain, as even as a picture gets, 0.15%).
   if (packets.size === 0 || predicted.length < packets.size / 2) return unknown;
   const sizes = predicted.map((packet) => packet.size).sort((x, y) => x - y);
   const at = (share: number) => sizes[Math.floor((sizes.length - 1) * share)] ?? 0;
-  if (at(0.9) - at(0.1) <= at(0.5) * 0.01 && at(0.5) * 8 >= pixels * UNCHANGED_BITS_PER_PIXEL) return unknown;
+  const padded = at(0.9) - at(0.1) <= Math.max(4, at(0.5) * 0.0005);
+  if (padded && at(0.5) * 8 >= pixels * UNCHANGED_BITS_PER_PIXEL) return unknown;
   const unchanged = 1 - changed / frames;
   if (unchanged >= PACKETS_STILL_SHARE) return { ...unknown, still: true };
   if (unchanged <= PACKETS_MOVING_SHARE) return { ...unknown, still: false };
