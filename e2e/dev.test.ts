@@ -63,7 +63,9 @@ beforeAll(async () => {
   // Copies of what the test edits; links to what it only reads.
   cpSync(join(root, 'web'), webCopy, { recursive: true });
   cpSync(join(root, 'src'), srcCopy, { recursive: true });
-  for (const name of ['node_modules', 'migrations', 'package.json', 'tsconfig.json', 'bunfig.toml']) {
+  // Copied, not linked: its path aliases (@ui/*, @contract/*, …) then name the copy's files, not the checkout's.
+  cpSync(join(root, 'tsconfig.json'), join(work, 'tsconfig.json'));
+  for (const name of ['node_modules', 'migrations', 'package.json', 'bunfig.toml']) {
     if (existsSync(join(root, name))) symlinkSync(join(root, name), join(work, name));
   }
   mail = await startMailCapture();

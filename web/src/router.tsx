@@ -93,3 +93,7 @@ export function AppRoutes() {
     </BrowserRouter>
   );
 }
+
+// The dev server's hot updates stop here: an edited page re-renders in place instead of reloading the app (in a
+// production build import.meta.hot is undefined and this is dropped).
+if (import.meta.hot) import.meta.hot.accept();
