@@ -1,3 +1,4 @@
+import { ApiError } from '@api/client';
 import { errorMessage } from '@api/query-client';
 import { LIMITS } from '@contract/limits';
 import { useForm } from '@lib/form';
@@ -70,7 +71,10 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
           setLabelTouched(false);
           if (fileInput.current) fileInput.current.value = '';
         },
-        onError: (failure) => setError(errorMessage(failure)),
+        // A refusal naming its fields shows under them (the form helper); anything else under the form.
+        onError: (failure) => {
+          if (!(failure instanceof ApiError && failure.body.fields)) setError(errorMessage(failure));
+        },
       },
     );
   }
