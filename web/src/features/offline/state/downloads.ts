@@ -8,7 +8,7 @@ import { toast } from '@lib/toast';
 import { atom } from 'jotai';
 import { fetchForOffline, getMp4, getOfflineManifest } from '../api/offline';
 import { normalisedMediaPath, OFFLINE_PREFIX, offlineCacheName, SLIDES_PATH } from './cache-keys';
-import { registerServiceWorker } from './service-worker';
+import { keepWholeShell, registerServiceWorker } from './service-worker';
 
 /**
  * Lectures saved for offline viewing (docs/offline.md). The files live in the person's Cache Storage cache; the list
@@ -200,8 +200,10 @@ export async function saveForOffline(lecture: LectureJson, course: Pick<CourseJs
       const answer = await fetchForOffline(path, signal).catch(() => undefined);
       if (answer) await cache.put(path, answer);
     }
-    // Saved only once the worker is active: without it, the copy could not be opened offline.
-    if (!(await worker))
+    // Saved only once the worker is active and keeps the whole app: without both, the copy could not be opened
+    // offline (the page may not have been the worker's while it saved, so the worker is asked, not assumed).
+    const registration = await worker;
+    if (!registration || !(await keepWholeShell(registration)))
       throw new Error("This browser did not start the app's offline helper, so the lecture cannot be saved.");
     entry.bytes = progress.bytes;
     entry.complete = true;

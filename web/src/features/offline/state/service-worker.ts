@@ -23,6 +23,17 @@ export function registerServiceWorker(): Promise<ServiceWorkerRegistration | und
   return registering;
 }
 
+/** Asks the active worker to keep every shell file; answers whether it did (a save waits for it). */
+export function keepWholeShell(registration: ServiceWorkerRegistration): Promise<boolean> {
+  const active = registration.active;
+  if (!active) return Promise.resolve(false);
+  return new Promise((answered) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = (event) => answered((event.data as { ok?: boolean } | null)?.ok === true);
+    active.postMessage({ type: 'keep-shell' }, [channel.port2]);
+  });
+}
+
 /** Links the web app manifest (installable app), after load so the sign-in page never fetches it. */
 export function linkManifest() {
   const link = () => {

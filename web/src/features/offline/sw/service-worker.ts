@@ -23,6 +23,7 @@ const worker = self as unknown as {
   clients: { claim(): Promise<void> };
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent & ExtendableEvent) => void): void;
 };
 
 const SHELL_CACHE = `${SHELL_PREFIX}${SHELL_VERSION}`;
@@ -56,6 +57,22 @@ async function keepShellAlreadyDownloaded() {
     }),
   );
 }
+
+/**
+ * A save's last step (state/downloads.ts): the whole shell is kept before the lecture counts as saved, so the app
+ * itself opens offline too, even when the page was not yet the worker's while it saved.
+ */
+worker.addEventListener('message', (event) => {
+  if ((event.data as { type?: string } | null)?.type !== 'keep-shell') return;
+  savedHere = true;
+  const reply = event.ports[0];
+  event.waitUntil(
+    precacheWholeShell().then(
+      () => reply?.postMessage({ ok: true }),
+      () => reply?.postMessage({ ok: false }),
+    ),
+  );
+});
 
 worker.addEventListener('install', (event) => {
   event.waitUntil(
@@ -174,6 +191,7 @@ worker.addEventListener('fetch', (event) => {
     );
     return;
   }
+  // A save starts by asking for the lecture's offline manifest: the whole shell comes along, so it plays offline.
   // A save starts by asking for the lecture's offline manifest: the whole shell comes along, so it plays offline.
   if (OFFLINE_MANIFEST.test(path)) {
     savedHere = true;
