@@ -36,8 +36,8 @@ afterAll(async () => {
   rmSync(clips, { recursive: true, force: true });
 });
 
-const upload = async (topic: string) => {
-  const form = uploadForm(bytes, 'state.mp4');
+const upload = async (topic: string, clip = bytes) => {
+  const form = uploadForm(clip, 'state.mp4');
   form.append('courseId', classId);
   form.append('nameOfTopic', topic);
   const answer = await h.api('POST', '/api/upload', { as: teacher.token, body: form });
@@ -176,7 +176,10 @@ test('a job whose worker died is taken back once its lease ran out, and the lect
 }, 90_000);
 
 test('a worker that lost its lease stops, and touches nothing of the new owner: scratch, progress, state', async () => {
-  const { videoId, lectureId } = await upload('Lost lease');
+  // Long enough that the transcode is still running when the lease is taken: on a quiet machine the 12 s clip
+  // finished between its first progress and the theft.
+  const long = readBytes(await makeClip(clips, { width: 640, height: 360, seconds: 90, name: 'long.mp4' }));
+  const { videoId, lectureId } = await upload('Lost lease', long);
   h.worker.start();
   try {
     await waitFor(lectureId, (l) => l.processingStatus === 'processing' && l.video.progress > 0);
