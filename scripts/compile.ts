@@ -35,7 +35,14 @@ pgJournal.entries.forEach(({ tag }, i) => {
 webFiles.forEach((path, i) => {
   lines.push(`import web${i} from '${relative(buildDir, path).split(sep).join('/')}' with { type: 'file' };`);
 });
+const catalogues = readdirSync(join(root, 'locales')).filter((name) => /^[a-zA-Z-]+\.json$/.test(name));
+catalogues.forEach((name, i) => {
+  lines.push(`import catalogue${i} from '../locales/${name}' with { type: 'text' };`);
+});
 lines.push('setEmbedded({');
+lines.push(
+  `  catalogues: { ${catalogues.map((name, i) => `'${name.replace('.json', '')}': catalogue${i}`).join(', ')} },`,
+);
 lines.push(
   `  migrations: [${journal.entries.map(({ tag }, i) => `{ tag: '${tag}', sql: migration${i} }`).join(', ')}],`,
 );

@@ -47,10 +47,16 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
   // The account limits live as long as the app: one set per process (tests pass theirs to age them).
   const deps = { ...appDeps, limits };
   const app = new Hono<AppEnv>();
-  const web = createWebHandler(deps.config.webDir);
+  // The school's languages, for answers in the person's language (src/i18n/translate.ts).
+  const school = { locales: deps.config.locales, defaultLocale: deps.config.defaultLocale };
+  const web = createWebHandler(deps.config.webDir, school);
   // Every answer, hashed assets included, carries its request id (X-Request-Id), the key to its line in the log.
   // 16 characters, not a 36-character UUID: it rides on every answer, each asset of the first page included.
   app.use(requestId({ generator: newId }), logRequests(deps.log));
+  app.use((c, next) => {
+    c.set('school', school);
+    return next();
+  });
   const documentHeaders = secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -83,7 +89,7 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
   // Every body but a video upload is small: refuse big ones before reading them.
   const smallBodies = bodyLimit({
     maxSize: MAX_BODY_BYTES,
-    onError: (c) => c.json(errorBody('too_large', 'The request is too large.'), 413),
+    onError: (c) => c.json(errorBody(c, 'too_large', 'errors.requestTooLarge'), 413),
   });
   // Video bytes (the one-shot upload and tus chunks) are capped by their own routes.
   const videoBytes = (path: string) =>
@@ -116,10 +122,10 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
   app.get('/api/openapi.json', openApiDocument(app));
   app.get('/api/docs', (c) => web(c, '/api-docs/index.html'));
 
-  app.all('/api/*', (c) => c.json(errorBody('not_found', 'There is no such API route.'), 404));
-  app.all('/media/*', (c) => c.json(errorBody('not_found', 'Not found.'), 404));
+  app.all('/api/*', (c) => c.json(errorBody(c, 'not_found', 'errors.noApiRoute'), 404));
+  app.all('/media/*', (c) => c.json(errorBody(c, 'not_found', 'errors.notFound'), 404));
   app.get('*', (c) => web(c));
-  app.notFound((c) => c.json(errorBody('not_found', 'Not found.'), 404));
+  app.notFound((c) => c.json(errorBody(c, 'not_found', 'errors.notFound'), 404));
   app.onError(handleError);
   return routes;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { isLocale, LOCALE_CODES, type Locale, SOURCE_LOCALE } from './contract/locales';
 
 const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -102,7 +103,8 @@ const envSchema = z.object({
     .optional(),
   OIDC_CLIENT_ID: z.string().trim().min(1).max(500).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
-  OIDC_BUTTON_LABEL: z.string().trim().min(1).max(80).default('Sign in with your school account'),
+  // Unset: "Sign in with your school account" in each person's language.
+  OIDC_BUTTON_LABEL: z.string().trim().min(1).max(80).optional(),
   OIDC_SCOPES: z
     .string()
     .trim()
@@ -126,6 +128,26 @@ const envSchema = z.object({
     .default([]),
   OIDC_END_SESSION: booleanText.default(false),
   PASSWORD_SIGNIN: booleanText.default(true),
+  // The languages offered (docs/translating.md), and the school's own: what a person sees before choosing, and the
+  // language of mails to anyone who never chose.
+  LOCALES: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((code) => code.trim())
+        .filter(Boolean),
+    )
+    .refine((codes) => codes.length > 0 && codes.every(isLocale), {
+      message: `must be language codes separated by commas, from ${LOCALE_CODES.join(', ')}`,
+    })
+    .transform((codes) => [...new Set(codes)] as Locale[])
+    .default(LOCALE_CODES.filter((code) => code !== 'en-XA')),
+  DEFAULT_LOCALE: z
+    .string()
+    .trim()
+    .refine(isLocale, { message: `must be one of ${LOCALE_CODES.join(', ')}` })
+    .default(SOURCE_LOCALE),
 });
 
 /** Where media, avatars and uploads are kept: DATA_DIR on the local disk, or an S3-compatible bucket. */
@@ -150,7 +172,8 @@ export type OidcSettings = Readonly<{
   clientId: string;
   /** Unset: a public client (PKCE only). */
   clientSecret: string | undefined;
-  buttonLabel: string;
+  /** The school's own words for the button; unset, the catalogue's, in each person's language. */
+  buttonLabel: string | undefined;
   scopes: string;
   /** Only these email domains (Google: the `hd` claim) may sign in; empty: any. */
   allowedDomains: readonly string[];
@@ -216,6 +239,10 @@ export type Config = Readonly<{
   oidc: OidcSettings | undefined;
   /** PASSWORD_SIGNIN=false: school sign-in only; the password routes refuse (but the ADMIN_EMAIL account's login). */
   passwordSignin: boolean;
+  /** LOCALES: the languages offered, in the order the menus list them. */
+  locales: readonly Locale[];
+  /** DEFAULT_LOCALE: the school's language, always among `locales`. */
+  defaultLocale: Locale;
 }>;
 
 export class ConfigError extends Error {}
@@ -234,6 +261,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(
       'JWT_SECRET must be set (32+ characters, the same on every server) when DATABASE_URL is set.',
     );
+  }
+  if (!values.LOCALES.includes(values.DEFAULT_LOCALE as Locale)) {
+    throw new ConfigError(`DEFAULT_LOCALE (${values.DEFAULT_LOCALE}) must be one of LOCALES (${values.LOCALES.join(', ')}).`);
   }
   if (values.MEDIA_DELIVERY === 'redirect' && !values.STORAGE_URL) {
     throw new ConfigError('MEDIA_DELIVERY=redirect needs STORAGE_URL (the local disk has no presigned URLs).');
@@ -310,6 +340,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           })
         : undefined,
     passwordSignin: values.PASSWORD_SIGNIN,
+    locales: values.LOCALES,
+    defaultLocale: values.DEFAULT_LOCALE as Locale,
   });
 }
 

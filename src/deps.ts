@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { User } from './db/schema';
 import type { JobsClient } from './jobs/client';
+import type { SchoolLocales } from './i18n/translate';
 import type { Logger, RequestLog } from './lib/log';
 import type { Mailer } from './mail/mailer';
 import type { Storage } from './storage/storage';
@@ -21,4 +22,6 @@ export type AppDeps = {
 
 /** Hono environment of authenticated routes. */
 /** Hono environment: the request's own logger (with its request id) on every route, the user on authenticated ones. */
-export type AppEnv = { Variables: { user: User; sessionId: string; log: RequestLog; requestId: string } };
+export type AppEnv = {
+  Variables: { user: User; sessionId: string; log: RequestLog; requestId: string; school: SchoolLocales };
+};

@@ -34,6 +34,8 @@ export const users = pgTable(
     lastLoginAt: ms('last_login_at'),
     emailVerifiedAt: ms('email_verified_at'),
     avatarVersion: integer('avatar_version').notNull().default(0),
+    /** The language chosen in Settings (src/contract/locales.ts); null follows the browser, and mails the school's. */
+    locale: text('locale'),
     createdAt: ms('created_at').notNull().default(now),
   },
   (table) => [uniqueIndex('users_email_unique').on(table.email)],

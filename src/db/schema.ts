@@ -33,6 +33,8 @@ export let users = sqliteTable(
     emailVerifiedAt: integer('email_verified_at'),
     /** 0 = no picture; otherwise bumped on each upload so the picture URL changes. */
     avatarVersion: integer('avatar_version').notNull().default(0),
+    /** The language chosen in Settings (src/contract/locales.ts); null follows the browser, and mails the school's. */
+    locale: text('locale'),
     createdAt: integer('created_at').notNull().default(now),
   },
   (table) => [uniqueIndex('users_email_unique').on(table.email)],

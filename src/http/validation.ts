@@ -4,6 +4,7 @@ import type { ZodType } from 'zod';
 import { z } from 'zod';
 import { idSchema } from '../contract/text';
 import { ApiError } from '../errors';
+import { isMessageKey, type MessageKey } from '../i18n/translate';
 
 /**
  * The one request validator: checks a zod schema, turns a failure into our 400 error shape, and registers the
@@ -22,7 +23,7 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   });
 }
 
-const NUL_MESSAGE = 'This contains hidden characters. Please type it again.';
+const NUL_MESSAGE: MessageKey = 'errors.hiddenCharacters';
 
 /** Every place in a request's input (a value or a key) holding a NUL character, as issues. */
 export function nulIssues(input: unknown, path: PropertyKey[] = [], depth = 0): Issue[] {
@@ -44,8 +45,10 @@ export function invalidInput(issues: readonly Issue[], fallbackField: string): A
       (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part)).join('.') || fallbackField;
     fields[key] ??= issue.message;
   }
-  const [firstField, firstMessage] = Object.entries(fields)[0] ?? [fallbackField, 'Invalid input.'];
-  return new ApiError(400, 'invalid_input', `${firstField}: ${firstMessage}`, { fields });
+  // A schema's own message is a catalogue key; zod's built-in ones (a shape no form sends) read as one sentence.
+  for (const [field, message] of Object.entries(fields)) if (!isMessageKey(message)) fields[field] = 'errors.invalidInput';
+  const first = Object.values(fields)[0] ?? 'errors.invalidInput';
+  return new ApiError(400, 'invalid_input', first as MessageKey, { fields });
 }
 
 export { idSchema };

@@ -1,6 +1,10 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { directionOf, isLocale, type Locale, matchLocale, parseAcceptLanguage } from '../contract/locales';
+import type { SchoolLocales } from '../i18n/translate';
 import { getEmbedded } from '../lib/embedded';
 
 const contentTypes: Record<string, string> = {
@@ -33,9 +37,57 @@ export function listWebFiles(webDir: string): Map<string, string> {
   return files;
 }
 
+/** The cookie holding the language on screen (web/src/lib/i18n.ts sets it), read when sending the page. */
+export const LOCALE_COOKIE = 'locale';
+
+/**
+ * index.html in each offered language, made once at start: `<html lang dir>`, the school's languages for the
+ * menus, and a preload of that language's first messages (scripts/build-web.ts leaves %LANG%, %DIR%, %I18N%).
+ */
+function pagesByLocale(path: string | undefined, school: SchoolLocales) {
+  const pages = new Map<Locale, { html: Buffer; br: Buffer; gzip: Buffer }>();
+  if (!path) return pages;
+  const template = readFileSync(path, 'utf8');
+  for (const locale of school.locales) {
+    const i18n = [locale, school.defaultLocale, ...school.locales].join(' ');
+    const html = Buffer.from(
+      template.replaceAll('%LANG%', locale).replaceAll('%DIR%', directionOf(locale)).replaceAll('%I18N%', i18n),
+    );
+    pages.set(locale, {
+      html,
+      br: brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+      gzip: gzipSync(html, { level: 9 }),
+    });
+  }
+  return pages;
+}
+
 /** Serves the built web app: hashed assets cached for a year, everything else falls back to index.html. */
-export function createWebHandler(webDir: string) {
+export function createWebHandler(webDir: string, school: SchoolLocales) {
   const files = listWebFiles(webDir);
+  const pages = pagesByLocale(files.get('/index.html'), school);
+  /** The page in the language on screen (the cookie), else the browser's, else the school's. */
+  const sendPage = (c: Context) => {
+    const chosen = getCookie(c, LOCALE_COOKIE);
+    const locale =
+      (isLocale(chosen) && school.locales.includes(chosen) ? chosen : undefined) ??
+      matchLocale(parseAcceptLanguage(c.req.header('accept-language')), school.locales) ??
+      school.defaultLocale;
+    const page = pages.get(locale);
+    if (!page) return undefined;
+    const accepted = c.req.header('accept-encoding') ?? '';
+    const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+    const headers: Record<string, string> = {
+      'Content-Type': contentTypes['.html']!,
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      'Content-Language': locale,
+      Vary: 'Accept-Encoding, Accept-Language, Cookie',
+    };
+    if (encoding) headers['Content-Encoding'] = encoding;
+    return c.body(new Uint8Array(encoding ? page[encoding] : page.html), 200, headers);
+  };
   const serve = (c: Context, urlPath: string, cacheControl: string) => {
     const path = files.get(urlPath);
     if (!path) return undefined;
@@ -72,7 +124,7 @@ export function createWebHandler(webDir: string) {
       if (asset) return asset;
     }
     return (
-      serve(c, '/index.html', 'no-cache') ??
+      sendPage(c) ??
       c.text('The web app has not been built yet. Run `bun run build`, then reload.', 503)
     );
   };

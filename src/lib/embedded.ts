@@ -8,6 +8,8 @@ export type Embedded = {
   postgresMigrations: { tag: string; sql: string }[];
   /** URL path (e.g. `/assets/main-abc.js`) → path Bun can open with Bun.file(). */
   webFiles: Map<string, string>;
+  /** The message catalogues (`locales/<code>.json`) as text, by language. */
+  catalogues?: Record<string, string>;
 };
 
 const holder = globalThis as { __classroomEmbedded?: Embedded };

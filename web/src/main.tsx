@@ -1,6 +1,7 @@
 import { queryClient } from '@api/query-client';
 import { prefetchProviders } from '@lib/providers';
 import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } from '@lib/session';
+import { loadAllMessages, loadFirstMessages } from '@lib/i18n';
 import { appStore } from '@lib/store';
 import { Toasts } from '@lib/toast';
 import { readToken } from '@lib/token-cookie';
@@ -31,6 +32,16 @@ function App() {
 const root = document.getElementById('root');
 if (root) {
   preloadOpenedPage();
+  // Signed in, a signed-in page is next: every message loads beside the first ones.
+  if (readToken()) void loadAllMessages().catch(() => undefined);
+  // The page preloaded its language's first messages: the first render waits for them, never showing a key.
+  void loadFirstMessages()
+    .catch(() => loadAllMessages())
+    .catch(() => undefined)
+    .then(() => render(root));
+}
+
+function render(root: HTMLElement) {
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

@@ -19,6 +19,12 @@ Bun.plugin({
     }));
   },
 });
+// The English catalogue, as the build compiles it: components read their words through t() (web/src/lib/i18n.ts).
+const { compileCatalogue } = await import('../../src/i18n/catalogue');
+const { i18n } = await import('../src/lib/i18n');
+i18n.load('en', compileCatalogue('en') as never);
+i18n.activate('en');
+
 // Tells React 19 that updates are wrapped in act() by testing-library, so it does not warn about them.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

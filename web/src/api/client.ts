@@ -1,5 +1,6 @@
 // Types only: the client's runtime is the small proxy below (Hono's own costs ~2 KB on the sign-in page).
 
+import { locale } from '@lib/i18n';
 import { readToken } from '@lib/token-cookie';
 import type { ClientResponse, hc } from 'hono/client';
 // Types only: no server code enters the bundle.
@@ -41,6 +42,8 @@ export const withoutBearer = { headers: { 'x-no-bearer': '1' } };
 async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set('accept', 'application/json');
+  // The server's error sentences in the language on screen (an account's own choice wins on the server).
+  headers.set('accept-language', locale);
   const token = readToken();
   if (token && !headers.has('x-no-bearer')) headers.set('authorization', `Bearer ${token}`);
   headers.delete('x-no-bearer');

@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import { loadAllMessages, type MessageKey, t } from './i18n';
 
 /**
  * Loads a contract module of request schemas (a dynamic import, so zod never rides on a first page; forms prefetch
@@ -6,7 +7,9 @@ import type { ZodType } from 'zod';
  * zod's probe for it would be reported as a violation.
  */
 export async function loadSchemas<Module>(load: () => Promise<Module>): Promise<Module> {
-  (await import('zod')).config({ jitless: true });
+  // The schemas' messages are catalogue keys: every message of the language comes with them.
+  const [zod] = await Promise.all([import('zod'), loadAllMessages()]);
+  zod.config({ jitless: true });
   return load();
 }
 
@@ -21,6 +24,6 @@ export type FieldProblems = Record<string, string>;
 export function fieldProblems(schema: ZodType, values: unknown): FieldProblems {
   const problems: FieldProblems = {};
   for (const issue of schema.safeParse(values).error?.issues ?? [])
-    problems[issue.path.map(String).join('.')] ??= issue.message;
+    problems[issue.path.map(String).join('.')] ??= t(issue.message as MessageKey);
   return problems;
 }

@@ -1,4 +1,5 @@
 import { type ComponentType, lazy } from 'react';
+import { loadAllMessages, loadAppStyles } from './i18n';
 
 /** Pages whose code failed to arrive: Retry (ui/PageLoadBoundary) gives each a fresh attempt. */
 const failed = new Set<() => void>();
@@ -17,8 +18,11 @@ export function retryFailedPages() {
  */
 export function page<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
   let loaded: { default: ComponentType } | undefined;
+  // A page shows with every message of its language and the whole app's style sheet (the first page has its own).
   const preload = (): Promise<{ default: ComponentType }> =>
-    load().then((module) => (loaded = { default: module[name] as ComponentType }));
+    Promise.all([load(), loadAllMessages(), loadAppStyles()]).then(
+      ([module]) => (loaded = { default: module[name] as ComponentType }),
+    );
   const attempt = () =>
     lazy<ComponentType>(() =>
       loaded
@@ -39,4 +43,11 @@ export function page<Name extends string>(load: () => Promise<Record<Name, Compo
     /** Starts loading the code now; a failure here is left to the render, which shows it. */
     preload: () => preload().catch(() => undefined),
   });
+}
+
+/** A part of a page loaded later (React.lazy), which also waits for every message and the whole app's styles. */
+export function lazyPart<Props extends object>(load: () => Promise<ComponentType<Props>>) {
+  return lazy(() =>
+    Promise.all([load(), loadAllMessages(), loadAppStyles()]).then(([component]) => ({ default: component })),
+  );
 }

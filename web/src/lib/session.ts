@@ -3,6 +3,7 @@ import { queryClient } from '@api/query-client';
 import type { PrivateUserJson as User } from '@contract/users';
 import { atom, useAtom } from 'jotai';
 import { useCallback } from 'react';
+import { followAccountLocale } from './i18n';
 import { runSignOutResets } from './sign-out';
 import { appStore } from './store';
 import { dismissAllToasts } from './toast';
@@ -53,13 +54,17 @@ export function endSession() {
   }
   appStore.set(sessionGenerationAtom, (generation) => generation + 1);
   appStore.set(sessionAtom, { status: 'signed-out', user: null });
+  // The next person sees this device's language (or the browser's), never the last person's own choice.
+  followAccountLocale(null);
 }
 
 /** Runs once at app start: with a token cookie, fetch the user; without one, signed out. */
 export async function loadSession(): Promise<Session> {
   if (!readToken()) return { status: 'unauthenticated', user: null };
   try {
-    return { status: 'authenticated', user: await getCurrentUser() };
+    const user = await getCurrentUser();
+    followAccountLocale(user.locale);
+    return { status: 'authenticated', user };
   } catch (error) {
     if (error instanceof ApiError && error.requiresVerification) return { status: 'needs-verification', user: null };
     // Only the server saying the session is over ends it; a flaky network at start-up must not (docs/accounts.md).
@@ -83,6 +88,8 @@ export function useSession() {
       // Nothing fetched while signed out (an invite's preview, say) is carried into the person's session.
       queryClient.clear();
       const user = await getCurrentUser();
+      // The account's language wins while it is signed in (the page reloads in it when it differs).
+      followAccountLocale(user.locale);
       setSession({ status: 'authenticated', user });
       return user;
     },

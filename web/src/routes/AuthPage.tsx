@@ -1,6 +1,8 @@
 import { ApiError } from '@api/client';
 import { destinationAfterSignIn, schoolSignInNext } from '@lib/after-sign-in';
 import { useForm } from '@lib/form';
+import { lazyPart } from '@lib/lazy-page';
+import { rich, t } from '@lib/i18n';
 import { loadSchemas } from '@lib/form-check';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS, withTryAgain } from '@lib/messages';
 import { pendingInvite } from '@lib/pending-invite';
@@ -13,7 +15,7 @@ import { EmailField } from '@ui/Field';
 import { FormError } from '@ui/FormError';
 import { PasswordInput } from '@ui/PasswordInput';
 import { Spinner } from '@ui/Spinner';
-import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
+import { type FormEvent, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AuthLayout } from '../app/AuthLayout';
 import { login } from '../features/auth/api/users';
@@ -22,15 +24,13 @@ import type { SignUpValues } from '../features/auth/components/SignupForm';
 // Only a visitor who came by an invite link loads the banner (and the class API it asks): the sign-in page stays
 // inside its transfer budget (bench:web).
 // The code form comes after a submit: loaded then, not with the first page.
-const VerifyEmailForm = lazy(() =>
-  import('../features/auth/components/VerifyEmailForm').then((m) => ({ default: m.VerifyEmailForm })),
+const VerifyEmailForm = lazyPart(() =>
+  import('../features/auth/components/VerifyEmailForm').then((m) => m.VerifyEmailForm),
 );
-const InviteBanner = lazy(() =>
-  import('../features/classes/components/InviteBanner').then((m) => ({ default: m.InviteBanner })),
-);
+const InviteBanner = lazyPart(() => import('../features/classes/components/InviteBanner').then((m) => m.InviteBanner));
 // The sign-up form comes with /signup only (its fields and checks are no part of the sign-in page's budget).
 const loadSignupForm = () => import('../features/auth/components/SignupForm');
-const SignupForm = lazy(() => loadSignupForm().then((m) => ({ default: m.SignupForm })));
+const SignupForm = lazyPart(() => loadSignupForm().then((m) => m.SignupForm));
 
 /** The sign-in form at /login, the sign-up form at /signup; it turns into the code form when the account needs verifying. */
 export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
@@ -44,14 +44,14 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
   const { signIn } = useSession();
   const navigate = useNavigate();
   const providers = useProviders();
-  usePageTitle(verifyEmail ? 'Verify your email' : isSignup ? 'Create an account' : 'Sign in');
+  usePageTitle(t(verifyEmail ? 'auth.title.verify' : isSignup ? 'auth.title.signUp' : 'auth.title.signIn'));
   // Asked for beside the ways to sign in, not after them.
   useEffect(() => {
     if (isSignup) void loadSignupForm();
   }, [isSignup]);
 
   const askForVerification = (address: string, message?: string) => {
-    toast.info(message || 'Please verify your email', { duration: AUTH_TOAST_MS });
+    toast.info(message || t('auth.pleaseVerify'), { duration: AUTH_TOAST_MS });
     setVerifyEmail(address);
   };
 
@@ -66,16 +66,16 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
       token = (await login(email, password)).token;
     } catch (error) {
       if (error instanceof ApiError && error.requiresVerification) return askForVerification(email, error.message);
-      const message = error instanceof ApiError && error.status !== 0 ? error.message : 'Login failed';
+      const message = error instanceof ApiError && error.status !== 0 ? error.message : t('auth.loginFailed');
       return failed(withTryAgain(message));
     }
     try {
       await signIn(token);
     } catch {
-      return failed(withTryAgain('Error fetching user data'));
+      return failed(withTryAgain(t('auth.userDataFailed')));
     }
     const { path, viaInvite } = destinationAfterSignIn();
-    toast.success(viaInvite ? 'Login successful! Redirecting to join classroom...' : 'Login successful!', {
+    toast.success(t(viaInvite ? 'auth.signedInJoining' : 'auth.signedIn'), {
       duration: AUTH_TOAST_MS,
     });
     setTimeout(() => navigate(path), REDIRECT_DELAY_MS);
@@ -101,7 +101,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
         <Suspense
           fallback={
             <div className="mt-6 flex justify-center">
-              <Spinner label="Loading the sign-up form" />
+              <Spinner label={t('auth.loadingSignUp')} />
             </div>
           }
         >
@@ -120,7 +120,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
             problem={loginForm.problems.email}
           />
           <PasswordInput
-            label="Password"
+            label={t('auth.password')}
             name="password"
             value={password}
             onChange={(value) => {
@@ -131,19 +131,22 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
             problem={loginForm.problems.password}
           />
           <Link to="/forgot-password" className="link -mt-2 self-end text-sm">
-            Forgot password?
+            {t('auth.forgotPassword')}
           </Link>
           <FormError message={loginError} />
           <button type="submit" className="btn btn-primary mt-2 w-full" disabled={loginForm.busy}>
-            {loginForm.busy ? 'Logging in...' : 'Log In'}
+            {t(loginForm.busy ? 'auth.loggingIn' : 'auth.logIn')}
           </button>
         </form>
       )}
       <p className="mt-6 text-center text-sm text-slate-600">
-        {isSignup ? 'Already have an account? ' : "Don't have an account? "}
-        <Link to={isSignup ? '/login' : '/signup'} className="link">
-          {isSignup ? 'Log in' : 'Sign up'}
-        </Link>
+        {rich(t(isSignup ? 'auth.haveAccount' : 'auth.noAccount'), [
+          (words) => (
+            <Link key="link" to={isSignup ? '/login' : '/signup'} className="link">
+              {words}
+            </Link>
+          ),
+        ])}
       </p>
     </>
   );
@@ -165,38 +168,38 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
           <InviteBanner signUp={isSignup} />
         </Suspense>
       )}
-      <h1 className="auth-title">{isSignup ? 'Create an Account' : 'Welcome Back'}</h1>
+      <h1 className="auth-title">{t(isSignup ? 'auth.heading.signUp' : 'auth.heading.signIn')}</h1>
       <p className="mt-2 text-center text-sm text-slate-600">
-        {isSignup ? 'Join your classes and watch lectures anywhere.' : 'Log in to continue to your classes.'}
+        {t(isSignup ? 'auth.lead.signUp' : 'auth.lead.signIn')}
       </p>
       {!providers.data ? (
         providers.error ? (
           <div role="alert" className="mt-6 flex flex-col items-center gap-3 text-center text-sm text-red-800">
-            <p>Could not load the ways to sign in. Check your connection.</p>
+            <p>{t('auth.providersFailed')}</p>
             <button type="button" className="btn btn-secondary" onClick={providers.retry}>
-              Try again
+              {t('common.tryAgain')}
             </button>
           </div>
         ) : (
           <div className="mt-6 flex justify-center">
-            <Spinner label="Loading the ways to sign in" />
+            <Spinner label={t('auth.loadingProviders')} />
           </div>
         )
       ) : (
         <>
           {providers.data.oidc && (
             <a href={schoolSignInUrl(schoolSignInNext())} className="btn btn-secondary mt-6 w-full">
-              {providers.data.oidc.label}
+              {providers.data.oidc.label ?? t('auth.schoolButton')}
             </a>
           )}
           {providers.data.password ? (
             <>
-              {providers.data.oidc && <p className="or-divider">or</p>}
+              {providers.data.oidc && <p className="or-divider">{t('auth.or')}</p>}
               {form}
             </>
           ) : (
             <p className="mt-4 text-center text-sm text-slate-600">
-              This school signs in with its school account{isSignup ? ': your account is made the first time.' : '.'}
+              {t(isSignup ? 'auth.schoolOnly.signUp' : 'auth.schoolOnly.signIn')}
             </p>
           )}
         </>
