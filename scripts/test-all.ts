@@ -60,6 +60,8 @@ const S3_SUITE = ['lectures', 'captions', 'users', 'admin', 'resumable-uploads',
 await check('lint', ['bun', 'x', 'biome', 'check', '.']);
 await check('typecheck', ['bun', 'x', 'tsc', '--noEmit', '-p', '.']);
 await check('build', ['bun', 'run', 'scripts/build-web.ts']);
+// Each language's completeness, printed for every run; one under 100% fails this check (docs/translating.md).
+await check('translations complete', ['bun', 'run', 'scripts/i18n-status.ts', '--strict']);
 await bunTests('server tests (SQLite)', ['--timeout', '60000', 'src/']);
 // The component tests: happy-dom and testing-library, with their own config (web/bunfig.toml).
 await bunTests('component tests', ['--config=web/bunfig.toml', '--timeout', '20000', './web/']);

@@ -1,6 +1,6 @@
 // Types only: the client's runtime is the small proxy below (Hono's own costs ~2 KB on the sign-in page).
 
-import { locale } from '@lib/i18n';
+import { locale, t } from '@lib/i18n';
 import { readToken } from '@lib/token-cookie';
 import type { ClientResponse, hc } from 'hono/client';
 // Types only: no server code enters the bundle.
@@ -52,7 +52,7 @@ async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promi
     response = await fetch(input, { ...init, headers, credentials: 'same-origin' });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError(0, 'Cannot reach the server. Check your connection.');
+    throw new ApiError(0, t('common.cannotReach'));
   }
   if (response.ok) return response;
   let errorBody: Record<string, unknown> = {};
@@ -60,7 +60,7 @@ async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promi
     const data: unknown = JSON.parse(await response.text());
     if (data && typeof data === 'object') errorBody = data as Record<string, unknown>;
   } catch {}
-  const message = typeof errorBody.error === 'string' ? errorBody.error : `Request failed (${response.status})`;
+  const message = typeof errorBody.error === 'string' ? errorBody.error : t('common.requestFailed', { status: response.status });
   if (response.status === 401 && token) onUnauthorized?.();
   throw new ApiError(response.status, message, errorBody);
 }

@@ -1,10 +1,11 @@
+import { t } from '@lib/i18n';
 import { toast } from '@lib/toast';
 import { MutationCache, QueryClient } from '@tanstack/react-query';
 import { ApiError } from './client';
 
 /** The message a user reads for a failed request. */
-export const errorMessage = (error: unknown, fallback = 'Something went wrong. Please try again.') =>
-  error instanceof ApiError ? error.message : error instanceof Error && error.message ? error.message : fallback;
+export const errorMessage = (error: unknown, fallback = t('common.somethingWrong')) =>
+  error instanceof ApiError ? error.message : fallback;
 
 declare module '@tanstack/react-query' {
   interface Register {

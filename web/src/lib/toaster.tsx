@@ -2,6 +2,7 @@
  * sonner and where its toasts sit on screen: loaded with the first toast (./toast.tsx), so the sign-in page carries
  * none of it (bench:web's budget).
  */
+import { direction, t } from './i18n';
 import { useEffect, useState } from 'react';
 import { Toaster } from 'sonner';
 import { TOAST_MS } from './messages';
@@ -68,8 +69,11 @@ export function AppToaster() {
   // Save at 768 px.
   return (
     <Toaster
-      position={phone ? 'top-center' : 'bottom-right'}
-      offset={{ bottom: 16, right: 16, top }}
+      position={phone ? 'top-center' : direction === 'rtl' ? 'bottom-left' : 'bottom-right'}
+      dir={direction}
+      containerAriaLabel={t('common.notifications')}
+      toastOptions={{ closeButtonAriaLabel: t('common.closeMessage') }}
+      offset={{ bottom: 16, right: 16, left: 16, top }}
       mobileOffset={{ top, left: 8, right: 8 }}
       visibleToasts={tablet ? 1 : 3}
       duration={TOAST_MS}

@@ -1,3 +1,4 @@
+import { t } from './i18n';
 import { ApiError, sessionEnded } from '@api/client';
 import { readToken } from './token-cookie';
 
@@ -34,7 +35,7 @@ export function uploadWithProgress<T>(
         reject(new ApiError(xhr.status, message, data));
       }
     };
-    xhr.onerror = () => reject(new ApiError(0, 'The upload was interrupted. Check your connection.'));
+    xhr.onerror = () => reject(new ApiError(0, t('common.uploadInterrupted')));
     xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
     signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(form);

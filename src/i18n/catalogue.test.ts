@@ -1,0 +1,75 @@
+import { expect, test } from 'bun:test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { LANGUAGES, LOCALE_CODES, matchLocale, parseAcceptLanguage } from '../contract/locales';
+import { completeness, pseudoMessage, readCatalogue } from './catalogue';
+import { translate } from './translate';
+
+const root = join(import.meta.dir, '..', '..');
+const sources = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : sources(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+const code = [...sources(join(root, 'src')), ...sources(join(root, 'web', 'src'))].map((path) => ({
+  path,
+  text: readFileSync(path, 'utf8'),
+}));
+
+test('every language is a catalogue and one line: each listed language has its file, each file its line', () => {
+  const files = readdirSync(join(root, 'locales'))
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => name.replace('.json', ''))
+    .sort();
+  expect(files).toEqual(LOCALE_CODES.filter((code) => code !== 'en-XA').sort());
+  expect(LANGUAGES.filter((language) => language.dir === 'rtl').map((language) => language.code)).toEqual(['ar']);
+});
+
+test('every shipped language is complete, and every message is valid ICU', () => {
+  for (const locale of LOCALE_CODES.filter((code) => code !== 'en' && code !== 'en-XA')) {
+    const { missing, broken } = completeness(locale);
+    expect({ locale, missing, broken }).toEqual({ locale, missing: [], broken: [] });
+  }
+});
+
+test('keys are literals: no message key is built at run time, and every key in the catalogue is used', () => {
+  const built = code.filter(({ text }) => /\bt\(`/.test(text)).map(({ path }) => path);
+  expect(built).toEqual([]);
+  const all = code.map(({ text }) => text).join('\n');
+  const unused = Object.keys(readCatalogue('en')).filter(
+    (key) => !all.includes(`'${key}'`) && !all.includes(`"${key}"`),
+  );
+  expect(unused).toEqual([]);
+});
+
+test('plural forms: Arabic has its six, English its two', () => {
+  const key = 'format.eta.minutes';
+  expect(translate('en', key, { minutes: 1 })).toBe('about 1 min left');
+  const arabic = [0, 1, 2, 3, 11, 100].map((count) =>
+    translate('ar', 'errors.waitSeconds' as never, { seconds: count }),
+  );
+  // Each count in its own form (zero, one, two, few, many, other): six different sentences.
+  expect(new Set(arabic).size).toBe(6);
+  const english = [1, 2].map((count) => translate('en', 'errors.waitSeconds' as never, { seconds: count }));
+  expect(new Set(english).size).toBe(2);
+});
+
+test('the pseudo-language is accented, longer and bracketed, and keeps every argument and plural intact', () => {
+  const text = pseudoMessage('Hello {name}, {count, plural, one {# new lecture} other {# new lectures}}');
+  expect(text.startsWith('[') && text.endsWith(']')).toBe(true);
+  expect(text).toContain('{name}');
+  expect(text).toContain('{count, plural, one {# ñéŵ ĺéçţúŕé} other {# ñéŵ ĺéçţúŕéš}}');
+  expect(text.replace(/\{[a-z]+[,}]|plural|one|other/g, '')).not.toMatch(/[A-Za-z]{3,}/);
+  expect(translate('en-XA', 'format.eta.minutes', { minutes: 3 })).toMatch(/^\[áƀóúţ 3 ɱíñ ĺéƒţ ·+\]$/);
+});
+
+test('a browser language is matched by region, then by language; malformed and enormous headers fall back', () => {
+  const offered = ['en', 'es', 'pt-BR', 'ar'] as const;
+  expect(matchLocale(parseAcceptLanguage('es-MX,es;q=0.9,en;q=0.8'), [...offered])).toBe('es');
+  expect(matchLocale(parseAcceptLanguage('pt-PT'), [...offered])).toBe('pt-BR');
+  expect(matchLocale(parseAcceptLanguage('fr;q=1, ar;q=0.5'), [...offered])).toBe('ar');
+  expect(matchLocale(parseAcceptLanguage('xx-YY, ;;;, q=bad'), [...offered])).toBeUndefined();
+  expect(matchLocale(parseAcceptLanguage(`${'a'.repeat(10_000)},es`), [...offered])).toBeUndefined();
+  expect(matchLocale(parseAcceptLanguage('ar;q=0, es'), [...offered])).toBe('es');
+});
