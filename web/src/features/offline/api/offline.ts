@@ -1,5 +1,6 @@
 import { answer, api } from '@api/client';
 import { courseKeys } from '@api/query-keys';
+import { t } from '@lib/i18n';
 import { readToken } from '@lib/token-cookie';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
@@ -29,7 +30,7 @@ export async function fetchForOffline(path: string, signal?: AbortSignal): Promi
   const headers: Record<string, string> = path.startsWith('/api/') ? { accept: 'application/json' } : {};
   if (token && path.startsWith('/api/')) headers.authorization = `Bearer ${token}`;
   const answer = await fetch(path, { headers, signal, credentials: 'same-origin' });
-  if (!answer.ok) throw new Error(`Could not save ${path} (${answer.status}).`);
+  if (!answer.ok) throw new Error(t('offline.save.fileFailed', { path, status: String(answer.status) }));
   return answer;
 }
 

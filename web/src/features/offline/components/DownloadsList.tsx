@@ -1,4 +1,5 @@
 import { formatBytes, formatLongDate } from '@lib/format';
+import { t } from '@lib/i18n';
 import { useOnline } from '@lib/online';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
@@ -38,27 +39,28 @@ export function DownloadsList() {
     <div className="flex flex-col gap-4">
       {!online && (
         <p className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200" role="status">
-          You are offline. The lectures below still play; notes you write are kept on this device and sent when the
-          connection returns.
+          {t('offline.list.offline')}
         </p>
       )}
       <p className="text-sm text-slate-600" data-testid="storage-estimate">
-        {entries.length > 0 ? `Saved lectures take ${formatBytes(total)}. ` : ''}
-        {estimate
-          ? `This site uses ${formatBytes(estimate.usage)} of the ${formatBytes(estimate.quota)} this browser allows it.`
-          : canSaveOffline()
-            ? ''
-            : 'This browser cannot keep lectures inside the app; a lecture offers an MP4 download instead.'}
+        {[
+          entries.length > 0 ? t('offline.list.savedTake', { size: formatBytes(total) }) : '',
+          estimate
+            ? t('offline.list.siteUses', { used: formatBytes(estimate.usage), quota: formatBytes(estimate.quota) })
+            : canSaveOffline()
+              ? ''
+              : t('offline.list.cannotKeep'),
+        ]
+          .filter(Boolean)
+          .join(' ')}
       </p>
       {entries.length === 0 ? (
         <div className="empty-state">
-          <p className="font-medium text-slate-800">No lectures saved on this device</p>
-          <p className="mt-1 text-sm text-slate-600">
-            Open a lecture and choose "Download for offline" to watch it without a connection.
-          </p>
+          <p className="font-medium text-slate-800">{t('offline.list.emptyTitle')}</p>
+          <p className="mt-1 text-sm text-slate-600">{t('offline.list.emptyHint')}</p>
         </div>
       ) : (
-        <ul className="flex flex-col gap-3" aria-label="Saved lectures">
+        <ul className="flex flex-col gap-3" aria-label={t('offline.list.label')}>
           {entries.map((entry) => {
             const progress = saving[entry.lectureId];
             return (
@@ -67,30 +69,42 @@ export function DownloadsList() {
                   <Link
                     to={`/classroom/${entry.courseId}?lecture=${entry.lectureId}`}
                     className="font-medium break-words text-slate-900 hover:text-indigo-700"
+                    translate="no"
                   >
                     {entry.title}
                   </Link>
-                  <p className="text-sm break-words text-slate-600">{entry.courseName}</p>
+                  <p className="text-sm break-words text-slate-600" translate="no">
+                    {entry.courseName}
+                  </p>
                   <p className="mt-1 text-xs text-slate-500">
                     {progress
-                      ? `Saving… ${formatBytes(progress.bytes)}${progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ''}`
+                      ? progress.totalBytes
+                        ? t('offline.list.savingOf', {
+                            bytes: formatBytes(progress.bytes),
+                            total: formatBytes(progress.totalBytes),
+                          })
+                        : t('offline.list.saving', { bytes: formatBytes(progress.bytes) })
                       : entry.complete
-                        ? `${entry.rung} · ${formatBytes(entry.bytes)} · saved ${formatLongDate(new Date(entry.savedAt).toISOString())}`
-                        : 'Not finished: open the lecture to download it again, or remove it.'}
+                        ? t('offline.list.savedDetail', {
+                            quality: entry.rung,
+                            size: formatBytes(entry.bytes),
+                            date: formatLongDate(new Date(entry.savedAt).toISOString()),
+                          })
+                        : t('offline.list.unfinished')}
                   </p>
                 </div>
                 {progress ? (
                   <button type="button" className="btn btn-secondary" onClick={() => cancelSave(entry.lectureId)}>
-                    Cancel
+                    {t('common.cancel')}
                   </button>
                 ) : (
                   <button
                     type="button"
                     className="btn btn-secondary"
                     onClick={() => void removeSaved(entry.lectureId)}
-                    aria-label={`Remove ${entry.title}`}
+                    aria-label={t('offline.list.removeLabel', { title: entry.title })}
                   >
-                    Remove
+                    {t('common.remove')}
                   </button>
                 )}
               </li>

@@ -1,4 +1,5 @@
 import type { CourseJson } from '@contract/courses';
+import { t } from '@lib/i18n';
 import { toast } from '@lib/toast';
 import { useSetDownloadsAllowed } from '../api/offline';
 
@@ -19,11 +20,11 @@ export function DownloadsSwitch({ course }: { course: CourseJson }) {
         onChange={(event) =>
           setAllowed.mutate(event.target.checked, {
             onSuccess: (updated) =>
-              toast.success(updated.downloadsAllowed ? 'Students may download lectures' : 'Downloads turned off'),
+              toast.success(t(updated.downloadsAllowed ? 'offline.switch.on' : 'offline.switch.off')),
           })
         }
       />
-      Students may download lectures for offline viewing
+      {t('offline.switch.label')}
     </label>
   );
 }

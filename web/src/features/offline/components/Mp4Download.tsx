@@ -1,6 +1,7 @@
 import { errorMessage } from '@api/query-client';
 import type { LectureJson } from '@contract/lectures';
 import { formatBytes } from '@lib/format';
+import { rich, t } from '@lib/i18n';
 import { useEffect, useRef, useState } from 'react';
 import { getMp4, type Mp4Download as Mp4State, requestMp4 } from '../api/offline';
 
@@ -49,14 +50,23 @@ export function Mp4Download({ lecture }: { lecture: LectureJson }) {
 
   const failed = state?.status === 'failed';
   const status = error
-    ? `Not downloaded: ${error}`
+    ? t('offline.mp4.notDownloaded', { reason: error })
     : failed
-      ? `Not downloaded: ${state.error ?? 'the MP4 could not be prepared.'}`
+      ? state.error
+        ? t('offline.mp4.notDownloaded', { reason: state.error })
+        : t('offline.mp4.prepareFailed')
       : busy
-        ? `Preparing… ${state?.progress ?? 0}%`
+        ? t('offline.mp4.preparingPercent', { progress: (state?.progress ?? 0) / 100 })
         : state?.status === 'ready'
-          ? `Downloaded ${state.filename} (${formatBytes(state.bytes)}). It is yours to keep outside the app.`
-          : 'This browser cannot keep lectures inside the app: download a phone-sized MP4 instead.';
+          ? // The file's name comes from the lecture's title: not translated.
+            rich(t('offline.mp4.downloaded', { filename: state.filename, size: formatBytes(state.bytes) }), [
+              (name) => (
+                <span key="name" translate="no">
+                  {name}
+                </span>
+              ),
+            ])
+          : t('offline.mp4.intro');
   return (
     <div className="flex flex-wrap items-center gap-3">
       <span className={`min-w-56 flex-1 text-sm ${error || failed ? 'text-red-700' : 'text-slate-600'}`} role="status">
@@ -67,7 +77,13 @@ export function Mp4Download({ lecture }: { lecture: LectureJson }) {
         <a ref={link} href={state.url} download={state.filename} className="hidden" tabIndex={-1} aria-hidden="true" />
       )}
       <button type="button" className="btn btn-secondary" onClick={start} disabled={busy}>
-        {busy ? 'Preparing…' : state?.status === 'ready' ? 'Download MP4 again' : 'Download MP4'}
+        {t(
+          busy
+            ? 'offline.mp4.preparing'
+            : state?.status === 'ready'
+              ? 'offline.mp4.downloadAgain'
+              : 'offline.mp4.download',
+        )}
       </button>
     </div>
   );

@@ -1,6 +1,7 @@
 import type { CourseJson } from '@contract/courses';
 import type { LectureJson } from '@contract/lectures';
 import { formatBytes } from '@lib/format';
+import { rich, t } from '@lib/i18n';
 import { useOnline } from '@lib/online';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
@@ -38,7 +39,7 @@ export function OfflineDownload({
   if (lecture.video?.status !== 'ready') return null;
   if (!course.downloadsAllowed && !isTeacher) {
     if (!saved?.complete) {
-      return <p className="text-sm text-slate-600">Your teacher has turned off downloads for this class.</p>;
+      return <p className="text-sm text-slate-600">{t('offline.lecture.turnedOff')}</p>;
     }
   }
 
@@ -49,14 +50,25 @@ export function OfflineDownload({
       <>
         <div className="flex min-w-56 flex-1 flex-col gap-1">
           <span className="text-sm text-slate-700" role="status">
-            Saving for offline… {saving.total > 0 ? `${saving.done} of ${saving.total} parts, ` : ''}
-            {formatBytes(saving.bytes)}
-            {saving.totalBytes > 0 ? ` of ${formatBytes(saving.totalBytes)}` : ''}
+            {saving.total === 0
+              ? t('offline.lecture.saving', { bytes: formatBytes(saving.bytes) })
+              : saving.totalBytes > 0
+                ? t('offline.lecture.savingPartsOf', {
+                    done: saving.done,
+                    total: saving.total,
+                    bytes: formatBytes(saving.bytes),
+                    totalBytes: formatBytes(saving.totalBytes),
+                  })
+                : t('offline.lecture.savingParts', {
+                    done: saving.done,
+                    total: saving.total,
+                    bytes: formatBytes(saving.bytes),
+                  })}
           </span>
           <div
             className="h-1.5 w-full max-w-xs overflow-hidden rounded-full bg-slate-200"
             role="progressbar"
-            aria-label="Saving for offline"
+            aria-label={t('offline.lecture.savingLabel')}
             aria-valuenow={percent}
             aria-valuemin={0}
             aria-valuemax={100}
@@ -65,7 +77,7 @@ export function OfflineDownload({
           </div>
         </div>
         <button type="button" className="btn btn-secondary" onClick={() => cancelSave(lecture._id)}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </>
     );
@@ -73,13 +85,16 @@ export function OfflineDownload({
     body = (
       <>
         <span className="min-w-56 flex-1 text-sm text-emerald-800" role="status">
-          ✓ Saved on this device ({saved.rung}, {formatBytes(saved.bytes)}) ·{' '}
-          <Link to="/downloads" className="text-indigo-700 underline">
-            Downloads
-          </Link>
+          {rich(t('offline.lecture.saved', { quality: saved.rung, size: formatBytes(saved.bytes) }), [
+            (words) => (
+              <Link key="downloads" to="/downloads" className="text-indigo-700 underline">
+                {words}
+              </Link>
+            ),
+          ])}
         </span>
         <button type="button" className="btn btn-secondary" onClick={() => void removeSaved(lecture._id)}>
-          Remove download
+          {t('offline.lecture.removeDownload')}
         </button>
       </>
     );
@@ -90,16 +105,18 @@ export function OfflineDownload({
       <>
         <span className="min-w-56 flex-1 text-sm text-slate-600" role={failure || saved ? 'alert' : undefined}>
           {failure
-            ? `Not saved: ${failure.message}`
-            : !online
-              ? 'You are offline, and this lecture is not saved on this device.'
-              : saved
-                ? 'The last download did not finish.'
-                : 'Watch it without a connection, in a phone-sized quality.'}
+            ? t('offline.lecture.notSaved', { reason: failure.message })
+            : t(
+                !online
+                  ? 'offline.lecture.offlineNotSaved'
+                  : saved
+                    ? 'offline.lecture.unfinished'
+                    : 'offline.lecture.intro',
+              )}
         </span>
         {failure?.storageRefused && (
           <button type="button" className="btn btn-secondary" onClick={() => setMp4(true)}>
-            Download MP4 instead
+            {t('offline.lecture.mp4Instead')}
           </button>
         )}
         <button
@@ -108,7 +125,7 @@ export function OfflineDownload({
           disabled={!online}
           onClick={() => void saveForOffline(lecture, course)}
         >
-          {saved ? 'Download again' : 'Download for offline'}
+          {t(saved ? 'offline.lecture.downloadAgain' : 'offline.lecture.download')}
         </button>
       </>
     );

@@ -1,6 +1,7 @@
 import { ApiError } from '@api/client';
 import type { CourseJson } from '@contract/courses';
 import type { LectureJson } from '@contract/lectures';
+import { t } from '@lib/i18n';
 import { currentUserId, readPersonalRecord } from '@lib/person';
 import { onSignOut } from '@lib/sign-out';
 import { appStore } from '@lib/store';
@@ -142,7 +143,7 @@ export async function saveForOffline(lecture: LectureJson, course: Pick<CourseJs
   try {
     const manifest = await getOfflineManifest(lecture._id, signal);
     const rungIndex = /\/(\d)\/index\.m3u8$/.exec(manifest.playlist)?.[1];
-    if (!rungIndex) throw new Error('The server described this lecture in a way the app does not know.');
+    if (!rungIndex) throw new Error(t('offline.save.unknownFormat'));
     // Ask the browser to keep what is saved when space runs low (it may say no: the copy then may be evicted).
     await navigator.storage?.persist?.().catch(() => false);
     const cache = await caches.open(offlineCacheName(userId));
@@ -203,8 +204,7 @@ export async function saveForOffline(lecture: LectureJson, course: Pick<CourseJs
     // Saved only once the worker is active and keeps the whole app: without both, the copy could not be opened
     // offline (the page may not have been the worker's while it saved, so the worker is asked, not assumed).
     const registration = await worker;
-    if (!registration || !(await keepWholeShell(registration)))
-      throw new Error("This browser did not start the app's offline helper, so the lecture cannot be saved.");
+    if (!registration || !(await keepWholeShell(registration))) throw new Error(t('offline.save.noWorker'));
     entry.bytes = progress.bytes;
     entry.complete = true;
     entry.savedAt = Date.now();
@@ -215,10 +215,13 @@ export async function saveForOffline(lecture: LectureJson, course: Pick<CourseJs
       const storageRefused =
         error instanceof DOMException && (error.name === 'QuotaExceededError' || error.name === 'SecurityError');
       const message = storageRefused
-        ? 'This device has no room to save this lecture (or the browser refused).'
-        : error instanceof Error
-          ? error.message
-          : 'The lecture could not be saved.';
+        ? t('offline.save.noRoom')
+        : error instanceof TypeError
+          ? // fetch's own failure (no network): the browser's words are not in the person's language.
+            t('common.cannotReach')
+          : error instanceof Error
+            ? error.message
+            : t('offline.save.failed');
       patch(saveFailuresAtom, lecture._id, { message, storageRefused });
     }
   } finally {
@@ -302,9 +305,9 @@ export async function forgetOfflineData(keepUserId?: string) {
 /** What a refusal of the download check means for a copy already saved (docs/offline.md, "Files already on a device"). */
 function lostBecause(error: unknown): string | undefined {
   if (!(error instanceof ApiError)) return undefined;
-  if (error.status === 404) return 'You are no longer in its class, or the lecture was deleted.';
-  if (error.status === 403) return 'Your teacher turned off downloads for this class.';
-  if (error.status === 409 && error.code === 'no_video') return 'The teacher took the video off this lecture.';
+  if (error.status === 404) return t('offline.lost.notInClass');
+  if (error.status === 403) return t('offline.lost.downloadsOff');
+  if (error.status === 409 && error.code === 'no_video') return t('offline.lost.videoRemoved');
   return undefined;
 }
 
@@ -323,7 +326,7 @@ export async function checkSavedAccess() {
       const reason = lostBecause(error);
       if (!reason) continue;
       await removeSaved(entry.lectureId);
-      toast.error(`"${entry.title}" was removed from this device`, { description: reason });
+      toast.error(t('offline.lost.removed', { title: entry.title }), { description: reason });
     }
   }
 }

@@ -1,3 +1,5 @@
+import { locale } from '@lib/i18n';
+
 /**
  * The offline service worker is registered in the signed-in shell after the page's load (and when a save starts).
  * Only for a person who saves lectures does it download the whole app shell (about 300 KB of scripts); for everyone
@@ -23,14 +25,17 @@ export function registerServiceWorker(): Promise<ServiceWorkerRegistration | und
   return registering;
 }
 
-/** Asks the active worker to keep every shell file; answers whether it did (a save waits for it). */
+/**
+ * Asks the active worker to keep every shell file, with the messages of the language on screen (the worker keeps
+ * no other language's); answers whether it did (a save waits for it).
+ */
 export function keepWholeShell(registration: ServiceWorkerRegistration): Promise<boolean> {
   const active = registration.active;
   if (!active) return Promise.resolve(false);
   return new Promise((answered) => {
     const channel = new MessageChannel();
     channel.port1.onmessage = (event) => answered((event.data as { ok?: boolean } | null)?.ok === true);
-    active.postMessage({ type: 'keep-shell' }, [channel.port2]);
+    active.postMessage({ type: 'keep-shell', locale }, [channel.port2]);
   });
 }
 

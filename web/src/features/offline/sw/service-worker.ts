@@ -40,12 +40,54 @@ void savesLectures().then((saves) => {
   savedHere ??= saves;
 });
 
-/** Every shell file, downloaded once: what a saved lecture needs to open and play offline. */
-const precacheWholeShell = () => caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL_FILES));
+/**
+ * The messages of each language (`/assets/msg-<language>-<first|all>-<version>.js`, lib/i18n.ts) are shell files
+ * too, but a person reads one language: they are never all precached (six languages' words for one's use). Each is
+ * kept as it comes instead, cache-first like any hashed asset (the fetch handler below), and a save keeps the
+ * language on screen (the page names it in its `keep-shell` message), so the app still opens offline in it.
+ */
+const MESSAGES = /^\/assets\/msg-/;
+const APP_FILES = SHELL_FILES.filter((file) => !MESSAGES.test(file));
+/** The message files of one language, as its page names it (`pt-BR`); none for a name no file has. */
+const messagesOf = (locale: unknown) =>
+  typeof locale === 'string' && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(locale)
+    ? SHELL_FILES.filter(
+        (file) => file.startsWith(`/assets/msg-${locale}-first-`) || file.startsWith(`/assets/msg-${locale}-all-`),
+      )
+    : [];
+
+/**
+ * The languages whose messages a shell cache holds, this build's or the last one's (before `activate` deletes it):
+ * a new build's worker keeps the new messages of the languages its people read, without being told again.
+ */
+async function keptLocales(): Promise<string[]> {
+  const locales = new Set<string>();
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(SHELL_PREFIX)) continue;
+    for (const request of await (await caches.open(name)).keys()) {
+      const locale = /^\/assets\/msg-(.+?)-(?:first|all)-[^-/]+\.js$/.exec(new URL(request.url).pathname)?.[1];
+      if (locale) locales.add(locale);
+    }
+  }
+  return [...locales];
+}
+
+/**
+ * Every shell file but the messages, downloaded once, with the messages of the languages kept so far, of the
+ * language on screen (when the page said which) and those the browser already has: what a saved lecture needs to
+ * open and play offline.
+ */
+const precacheWholeShell = async (locale?: unknown) => {
+  const locales = [...(await keptLocales()), locale];
+  const cache = await caches.open(SHELL_CACHE);
+  await cache.addAll([...new Set([...APP_FILES, ...locales.flatMap(messagesOf)])]);
+  await keepShellAlreadyDownloaded();
+};
 
 /**
  * The shell files this browser already has in its HTTP cache, taken without a request: everyone gets the app's own
- * offline page for nothing, and a phone's first visit does not download 300 KB it did not ask for.
+ * offline page for nothing, and a phone's first visit does not download 300 KB it did not ask for. Of the messages,
+ * only the language the person has read is in that cache: the others stay on the server.
  */
 async function keepShellAlreadyDownloaded() {
   const cache = await caches.open(SHELL_CACHE);
@@ -67,7 +109,7 @@ worker.addEventListener('message', (event) => {
   savedHere = true;
   const reply = event.ports[0];
   event.waitUntil(
-    precacheWholeShell().then(
+    precacheWholeShell((event.data as { locale?: unknown }).locale).then(
       () => reply?.postMessage({ ok: true }),
       () => reply?.postMessage({ ok: false }),
     ),
@@ -175,7 +217,8 @@ worker.addEventListener('fetch', (event) => {
   const path = url.pathname;
 
   if (path.startsWith('/assets/')) {
-    // Kept as it comes: the screens a person has opened open offline too.
+    // Kept as it comes: the screens a person has opened open offline too, and so do the messages of the language
+    // they read (never precached for every language: see MESSAGES), the first time the page asks for them.
     event.respondWith(
       caches.match(path, { cacheName: SHELL_CACHE }).then(
         (hit) =>
@@ -191,8 +234,8 @@ worker.addEventListener('fetch', (event) => {
     );
     return;
   }
-  // A save starts by asking for the lecture's offline manifest: the whole shell comes along, so it plays offline.
-  // A save starts by asking for the lecture's offline manifest: the whole shell comes along, so it plays offline.
+  // A save starts by asking for the lecture's offline manifest: the whole shell comes along, so it plays offline
+  // (the language's messages come with the save's `keep-shell` message, which names it).
   if (OFFLINE_MANIFEST.test(path)) {
     savedHere = true;
     event.waitUntil(precacheWholeShell().catch(() => {}));
