@@ -1,4 +1,5 @@
 import { formatBytes, formatEta } from '@lib/format';
+import { rich, t } from '@lib/i18n';
 import { ConfirmDialog } from '@ui/ConfirmDialog';
 import { ChevronIcon, CloseIcon, PauseIcon, PlayIcon, RefreshIcon } from '@ui/icons';
 import { useAtomValue } from 'jotai';
@@ -55,17 +56,19 @@ export function UploadTray() {
   const failed = uploads.filter((item) => item.status === 'failed').length;
   const sent = running.reduce((sum, item) => sum + item.sent, 0);
   const total = running.reduce((sum, item) => sum + item.size, 0);
-  let summary = 'Uploads';
+  let summary = t('uploads.tray.title');
   const paused = running.filter((item) => item.status === 'paused').length;
   if (running.length > 0 && paused === running.length) {
-    summary = `${paused} ${paused === 1 ? 'upload' : 'uploads'} paused`;
+    summary = t('uploads.tray.paused', { count: paused });
   } else if (running.length > 0) {
-    summary = `Uploading ${running.length} ${running.length === 1 ? 'video' : 'videos'}`;
-    if (collapsed && total > 0) summary += ` · ${Math.floor((sent / total) * 100)}%`;
-  } else if (failed > 0) summary = `${failed} ${failed === 1 ? 'upload' : 'uploads'} stopped`;
+    summary =
+      collapsed && total > 0
+        ? t('uploads.tray.uploadingPercent', { count: running.length, percent: Math.floor((sent / total) * 100) / 100 })
+        : t('uploads.tray.uploading', { count: running.length });
+  } else if (failed > 0) summary = t('uploads.tray.stopped', { count: failed });
   else {
     const refused = uploads.filter((item) => item.status === 'refused').length;
-    if (refused > 0) summary = `${refused} ${refused === 1 ? 'file' : 'files'} refused`;
+    if (refused > 0) summary = t('uploads.tray.refused', { count: refused });
   }
 
   return (
@@ -75,21 +78,21 @@ export function UploadTray() {
       data-testid="upload-tray"
       data-collapsed={collapsed}
     >
-      <header className="flex items-center justify-between gap-2 border-b border-slate-200 py-1 pr-1 pl-4">
+      <header className="flex items-center justify-between gap-2 border-b border-slate-200 py-1 ps-4 pe-1">
         <h2 id={headingId} className="min-w-0 truncate text-sm font-semibold text-slate-900">
           {summary}
         </h2>
         <div className="flex shrink-0 items-center">
           {finished > 0 && (
             <button type="button" className="btn h-10 px-2 text-xs text-indigo-700" onClick={clearFinished}>
-              Clear finished
+              {t('uploads.tray.clearFinished')}
             </button>
           )}
           <button
             type="button"
             className="icon-btn"
             aria-expanded={!collapsed}
-            aria-label={collapsed ? 'Show uploads' : 'Hide uploads'}
+            aria-label={t(collapsed ? 'uploads.tray.show' : 'uploads.tray.hide')}
             onClick={() => setCollapsed((value) => !value)}
           >
             <ChevronIcon size={18} className={collapsed ? 'rotate-180' : ''} />
@@ -108,8 +111,8 @@ export function UploadTray() {
       )}
       <ConfirmDialog
         open={cancelling !== null}
-        title="Cancel this upload?"
-        confirmLabel="Cancel upload"
+        title={t('uploads.cancel.title')}
+        confirmLabel={t('uploads.cancel.confirm')}
         busy={false}
         onConfirm={() => {
           if (cancelling) void cancelUpload(cancelling.key);
@@ -118,8 +121,13 @@ export function UploadTray() {
         onClose={() => setCancelling(null)}
       >
         <p>
-          <strong className="break-all">{cancelling?.fileName}</strong> stops uploading and what was sent is deleted.
-          You would have to send it again from the start.
+          {rich(t('uploads.cancel.body', { name: cancelling?.fileName ?? '' }), [
+            (name) => (
+              <strong key="name" className="break-all" translate="no">
+                {name}
+              </strong>
+            ),
+          ])}
         </p>
       </ConfirmDialog>
     </section>
@@ -129,19 +137,25 @@ export function UploadTray() {
 function TrayRow({ item, onCancel }: { item: UploadItem; onCancel: () => void }) {
   const percent = item.size > 0 ? Math.floor((item.sent / item.size) * 100) : 0;
   const eta = item.speed ? (item.size - item.sent) / item.speed : null;
-  let detail = `${percent}% of ${formatBytes(item.size)}`;
-  if (item.status === 'uploading' && item.speed) detail += ` · ${formatBytes(item.speed)}/s · ${formatEta(eta)}`;
-  if (item.status === 'retrying') detail = `${percent}% · reconnecting…`;
-  if (item.status === 'finishing') detail = 'Checking the video…';
-  if (item.status === 'paused') detail = `${percent}% of ${formatBytes(item.size)} · paused`;
+  // The messages format the percent in the language (`{percent, number, percent}` takes a fraction).
+  const progress = { percent: percent / 100, size: formatBytes(item.size) };
+  let detail =
+    item.status === 'uploading' && item.speed
+      ? t('uploads.row.progressSpeed', { ...progress, speed: formatBytes(item.speed), eta: formatEta(eta) })
+      : t('uploads.row.progress', progress);
+  if (item.status === 'retrying') detail = t('uploads.row.reconnecting', progress);
+  if (item.status === 'finishing') detail = t('uploads.row.checking');
+  if (item.status === 'paused') detail = t('uploads.row.paused', progress);
   const pausable = item.status === 'uploading' || item.status === 'retrying';
-  if (item.status === 'done') detail = 'Uploaded. It is being prepared for playback.';
+  if (item.status === 'done') detail = t('uploads.row.done');
   if (item.status === 'refused') {
     return (
       <li className="flex flex-col gap-1.5 px-4 py-3" data-testid="upload-row" data-status="refused">
         <div className="flex items-start justify-between gap-2">
           <div className="min-w-0">
-            <p className="truncate text-sm font-medium text-slate-900">{item.topicName || item.fileName}</p>
+            <p className="truncate text-sm font-medium text-slate-900" translate="no">
+              {item.topicName || item.fileName}
+            </p>
             <p role="alert" className="text-xs text-red-700 [overflow-wrap:anywhere]">
               {item.error}
             </p>
@@ -149,7 +163,7 @@ function TrayRow({ item, onCancel }: { item: UploadItem; onCancel: () => void })
           <button
             type="button"
             className="icon-btn shrink-0"
-            aria-label={`Remove ${item.fileName} from the uploads`}
+            aria-label={t('uploads.row.removeLabel', { name: item.fileName })}
             onClick={() => dismissUpload(item.key)}
           >
             <CloseIcon size={16} />
@@ -162,15 +176,21 @@ function TrayRow({ item, onCancel }: { item: UploadItem; onCancel: () => void })
     <li className="flex flex-col gap-1.5 px-4 py-3" data-testid="upload-row" data-status={item.status}>
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
-          <p className="truncate text-sm font-medium text-slate-900">{item.topicName || item.fileName}</p>
-          {item.topicName && <p className="truncate text-xs text-slate-500">{item.fileName}</p>}
+          <p className="truncate text-sm font-medium text-slate-900" translate="no">
+            {item.topicName || item.fileName}
+          </p>
+          {item.topicName && (
+            <p className="truncate text-xs text-slate-500" translate="no">
+              {item.fileName}
+            </p>
+          )}
         </div>
         <div className="flex shrink-0 items-center">
           {pausable && (
             <button
               type="button"
               className="icon-btn"
-              aria-label={`Pause upload of ${item.fileName}`}
+              aria-label={t('uploads.row.pauseLabel', { name: item.fileName })}
               onClick={() => pauseUpload(item.key)}
             >
               <PauseIcon size={16} />
@@ -180,7 +200,7 @@ function TrayRow({ item, onCancel }: { item: UploadItem; onCancel: () => void })
             <button
               type="button"
               className="icon-btn"
-              aria-label={`Resume upload of ${item.fileName}`}
+              aria-label={t('uploads.row.resumeLabel', { name: item.fileName })}
               onClick={() => resumeUpload(item.key)}
             >
               <PlayIcon size={14} />
@@ -190,7 +210,7 @@ function TrayRow({ item, onCancel }: { item: UploadItem; onCancel: () => void })
             <button
               type="button"
               className="icon-btn"
-              aria-label={`Cancel upload of ${item.fileName}`}
+              aria-label={t('uploads.row.cancelLabel', { name: item.fileName })}
               onClick={onCancel}
             >
               <CloseIcon size={16} />
@@ -201,7 +221,7 @@ function TrayRow({ item, onCancel }: { item: UploadItem; onCancel: () => void })
       <div
         className="h-1.5 overflow-hidden rounded-full bg-slate-200"
         role="progressbar"
-        aria-label={`Upload of ${item.fileName}`}
+        aria-label={t('uploads.row.progressLabel', { name: item.fileName })}
         aria-valuenow={percent}
         aria-valuemin={0}
         aria-valuemax={100}
@@ -221,7 +241,7 @@ function TrayRow({ item, onCancel }: { item: UploadItem; onCancel: () => void })
             className="btn btn-secondary shrink-0 px-2 py-1 text-xs"
             onClick={() => retryUpload(item.key)}
           >
-            <RefreshIcon size={14} /> Retry
+            <RefreshIcon size={14} /> {t('common.retry')}
           </button>
         </div>
       ) : (
@@ -235,17 +255,25 @@ function TrayRow({ item, onCancel }: { item: UploadItem; onCancel: () => void })
 
 function InterruptedRow({ entry }: { entry: import('tus-js-client').PreviousUpload }) {
   const inputId = useId();
-  const name = entry.metadata.filename ?? 'video';
+  const name = entry.metadata.filename ?? t('uploads.interrupted.defaultName');
   const topic = entry.metadata.nameOfTopic ?? '';
   return (
     <li className="flex flex-col gap-1.5 px-4 py-3" data-testid="interrupted-row">
-      <p className="truncate text-sm font-medium text-slate-900">{topic || name}</p>
+      <p className="truncate text-sm font-medium text-slate-900" translate="no">
+        {topic || name}
+      </p>
       <p className="text-xs text-slate-600">
-        Interrupted. Choose <strong className="break-all">{name}</strong> again to go on where it stopped.
+        {rich(t('uploads.interrupted.text', { name }), [
+          (words) => (
+            <strong key="name" className="break-all" translate="no">
+              {words}
+            </strong>
+          ),
+        ])}
       </p>
       <div className="flex gap-2">
         <label htmlFor={inputId} className="btn btn-secondary cursor-pointer px-2 py-1 text-xs">
-          Choose file
+          {t('uploads.interrupted.choose')}
         </label>
         <input
           id={inputId}
@@ -267,7 +295,7 @@ function InterruptedRow({ entry }: { entry: import('tus-js-client').PreviousUplo
           className="btn btn-secondary px-2 py-1 text-xs"
           onClick={() => forgetInterrupted(entry.urlStorageKey)}
         >
-          Forget
+          {t('uploads.interrupted.forget')}
         </button>
       </div>
     </li>

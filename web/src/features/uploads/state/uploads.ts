@@ -9,6 +9,7 @@ import { answer, api } from '@api/client';
 import { queryClient } from '@api/query-client';
 import { lectureKeys } from '@api/query-keys';
 import type { UploadJson } from '@contract/videos';
+import { t } from '@lib/i18n';
 import { onSignOut } from '@lib/sign-out';
 import { appStore } from '@lib/store';
 import { toast } from '@lib/toast';
@@ -87,11 +88,9 @@ function messageOf(error: Error | DetailedError): string {
     } catch {
       // not our JSON
     }
-    return `The server refused the upload (${response.getStatus()}).`;
+    return t('uploads.error.refusedStatus', { status: String(response.getStatus()) });
   }
-  return navigator.onLine
-    ? 'The connection to the server was lost.'
-    : 'You are offline. The upload goes on when the connection is back.';
+  return t(navigator.onLine ? 'uploads.error.connectionLost' : 'uploads.error.offline');
 }
 
 const loadTus = () => import('tus-js-client');
@@ -118,9 +117,7 @@ export function startUpload(file: File, target: UploadTarget, onDone?: (result: 
   const lectureId = 'lectureId' in target ? target.lectureId : null;
   const topicName = 'nameOfTopic' in target ? target.nameOfTopic : '';
   // Not a video: said at once, and nothing is sent.
-  const refused = looksLikeVideo(file)
-    ? null
-    : `"${file.name}" is not a video. Please choose a video file (such as MP4, MOV or WebM).`;
+  const refused = looksLikeVideo(file) ? null : t('uploads.error.notVideo', { name: file.name });
   appStore.set(uploadsAtom, (list) => [
     ...list,
     {
@@ -196,7 +193,7 @@ async function run(key: string, file: File, target: UploadTarget) {
         await queryClient.invalidateQueries({ queryKey: lectureKeys.ofCourse(target.courseId) });
         listeners.get(key)?.(result);
         const item = appStore.get(uploadsAtom).find((entry) => entry.key === key);
-        toast.success(`Uploaded "${item?.topicName || file.name}". It is being prepared for playback.`);
+        toast.success(t('uploads.toast.uploaded', { name: item?.topicName || file.name }));
         setTimeout(() => remove(key), DONE_VISIBLE_MS);
       } catch (error) {
         update(key, { status: 'failed', error: (error as Error).message });
