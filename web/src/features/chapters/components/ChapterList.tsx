@@ -1,4 +1,5 @@
 import { formatClock } from '@lib/format';
+import { t } from '@lib/i18n';
 import { seekRequestAtom, useCurrentMark } from '@lib/playback';
 import { useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
@@ -26,7 +27,7 @@ export function ChapterList({ chapters, labelledBy }: { chapters: Chapter[]; lab
     <ol
       ref={list}
       aria-labelledby={labelledBy}
-      aria-label={labelledBy ? undefined : 'Chapters'}
+      aria-label={labelledBy ? undefined : t('chapters.title')}
       className="relative flex max-h-72 flex-col gap-1 overflow-y-auto p-2"
       data-testid="chapter-list"
     >
@@ -34,7 +35,7 @@ export function ChapterList({ chapters, labelledBy }: { chapters: Chapter[]; lab
         <li key={`${chapter.seconds}-${chapter.title}`}>
           <button
             type="button"
-            className={`flex min-h-9 w-full items-baseline gap-3 rounded-lg px-3 py-2 text-left pointer-coarse:min-h-11 pointer-coarse:items-center text-sm transition-colors ${
+            className={`flex min-h-9 w-full items-baseline gap-3 rounded-lg px-3 py-2 text-start pointer-coarse:min-h-11 pointer-coarse:items-center text-sm transition-colors ${
               index === current
                 ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200'
                 : 'hover:bg-slate-50'
@@ -45,7 +46,9 @@ export function ChapterList({ chapters, labelledBy }: { chapters: Chapter[]; lab
             <span className="w-14 shrink-0 font-mono text-xs text-indigo-700 tabular-nums">
               {formatClock(chapter.seconds)}
             </span>
-            <span className="min-w-0 break-words text-slate-900">{chapter.title}</span>
+            <span className="min-w-0 break-words text-slate-900" translate="no" dir="auto">
+              {chapter.title}
+            </span>
           </button>
         </li>
       ))}

@@ -2,6 +2,7 @@ import { errorMessage } from '@api/query-client';
 import { chapterProblems, formatSeconds } from '@contract/chapter-rules';
 import type { LectureJson as Lecture } from '@contract/lectures';
 import { LIMITS } from '@contract/limits';
+import { t } from '@lib/i18n';
 import { toast } from '@lib/toast';
 import { CloseIcon } from '@ui/icons';
 import { QueryState } from '@ui/QueryState';
@@ -13,9 +14,7 @@ type Row = { key: number; time: string; title: string };
 /** The problems of the rows as typed: a time that does not read, then the chapter rules (order, 0:00, length). */
 function problemsOf(rows: Row[], durationSeconds: number | undefined) {
   const unread = rows.flatMap((row, index) =>
-    parseTime(row.time) === null
-      ? [`Chapter ${index + 1}: type the time as minutes and seconds (4:05) or hours, minutes and seconds (1:04:05).`]
-      : [],
+    parseTime(row.time) === null ? [t('chapters.editor.unreadTime', { position: index + 1 })] : [],
   );
   if (unread.length > 0) return unread;
   const chapters = rows.map((row) => ({ seconds: parseTime(row.time) as number, title: row.title.trim() }));
@@ -33,9 +32,9 @@ export function ChaptersEditor({ lecture }: { lecture: Lecture }) {
   return (
     <section aria-labelledby={`${id}-heading`} className="mt-6 flex flex-col gap-3 border-t border-slate-200 pt-4">
       <h3 id={`${id}-heading`} className="text-sm font-semibold text-slate-900">
-        Chapters
+        {t('chapters.title')}
       </h3>
-      <QueryState query={query} label="the chapters" compact>
+      <QueryState query={query} label={t('chapters.loadLabel')} compact>
         {(data) => <ChapterRows key={JSON.stringify(data.editor ?? data.chapters)} lecture={lecture} data={data} />}
       </QueryState>
     </section>
@@ -75,7 +74,10 @@ function ChapterRows({ lecture, data }: { lecture: Lecture; data: ChaptersJson }
     setTried(true);
     if (problemsOf(rows, lecture.video?.durationSeconds ?? undefined).length > 0) return;
     const chapters = rows.map((row) => ({ seconds: parseTime(row.time) as number, title: row.title.trim() }));
-    send(chapters, chapters.length ? `Chapters saved: ${chapters.length}` : 'Chapters removed');
+    send(
+      chapters,
+      chapters.length ? t('chapters.editor.saved', { count: chapters.length }) : t('chapters.editor.removed'),
+    );
   }
 
   const last = rows[rows.length - 1];
@@ -87,33 +89,37 @@ function ChapterRows({ lecture, data }: { lecture: Lecture; data: ChaptersJson }
   return (
     <form onSubmit={onSave} className="flex flex-col gap-3" noValidate>
       <p className="text-sm text-slate-600" data-testid="chapters-source">
-        {data.source === 'editor'
-          ? 'These chapters were set here; they take the place of any times in the description.'
-          : data.source === 'description'
-            ? 'These chapters come from the timed lines in the description (such as "4:05 Worked example"). Saving a list here takes their place.'
-            : 'No chapters yet. Add them here, or write timed lines in the description ("0:00 Introduction", "4:05 Worked example"); the first starts at 0:00.'}{' '}
-        Slides you give a title show as chapters too.
+        {t(
+          data.source === 'editor'
+            ? 'chapters.editor.source.editor'
+            : data.source === 'description'
+              ? 'chapters.editor.source.description'
+              : 'chapters.editor.source.none',
+        )}{' '}
+        {t('chapters.editor.slidesToo')}
       </p>
       {rows.length > 0 && (
-        <ol className="flex flex-col gap-2" aria-label="Chapter rows">
+        <ol className="flex flex-col gap-2" aria-label={t('chapters.editor.rows')}>
           {rows.map((row, index) => (
             <li key={row.key} className="flex items-end gap-2">
               <label className="flex w-24 shrink-0 flex-col gap-1 text-xs font-medium text-slate-700">
-                Start
+                {t('chapters.editor.start')}
                 <input
                   className="input font-mono"
                   inputMode="numeric"
-                  placeholder="m:ss"
-                  aria-label={`Chapter ${index + 1} start (m:ss or h:mm:ss)`}
+                  dir="ltr"
+                  placeholder={t('chapters.editor.timePlaceholder')}
+                  aria-label={t('chapters.editor.startLabel', { position: index + 1 })}
                   value={row.time}
                   onChange={(event) => change(row.key, 'time', event.target.value)}
                 />
               </label>
               <label className="flex min-w-0 flex-1 flex-col gap-1 text-xs font-medium text-slate-700">
-                Title
+                {t('common.title')}
                 <input
                   className="input"
-                  aria-label={`Chapter ${index + 1} title`}
+                  dir="auto"
+                  aria-label={t('chapters.editor.titleLabel', { position: index + 1 })}
                   maxLength={LIMITS.chapterTitleMax}
                   value={row.title}
                   onChange={(event) => change(row.key, 'title', event.target.value)}
@@ -122,7 +128,7 @@ function ChapterRows({ lecture, data }: { lecture: Lecture; data: ChaptersJson }
               <button
                 type="button"
                 className="icon-btn mb-0.5 shrink-0 text-red-700 hover:bg-red-50"
-                aria-label={`Remove chapter ${index + 1}`}
+                aria-label={t('chapters.editor.remove', { position: index + 1 })}
                 onClick={() => setRows((list) => list.filter((item) => item.key !== row.key))}
               >
                 <CloseIcon size={16} />
@@ -132,7 +138,7 @@ function ChapterRows({ lecture, data }: { lecture: Lecture; data: ChaptersJson }
         </ol>
       )}
       {(problems.length > 0 || serverError) && (
-        <ul id={`${id}-problems`} role="alert" className="flex list-disc flex-col gap-1 pl-5 text-sm text-red-700">
+        <ul id={`${id}-problems`} role="alert" className="flex list-disc flex-col gap-1 ps-5 text-sm text-red-700">
           {problems.map((problem) => (
             <li key={problem}>{problem}</li>
           ))}
@@ -146,19 +152,19 @@ function ChapterRows({ lecture, data }: { lecture: Lecture; data: ChaptersJson }
           onClick={addRow}
           disabled={rows.length >= LIMITS.chaptersMax}
         >
-          Add chapter
+          {t('chapters.editor.add')}
         </button>
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save chapters'}
+          {t(save.isPending ? 'common.saving' : 'chapters.editor.save')}
         </button>
         {data.source === 'editor' && (
           <button
             type="button"
             className="btn btn-secondary"
             disabled={save.isPending}
-            onClick={() => send(null, 'Chapters now come from the description')}
+            onClick={() => send(null, t('chapters.editor.fromDescription'))}
           >
-            Use the description
+            {t('chapters.editor.useDescription')}
           </button>
         )}
       </div>

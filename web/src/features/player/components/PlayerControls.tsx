@@ -1,4 +1,5 @@
 import { formatClock } from '@lib/format';
+import { t } from '@lib/i18n';
 import type { PlayerMark } from '@lib/playback';
 import { FullscreenIcon, MuteIcon, PauseIcon, PlayIcon, ReplayIcon, VolumeIcon } from '@ui/icons';
 import type { Dispatch, RefObject } from 'react';
@@ -60,6 +61,8 @@ export function PlayerControls({
         className={`max-w-full truncate text-white/85 ${className}`}
         title={chapter.label}
         data-testid="player-chapter"
+        translate="no"
+        dir="auto"
       >
         {chapter.label}
       </span>
@@ -87,7 +90,7 @@ export function PlayerControls({
           type="button"
           className="player-btn"
           onClick={commands.togglePlay}
-          aria-label={playing ? 'Pause' : ended ? 'Replay' : 'Play'}
+          aria-label={t(playing ? 'player.pause' : ended ? 'player.replay' : 'player.play')}
         >
           {playing ? <PauseIcon size={20} /> : ended ? <ReplayIcon size={20} /> : <PlayIcon size={20} />}
         </button>
@@ -95,7 +98,7 @@ export function PlayerControls({
           type="button"
           className="player-btn"
           onClick={commands.toggleMute}
-          aria-label={muted ? 'Unmute' : 'Mute'}
+          aria-label={t(muted ? 'player.unmute' : 'player.mute')}
         >
           {muted || volume === 0 ? <MuteIcon size={20} /> : <VolumeIcon size={20} />}
         </button>
@@ -105,19 +108,19 @@ export function PlayerControls({
           max={1}
           step={0.05}
           value={muted ? 0 : volume}
-          aria-label="Volume"
+          aria-label={t('player.volume')}
           className={`player-volume w-20 accent-indigo-500 ${compact ? 'hidden' : 'block'}`}
           onChange={(event) => commands.setVolume(Number(event.target.value))}
         />
         {compact ? (
           // At least as wide as the time; the name takes what the row leaves (w-0: its length never widens the row).
-          <span className="ml-1 flex flex-1 flex-col text-xs leading-4">
+          <span className="ms-1 flex flex-1 flex-col text-xs leading-4">
             {time}
             {chapterName('w-0 min-w-full')}
           </span>
         ) : (
           <>
-            <span className="ml-1 text-sm">{time}</span>
+            <span className="ms-1 text-sm">{time}</span>
             <span className="min-w-0 flex-1" />
           </>
         )}
@@ -131,7 +134,7 @@ export function PlayerControls({
             type="button"
             className="player-btn"
             onClick={toggleCaptions}
-            aria-label="Captions"
+            aria-label={t('player.captions')}
             aria-pressed={captionsOn}
           >
             <CaptionsIcon on={captionsOn} />
@@ -142,12 +145,17 @@ export function PlayerControls({
             type="button"
             className="player-btn"
             onClick={() => commands.pictureInPicture(state.pipSupport)}
-            aria-label="Picture in picture"
+            aria-label={t('player.pictureInPicture')}
           >
             <PictureInPictureIcon />
           </button>
         )}
-        <button type="button" className="player-btn" onClick={commands.toggleFullscreen} aria-label="Fullscreen">
+        <button
+          type="button"
+          className="player-btn"
+          onClick={commands.toggleFullscreen}
+          aria-label={t('player.fullscreen')}
+        >
           <FullscreenIcon size={20} />
         </button>
       </div>

@@ -1,3 +1,5 @@
+import { formatNumber } from '@lib/format';
+import { direction, t } from '@lib/i18n';
 import { useDismiss } from '@lib/use-dismiss';
 import { SettingsIcon } from '@ui/icons';
 import { type Dispatch, type ReactNode, type RefObject, useId, useLayoutEffect, useRef, useState } from 'react';
@@ -23,28 +25,28 @@ export function PlayerMenus({
 }) {
   const speed = (
     <select
-      aria-label="Playback speed"
+      aria-label={t('player.speedLabel')}
       className="player-select"
       value={state.speed}
       onChange={(event) => commands.chooseSpeed(Number(event.target.value))}
     >
       {SPEEDS.map((value) => (
         <option key={value} value={value}>
-          {value}×
+          {formatNumber(value)}×
         </option>
       ))}
     </select>
   );
   const quality = state.qualities.length > 0 && (
     <select
-      aria-label="Quality"
+      aria-label={t('player.quality')}
       className="player-select"
       value={state.quality}
       onChange={(event) => commands.chooseQuality(Number(event.target.value))}
     >
-      <option value={-1}>Auto</option>
+      <option value={-1}>{t('player.qualityAuto')}</option>
       {state.qualities.map((q) => (
-        <option key={q.index} value={q.index}>
+        <option key={q.index} value={q.index} translate="no">
           {q.label}
         </option>
       ))}
@@ -52,14 +54,15 @@ export function PlayerMenus({
   );
   const language = captions.length > 1 && (
     <select
-      aria-label="Captions language"
+      aria-label={t('player.captionsLanguage')}
       className="player-select"
       value={state.captionLanguage ?? ''}
       onChange={(event) => commands.chooseCaptions(event.target.value || null)}
     >
-      <option value="">Off</option>
+      <option value="">{t('player.captionsOff')}</option>
       {captions.map((caption) => (
-        <option key={caption.language} value={caption.language}>
+        // The teacher's label, in its own language (user content).
+        <option key={caption.language} value={caption.language} lang={caption.language} translate="no">
           {caption.label}
         </option>
       ))}
@@ -76,17 +79,17 @@ export function PlayerMenus({
   if (!state.menuOpen) return null;
   return (
     <SettingsPanel menu={menu}>
-      <span>Speed</span>
+      <span>{t('player.speed')}</span>
       {speed}
       {quality && (
         <>
-          <span>Quality</span>
+          <span>{t('player.quality')}</span>
           {quality}
         </>
       )}
       {language && (
         <>
-          <span>Captions</span>
+          <span>{t('player.captions')}</span>
           {language}
         </>
       )}
@@ -162,6 +165,8 @@ function SettingsPanel({ menu, children }: { menu: SettingsMenu; children: React
     <div
       ref={menu.panelRef}
       id={menu.id}
+      // Placed by the left-to-right bar (style.right), its rows read the way the language on screen does.
+      dir={direction}
       className="absolute bottom-full z-10 grid max-w-[calc(100%-0.75rem)] [&_.player-select]:w-full [&_.player-select]:min-w-24 grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-2 overflow-y-auto rounded-xl bg-black/90 p-2.5 text-xs shadow-lg"
       style={{ right: menu.right, bottom: menu.place?.bottom, maxHeight: menu.place?.maxHeight }}
     >
@@ -176,7 +181,7 @@ export function SettingsButton({ menu }: { menu: SettingsMenu }) {
       <button
         type="button"
         className="player-btn"
-        aria-label="Settings"
+        aria-label={t('player.settings')}
         aria-expanded={menu.open}
         aria-controls={menu.id}
         onClick={menu.toggle}

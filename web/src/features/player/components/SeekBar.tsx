@@ -1,4 +1,5 @@
 import { formatClock } from '@lib/format';
+import { t } from '@lib/i18n';
 import type { PlayerMark } from '@lib/playback';
 import { type PointerEvent, useEffect, useRef, useState } from 'react';
 import { visibleTicks } from '../state/marks';
@@ -41,11 +42,19 @@ export function SeekBar({
       className="player-seek relative flex cursor-pointer touch-none items-center"
       role="slider"
       tabIndex={0}
-      aria-label="Seek"
+      aria-label={t('player.seek')}
       aria-valuemin={0}
       aria-valuemax={Math.round(duration) || 0}
       aria-valuenow={Math.round(current)}
-      aria-valuetext={`${formatClock(current)} of ${formatClock(duration)}${chapter ? `, ${chapter.label}` : ''}`}
+      aria-valuetext={
+        chapter
+          ? t('player.seekValueChapter', {
+              current: formatClock(current),
+              duration: formatClock(duration),
+              chapter: chapter.label,
+            })
+          : t('player.seekValue', { current: formatClock(current), duration: formatClock(duration) })
+      }
       onPointerDown={(event) => {
         event.currentTarget.setPointerCapture(event.pointerId);
         seekFromPointer(event);

@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { type PlayerProps, playerClockAtom, playerMarksAtom } from '@lib/playback';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
@@ -88,7 +89,7 @@ export function VideoPlayer({
       data-compact={state.compact}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so Space, arrows, M, F, [ and ] work
       tabIndex={0}
-      aria-label="Video player"
+      aria-label={t('player.label')}
       // The controls stay left to right in a right-to-left language, as every video player's do (time reads 0:02 / 0:30).
       dir="ltr"
       data-level={state.activeLevel}

@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import type Hls from 'hls.js';
 import type { ErrorData } from 'hls.js';
 import { type Dispatch, type RefObject, useEffect, useRef } from 'react';
@@ -117,7 +118,7 @@ export function useHlsPlayer(
         hls.on(HlsClass.Events.FRAG_LOADED, () => dispatch({ type: 'segment-loaded' }));
         hls.on(HlsClass.Events.ERROR, (_event, data: ErrorData) => {
           if (data.type === HlsClass.ErrorTypes.NETWORK_ERROR && !data.fatal) {
-            dispatch({ type: 'notice', notice: connectionError(PLAYER_ERRORS.network).detail });
+            dispatch({ type: 'notice', notice: t(connectionError(PLAYER_ERRORS.network).detail) });
             return;
           }
           if (!data.fatal) return;

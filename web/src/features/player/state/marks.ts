@@ -1,4 +1,5 @@
 import { formatClock } from '@lib/format';
+import { t } from '@lib/i18n';
 import type { PlayerMark } from '@lib/playback';
 
 /** Marks in time order, without any past the end of the video. */
@@ -44,8 +45,19 @@ export function jumpAnnouncement(
   kind: 'chapter' | 'slide',
   direction: 'previous' | 'next',
 ): string {
-  if (!jump) return `No ${direction} ${kind}`;
-  return `${jump.mark.label} (${jump.index + 1} of ${jump.total}), ${formatClock(jump.mark.seconds)}`;
+  if (!jump) {
+    const none = {
+      slide: { previous: 'player.jump.noPreviousSlide', next: 'player.jump.noNextSlide' },
+      chapter: { previous: 'player.jump.noPreviousChapter', next: 'player.jump.noNextChapter' },
+    } as const;
+    return t(none[kind][direction]);
+  }
+  return t('player.jump.mark', {
+    label: jump.mark.label,
+    position: jump.index + 1,
+    total: jump.total,
+    time: formatClock(jump.mark.seconds),
+  });
 }
 
 /**

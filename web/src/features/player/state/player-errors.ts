@@ -1,45 +1,47 @@
+import type { MessageKey } from '@lib/i18n';
+
 /**
  * Why playback stopped, made where it happened (never parsed back out of a message): `title` is the spec's label,
- * `detail` says what happened in plain words.
+ * `detail` says what happened in plain words. Both are message keys, read with t() where they show.
  */
 export type PlayerError = {
   kind: 'network' | 'offline' | 'media' | 'playback' | 'start' | 'unsupported' | 'not-loaded' | 'native' | 'fullscreen';
-  title: string;
-  detail: string;
+  title: MessageKey;
+  detail: MessageKey;
 };
 
 /** Every error the player shows, by kind. */
 export const PLAYER_ERRORS: { readonly [Kind in PlayerError['kind']]: PlayerError & { kind: Kind } } = {
   // hls.js loads again every few seconds, and at once when the browser is back online.
-  network: { kind: 'network', title: 'Network Error', detail: 'The connection dropped. Trying again…' },
+  network: { kind: 'network', title: 'player.error.network.title', detail: 'player.error.network.detail' },
   // The device has no connection and the lecture is not saved on it (a saved one never reaches the network).
   offline: {
     kind: 'offline',
-    title: 'Network Error',
-    detail: "You're offline – this lecture isn't saved on this device. Connect to the internet to watch it.",
+    title: 'player.error.network.title',
+    detail: 'player.error.offline.detail',
   },
   // hls.js recovers by itself (recoverMediaError).
-  media: { kind: 'media', title: 'Media Error', detail: 'This video could not be decoded here. Trying to recover…' },
+  media: { kind: 'media', title: 'player.error.media.title', detail: 'player.error.media.detail' },
   // hls.js gave up: the player is built again.
-  playback: { kind: 'playback', title: 'Playback Error', detail: 'The video stopped unexpectedly.' },
-  start: { kind: 'start', title: 'Playback Error', detail: 'The video could not start. Press Play to try again.' },
+  playback: { kind: 'playback', title: 'player.error.playback.title', detail: 'player.error.playback.detail' },
+  start: { kind: 'start', title: 'player.error.playback.title', detail: 'player.error.start.detail' },
   unsupported: {
     kind: 'unsupported',
-    title: 'Initialization Error',
-    detail: 'This browser cannot play these videos. Please use a current browser.',
+    title: 'player.error.init.title',
+    detail: 'player.error.unsupported.detail',
   },
   'not-loaded': {
     kind: 'not-loaded',
-    title: 'Initialization Error',
-    detail: 'The player could not load. Check the connection, then press Retry.',
+    title: 'player.error.init.title',
+    detail: 'player.error.notLoaded.detail',
   },
   // The browser's own HLS (an older iPhone) reports only the element's `error` event.
   native: {
     kind: 'native',
-    title: 'Native Player Error',
-    detail: 'The video could not be played. Check the connection, then press Retry.',
+    title: 'player.error.native.title',
+    detail: 'player.error.native.detail',
   },
-  fullscreen: { kind: 'fullscreen', title: 'Fullscreen Error', detail: 'This browser did not allow full screen here.' },
+  fullscreen: { kind: 'fullscreen', title: 'player.error.fullscreen.title', detail: 'player.error.fullscreen.detail' },
 };
 
 /**

@@ -1,4 +1,5 @@
 import { expect, test } from 'bun:test';
+import { t } from '@lib/i18n';
 import type { PlayerMark } from '@lib/playback';
 import { adjacentMark, jumpAnnouncement, markAt, marksWithin, visibleTicks } from './marks';
 import { PLAYER_ERRORS } from './player-errors';
@@ -24,8 +25,7 @@ test('a segment arriving ends a network error and the quiet notice, never anothe
   expect(playerReducer(network, { type: 'segment-loaded' })).toMatchObject({ error: null, notice: null });
   const media = run({ type: 'error', error: PLAYER_ERRORS.media });
   expect(playerReducer(media, { type: 'segment-loaded' }).error).toBe(PLAYER_ERRORS.media);
-  expect(PLAYER_ERRORS.network).toEqual({
-    kind: 'network',
+  expect({ title: t(PLAYER_ERRORS.network.title), detail: t(PLAYER_ERRORS.network.detail) }).toEqual({
     title: 'Network Error',
     detail: 'The connection dropped. Trying again…',
   });

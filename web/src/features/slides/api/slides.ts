@@ -3,6 +3,7 @@ import { lectureKeys } from '@api/query-keys';
 import type { LectureJson } from '@contract/lectures';
 import type { SlideIndexState, SlideJson } from '@contract/slides';
 import { formatClock } from '@lib/format';
+import { t } from '@lib/i18n';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 export type { SlideIndexState } from '@contract/slides';
@@ -42,7 +43,7 @@ export function slideLabel(slide: Pick<Slide, 'title' | 'text' | 'seconds'>, wor
   if (slide.title) return slide.title;
   const text = slide.text.split(/\s+/).filter(Boolean);
   if (text.length > 0) return `${text.slice(0, words).join(' ')}${text.length > words ? '…' : ''}`;
-  return `Slide at ${formatClock(slide.seconds)}`;
+  return t('slides.atTime', { time: formatClock(slide.seconds) });
 }
 
 /**
@@ -51,7 +52,10 @@ export function slideLabel(slide: Pick<Slide, 'title' | 'text' | 'seconds'>, wor
  */
 export function slideName(slide: Pick<Slide, 'title' | 'text' | 'seconds'>, position: number) {
   const hasWords = !!slide.title || slide.text.trim() !== '';
-  return `Slide ${position}${hasWords ? `: ${slideLabel(slide)}` : ''}, at ${formatClock(slide.seconds)}`;
+  const time = formatClock(slide.seconds);
+  return hasWords
+    ? t('slides.name.words', { position, label: slideLabel(slide), time })
+    : t('slides.name.plain', { position, time });
 }
 
 /** After a teacher's change: the slides (theirs and, through the list, the chapters) and the class's lectures. */

@@ -1,6 +1,8 @@
 import { mergeChapters } from '@contract/chapter-rules';
 import type { Chapter } from '@contract/chapters';
 import type { LectureJson as Lecture } from '@contract/lectures';
+import { formatNumber } from '@lib/format';
+import { t } from '@lib/i18n';
 import { type PlayerMark, playerMarksAtom } from '@lib/playback';
 import { Tabs } from '@ui/Tabs';
 import { useSetAtom } from 'jotai';
@@ -22,7 +24,7 @@ function useWide() {
   return wide;
 }
 
-type Part = 'Chapters' | 'Slides';
+type Part = 'chapters' | 'slides';
 
 /**
  * Under the player: the lecture's chapters (its own, with its titled slides among them) and its slide strip, side
@@ -67,16 +69,17 @@ export function LectureGuide({
   useEffect(() => () => setMarks({ chapters: [], slides: [] }), [setMarks]);
 
   const parts: Part[] = [];
-  if (chapters.length > 0) parts.push('Chapters');
-  if (slides.length > 0) parts.push('Slides');
-  const [tab, setTab] = useState<Part>('Chapters');
+  if (chapters.length > 0) parts.push('chapters');
+  if (slides.length > 0) parts.push('slides');
+  const [tab, setTab] = useState<Part>('chapters');
   const selected = parts.includes(tab) ? tab : (parts[0] as Part);
+  const partName = (part: Part) => t(part === 'chapters' ? 'chapters.title' : 'slides.title');
 
   const pending = state === 'pending' && lecture.video?.playable;
   if (parts.length === 0) {
     return pending ? (
       <p role="status" className="text-sm text-slate-500">
-        Making the slide index…
+        {t('slides.making')}
       </p>
     ) : null;
   }
@@ -85,35 +88,44 @@ export function LectureGuide({
   const strip = <SlideStrip slides={slides} labelledBy={`${id}-slides`} />;
   const heading = (part: Part) => (
     <h3 className="px-4 pt-3 text-sm font-semibold text-slate-900">
-      <span id={`${id}-${part.toLowerCase()}`}>{part}</span>
-      <span className="ml-2 font-normal text-slate-500">{part === 'Chapters' ? chapters.length : slides.length}</span>
+      <span id={`${id}-${part}`}>{partName(part)}</span>
+      <span className="ms-2 font-normal text-slate-500">
+        {formatNumber(part === 'chapters' ? chapters.length : slides.length)}
+      </span>
     </h3>
   );
 
   return (
-    <section aria-label="Chapters and slides" className="card flex min-w-0 flex-col" data-testid="lecture-guide">
+    <section aria-label={t('slides.guide.label')} className="card flex min-w-0 flex-col" data-testid="lecture-guide">
       {wide || parts.length === 1 ? (
         <>
-          {parts.includes('Slides') && (
+          {parts.includes('slides') && (
             <div className="min-w-0">
-              {heading('Slides')}
+              {heading('slides')}
               {strip}
             </div>
           )}
-          {parts.includes('Chapters') && (
+          {parts.includes('chapters') && (
             <div className={`min-w-0 ${parts.length > 1 ? 'border-t border-slate-100' : ''}`}>
-              {heading('Chapters')}
+              {heading('chapters')}
               {chapterList}
             </div>
           )}
-          {pending && <p className="px-4 pb-3 text-sm text-slate-500">Making the slide index…</p>}
+          {pending && <p className="px-4 pb-3 text-sm text-slate-500">{t('slides.making')}</p>}
         </>
       ) : (
-        <Tabs label="Chapters and slides" tabs={parts} selected={selected} onSelect={setTab} panelClassName="min-w-0">
-          <span id={`${id}-${selected.toLowerCase()}`} className="sr-only">
-            {selected}
+        <Tabs
+          label={t('slides.guide.label')}
+          tabs={parts}
+          labels={{ chapters: partName('chapters'), slides: partName('slides') }}
+          selected={selected}
+          onSelect={setTab}
+          panelClassName="min-w-0"
+        >
+          <span id={`${id}-${selected}`} className="sr-only">
+            {partName(selected)}
           </span>
-          {selected === 'Chapters' ? chapterList : strip}
+          {selected === 'chapters' ? chapterList : strip}
         </Tabs>
       )}
     </section>

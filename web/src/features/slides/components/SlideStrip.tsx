@@ -1,11 +1,13 @@
 import { formatClock } from '@lib/format';
+import { direction, t } from '@lib/i18n';
 import { seekRequestAtom, useCurrentMark } from '@lib/playback';
 import { useSetAtom } from 'jotai';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { type Slide, slideName } from '../api/slides';
 
-const KEYS_BACK = ['ArrowLeft', 'ArrowUp'];
-const KEYS_ON = ['ArrowRight', 'ArrowDown'];
+// The strip runs the way the language reads: right to left in Arabic, so there ← goes on to the next slide.
+const KEYS_BACK = direction === 'rtl' ? ['ArrowRight', 'ArrowUp'] : ['ArrowLeft', 'ArrowUp'];
+const KEYS_ON = direction === 'rtl' ? ['ArrowLeft', 'ArrowDown'] : ['ArrowRight', 'ArrowDown'];
 
 /**
  * The slide strip: a row of thumbnails (a list of buttons) that take the player to each slide. The slide on screen
@@ -24,11 +26,13 @@ export function SlideStrip({ slides, labelledBy }: { slides: Slide[]; labelledBy
     const box = strip.current;
     const item = box?.children[current] as HTMLElement | undefined;
     if (!box || !item || active !== null) return;
-    const left = item.offsetLeft;
-    const right = left + item.offsetWidth;
-    if (left >= box.scrollLeft && right <= box.scrollLeft + box.clientWidth) return;
+    // Measured on screen, so it holds right to left too (where scrollLeft counts down from 0).
+    const shown = box.getBoundingClientRect();
+    const at = item.getBoundingClientRect();
+    if (at.left >= shown.left && at.right <= shown.right) return;
     const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    box.scrollTo({ left: left - (box.clientWidth - item.offsetWidth) / 2, behavior: reduce ? 'auto' : 'smooth' });
+    const shift = at.left + at.width / 2 - (shown.left + shown.width / 2);
+    box.scrollTo({ left: box.scrollLeft + shift, behavior: reduce ? 'auto' : 'smooth' });
   }, [current, active]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLOListElement>) => {
@@ -52,7 +56,7 @@ export function SlideStrip({ slides, labelledBy }: { slides: Slide[]; labelledBy
     <ol
       ref={strip}
       aria-labelledby={labelledBy}
-      aria-label={labelledBy ? undefined : 'Slides'}
+      aria-label={labelledBy ? undefined : t('slides.title')}
       className="relative flex snap-x scroll-px-2 gap-2 overflow-x-auto p-2"
       data-testid="slide-strip"
       onKeyDown={onKeyDown}
@@ -70,7 +74,7 @@ export function SlideStrip({ slides, labelledBy }: { slides: Slide[]; labelledBy
             aria-current={index === current ? 'true' : undefined}
             onFocus={() => setActive(index)}
             onClick={() => seek({ seconds: slide.seconds, at: Date.now() })}
-            className={`flex w-full flex-col gap-1 rounded-lg p-1 text-left transition-colors ${
+            className={`flex w-full flex-col gap-1 rounded-lg p-1 text-start transition-colors ${
               index === current ? 'bg-indigo-50 ring-2 ring-indigo-500' : 'hover:bg-slate-50'
             }`}
           >
@@ -87,7 +91,9 @@ export function SlideStrip({ slides, labelledBy }: { slides: Slide[]; labelledBy
             </span>
             <span aria-hidden="true" className="flex items-baseline gap-1.5 px-0.5 text-xs">
               <span className="shrink-0 font-mono text-indigo-700 tabular-nums">{formatClock(slide.seconds)}</span>
-              <span className="truncate text-slate-700">{slide.title ?? ''}</span>
+              <span className="truncate text-slate-700" translate="no" dir="auto">
+                {slide.title ?? ''}
+              </span>
             </span>
           </button>
         </li>

@@ -1,6 +1,7 @@
 import type { LectureJson as Lecture } from '@contract/lectures';
 import { LIMITS } from '@contract/limits';
 import { formatClock } from '@lib/format';
+import { t } from '@lib/i18n';
 import { toast } from '@lib/toast';
 import { type FormEvent, useId, useState } from 'react';
 import {
@@ -25,25 +26,27 @@ export function SlidesEditor({ lecture }: { lecture: Lecture }) {
 
   const onSwitch = (enabled: boolean) =>
     switchIndex.mutate(enabled, {
-      onSuccess: () => toast.success(enabled ? 'Slide index on' : 'Slide index off: students no longer see it'),
+      onSuccess: () => toast.success(t(enabled ? 'slides.editor.turnedOn' : 'slides.editor.turnedOff')),
     });
 
   return (
     <section aria-labelledby={`${id}-heading`} className="mt-6 flex flex-col gap-3 border-t border-slate-200 pt-4">
       <h3 id={`${id}-heading`} className="text-sm font-semibold text-slate-900">
-        Slide index
+        {t('slides.editor.heading')}
       </h3>
       <p className="text-sm text-slate-600" data-testid="slide-index-state">
-        {state === 'pending'
-          ? 'Making the slide index…'
-          : state === 'off'
-            ? 'The slide index is off for this lecture: students see no slides.'
-            : state === 'none'
-              ? 'No slides were found in this video.'
-              : 'Students see these slides beside the video and can jump to each. Hide a wrong one, or give one a title to make it a chapter.'}
+        {t(
+          state === 'pending'
+            ? 'slides.making'
+            : state === 'off'
+              ? 'slides.editor.state.off'
+              : state === 'none'
+                ? 'slides.editor.state.none'
+                : 'slides.editor.state.ready',
+        )}
       </p>
       {(state === 'ready' || state === 'off') && slides.length > 0 && (
-        <ol className="flex max-h-80 flex-col gap-2 overflow-y-auto" aria-label="Slides of this lecture">
+        <ol className="flex max-h-80 flex-col gap-2 overflow-y-auto" aria-label={t('slides.editor.list')}>
           {slides.map((slide, index) => (
             <SlideRow key={slide.id ?? slide.thumbnail} lecture={lecture} slide={slide} position={index + 1} />
           ))}
@@ -56,7 +59,7 @@ export function SlidesEditor({ lecture }: { lecture: Lecture }) {
           disabled={switchIndex.isPending}
           onClick={() => onSwitch(state === 'off')}
         >
-          {state === 'off' ? 'Turn the slide index on' : 'Turn the slide index off'}
+          {t(state === 'off' ? 'slides.editor.turnOn' : 'slides.editor.turnOff')}
         </button>
       )}
     </section>
@@ -76,7 +79,12 @@ function SlideRow({ lecture, slide, position }: { lecture: Lecture; slide: Slide
     const next = title.trim() || null;
     change.mutate(
       { slideId, title: next },
-      { onSuccess: () => toast.success(next ? `Slide at ${time} titled "${next}"` : `Title removed from ${time}`) },
+      {
+        onSuccess: () =>
+          toast.success(
+            next ? t('slides.editor.titled', { time, title: next }) : t('slides.editor.titleRemoved', { time }),
+          ),
+      },
     );
   }
 
@@ -97,13 +105,14 @@ function SlideRow({ lecture, slide, position }: { lecture: Lecture; slide: Slide
       <div className="flex min-w-0 flex-1 flex-col gap-1.5">
         <p className="text-xs text-slate-600">
           <span className="font-mono text-indigo-700">{time}</span>
-          {slide.hidden && <span className="ml-2 font-medium text-slate-700">Hidden from students</span>}
+          {slide.hidden && <span className="ms-2 font-medium text-slate-700">{t('slides.editor.hidden')}</span>}
         </p>
         <form onSubmit={onTitle} className="flex gap-1.5">
           <input
             className="input h-9 min-w-0 flex-1 text-sm"
-            aria-label={`Title of the slide at ${time}`}
-            placeholder={slide.text ? slideLabel({ ...slide, title: null }, 4) : 'Title'}
+            dir="auto"
+            aria-label={t('slides.editor.titleLabel', { time })}
+            placeholder={slide.text ? slideLabel({ ...slide, title: null }, 4) : t('common.title')}
             maxLength={LIMITS.slideTitleMax}
             value={title}
             onChange={(event) => setTitle(event.target.value)}
@@ -111,10 +120,10 @@ function SlideRow({ lecture, slide, position }: { lecture: Lecture; slide: Slide
           <button
             type="submit"
             className="btn btn-secondary h-9 px-3 text-xs"
-            aria-label={`Save slide ${position}`}
+            aria-label={t('slides.editor.save', { position })}
             disabled={change.isPending || title.trim() === (slide.title ?? '')}
           >
-            Save
+            {t('common.save')}
           </button>
         </form>
         <button
@@ -126,12 +135,12 @@ function SlideRow({ lecture, slide, position }: { lecture: Lecture; slide: Slide
               { slideId, hidden: !slide.hidden },
               {
                 onSuccess: () =>
-                  toast.success(slide.hidden ? `Slide at ${time} shown again` : `Slide at ${time} hidden`),
+                  toast.success(t(slide.hidden ? 'slides.editor.shownToast' : 'slides.editor.hiddenToast', { time })),
               },
             )
           }
         >
-          {slide.hidden ? `Show the slide at ${time}` : `Hide the slide at ${time}`}
+          {t(slide.hidden ? 'slides.editor.show' : 'slides.editor.hide', { time })}
         </button>
       </div>
     </li>
