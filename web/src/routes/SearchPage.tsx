@@ -1,6 +1,7 @@
 import { ApiError } from '@api/client';
 import { errorMessage } from '@api/query-client';
 import { formatClock } from '@lib/format';
+import { type MessageKey, rich, t } from '@lib/i18n';
 import { usePageTitle } from '@lib/use-page-title';
 import { SearchIcon } from '@ui/icons';
 import { QueryState } from '@ui/QueryState';
@@ -9,14 +10,28 @@ import { useCourses } from '../features/classes/api/courses';
 import { hitLink, type SearchHit, type SearchResult, snippetParts, useSearch } from '../features/search/api/search';
 import { SearchBox } from '../features/search/components/SearchBox';
 
-const KIND_LABEL: Record<SearchHit['kind'], string> = {
-  title: 'Title',
-  description: 'Description',
-  caption: 'Said in the lecture',
-  comment: 'Comment',
-  chapter: 'Chapter',
-  slide: 'On a slide',
+const KIND_LABEL: Record<SearchHit['kind'], MessageKey> = {
+  title: 'search.kind.title',
+  description: 'search.kind.description',
+  caption: 'search.kind.caption',
+  comment: 'search.kind.comment',
+  chapter: 'search.kind.chapter',
+  slide: 'search.kind.slide',
 };
+
+/** The searched words and the class's name inside a sentence: the person's own, never translated. */
+const ownWords = [
+  (words: string) => (
+    <span key="q" translate="no">
+      {words}
+    </span>
+  ),
+  (words: string) => (
+    <span key="course" translate="no">
+      {words}
+    </span>
+  ),
+];
 
 /** Hits in the order the server ranked them, grouped under their lecture. */
 function byLecture(hits: SearchHit[]) {
@@ -27,7 +42,7 @@ function byLecture(hits: SearchHit[]) {
 
 function Snippet({ hit }: { hit: SearchHit }) {
   return (
-    <span className="break-words text-slate-800">
+    <span className="break-words text-slate-800" translate="no">
       {snippetParts(hit).map((part, i) =>
         part.match ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed snippet
@@ -58,20 +73,30 @@ function SearchResults({
   return (
     <div className={`flex flex-col gap-4 ${refreshing ? 'opacity-70' : ''}`} aria-busy={refreshing}>
       <p className="text-sm text-slate-600" role="status">
-        {data.more ? 'Best matches' : `${data.hits.length} ${data.hits.length === 1 ? 'match' : 'matches'}`} for “{q}”
-        {courseName ? ` in ${courseName}` : ''}
+        {rich(
+          data.more
+            ? t(courseName ? 'search.bestIn' : 'search.best', { q, course: courseName ?? '' })
+            : t(courseName ? 'search.countIn' : 'search.count', {
+                count: data.hits.length,
+                q,
+                course: courseName ?? '',
+              }),
+          ownWords,
+        )}
       </p>
-      <ol className="flex flex-col gap-4" aria-label="Search results">
+      <ol className="flex flex-col gap-4" aria-label={t('search.resultsList')}>
         {byLecture(data.hits).map((hits) => {
           const first = hits[0] as SearchHit;
           return (
             <li key={first.lectureId} className="card p-4">
               <h2 className="text-base font-semibold text-slate-900">
-                <Link to={hitLink({ ...first, seconds: undefined })} className="hover:underline">
+                <Link to={hitLink({ ...first, seconds: undefined })} className="hover:underline" translate="no">
                   {first.lectureTitle}
                 </Link>
               </h2>
-              <p className="text-sm text-slate-600">{first.courseName}</p>
+              <p className="text-sm text-slate-600" translate="no">
+                {first.courseName}
+              </p>
               <ul className="mt-3 flex flex-col gap-2">
                 {hits.map((hit, i) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: hits of one lecture in ranked order
@@ -92,7 +117,7 @@ function SearchResults({
                         />
                       )}
                       <span className="flex shrink-0 items-center gap-2 text-xs font-medium text-slate-600 sm:w-44">
-                        <span>{KIND_LABEL[hit.kind]}</span>
+                        <span>{t(KIND_LABEL[hit.kind])}</span>
                         {hit.seconds !== undefined && (
                           <span className="rounded-md bg-indigo-50 px-1.5 py-0.5 font-mono text-indigo-700">
                             {formatClock(hit.seconds)}
@@ -121,7 +146,7 @@ export function SearchPage() {
   const courses = useCourses();
   const results = useSearch(q, courseId);
   const courseName = courses.data?.find((course) => course._id === courseId)?.courseName;
-  usePageTitle(q ? `Search: ${q}` : 'Search', courseName);
+  usePageTitle(q ? t('search.titleWithQuery', { q }) : t('search.title'), courseName);
   // The server refused the words themselves (only punctuation, a class not theirs): said in its words, no Retry.
   const refused =
     results.data === undefined &&
@@ -131,17 +156,17 @@ export function SearchPage() {
 
   return (
     <section className="mx-auto flex max-w-3xl flex-col gap-5">
-      <h1 className="page-title">Search</h1>
+      <h1 className="page-title">{t('search.title')}</h1>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         <SearchBox
           key={courseId ?? 'all'}
           courseId={courseId}
           initial={q}
-          label={courseName ? `Search in ${courseName}` : 'Search lectures'}
+          label={courseName ? t('search.box.labelIn', { course: courseName }) : t('search.box.label')}
           className="flex-1"
         />
         <label className="flex items-center gap-2 text-sm text-slate-700">
-          <span className="shrink-0">In</span>
+          <span className="shrink-0">{t('search.scope')}</span>
           <select
             className="input h-10 w-full sm:w-56"
             value={courseId ?? ''}
@@ -152,10 +177,10 @@ export function SearchPage() {
               setParams(next);
             }}
           >
-            <option value="">All my classes</option>
-            {courseId && !courseName && <option value={courseId}>This class</option>}
+            <option value="">{t('search.allClasses')}</option>
+            {courseId && !courseName && <option value={courseId}>{t('search.thisClass')}</option>}
             {courses.data?.map((course) => (
-              <option key={course._id} value={course._id}>
+              <option key={course._id} value={course._id} translate="no">
                 {course.courseName}
               </option>
             ))}
@@ -166,11 +191,8 @@ export function SearchPage() {
       {!q ? (
         <div className="empty-state">
           <SearchIcon size={40} className="text-indigo-400" />
-          <p className="mt-3 font-medium text-slate-800">Find a word in your lectures</p>
-          <p className="mt-1 text-sm text-slate-600">
-            Search titles, chapters, what was said (captions), the words on slides and comments. A match with a time
-            opens the lecture at that second.
-          </p>
+          <p className="mt-3 font-medium text-slate-800">{t('search.intro.title')}</p>
+          <p className="mt-1 text-sm text-slate-600">{t('search.intro.text')}</p>
         </div>
       ) : refused ? (
         <p role="alert" className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
@@ -180,14 +202,14 @@ export function SearchPage() {
         // Only this query's own answer is shown: while a new word loads a spinner, while it cannot (offline) Retry.
         <QueryState
           query={results}
-          label="search results"
+          label={t('search.resultsLoad')}
           isEmpty={(data) => data.hits.length === 0}
           empty={
             <div className="empty-state" role="status">
               <SearchIcon size={40} className="text-slate-400" />
-              <p className="mt-3 font-medium text-slate-800">No matches for “{q}”</p>
+              <p className="mt-3 font-medium text-slate-800">{rich(t('search.none', { q }), ownWords)}</p>
               <p className="mt-1 text-sm text-slate-600">
-                {courseId ? 'Try all your classes, or other words.' : 'Try fewer or other words.'}
+                {t(courseId ? 'search.none.tryAll' : 'search.none.tryWords')}
               </p>
               {courseId && (
                 <button
@@ -195,7 +217,7 @@ export function SearchPage() {
                   className="btn btn-secondary mt-4"
                   onClick={() => navigate(`/search?${new URLSearchParams({ q })}`)}
                 >
-                  Search all my classes
+                  {t('search.none.searchAll')}
                 </button>
               )}
             </div>

@@ -1,4 +1,5 @@
 import { LIMITS } from '@contract/limits';
+import { t } from '@lib/i18n';
 import { SearchIcon } from '@ui/icons';
 import { useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -10,8 +11,8 @@ import { useNavigate } from 'react-router';
 export function SearchBox({
   courseId,
   initial = '',
-  label = 'Search lectures',
-  placeholder = 'Search lectures, captions, comments',
+  label = t('search.box.label'),
+  placeholder = t('search.box.placeholder'),
   className = '',
 }: {
   courseId?: string;
@@ -47,7 +48,7 @@ export function SearchBox({
           id={id}
           type="search"
           name="q"
-          className="input h-10 w-full rounded-r-none pr-2"
+          className="input h-10 w-full rounded-e-none pe-2"
           placeholder={placeholder}
           value={text}
           maxLength={LIMITS.searchQueryMax}
@@ -56,7 +57,11 @@ export function SearchBox({
           onChange={(event) => setText(event.target.value)}
         />
       </div>
-      <button type="submit" className="btn btn-primary h-10 shrink-0 rounded-l-none px-3" aria-label="Search">
+      <button
+        type="submit"
+        className="btn btn-primary h-10 shrink-0 rounded-s-none px-3"
+        aria-label={t('search.box.submit')}
+      >
         <SearchIcon size={18} />
       </button>
     </form>
