@@ -223,6 +223,17 @@ try {
       for (const t of login.before) console.log(`    ${encoding} login: ${t.url} ${t.bytes} B`);
     }
     await anonymous.close();
+    // The same page in each other language: its own messages only (docs/translating.md), within the same budget.
+    const inLanguages: [string, number, number][] = [];
+    for (const locale of ['es', 'fr', 'pt-BR', 'hi', 'ar']) {
+      const visitor = await browser.newContext({ extraHTTPHeaders: headers, locale });
+      inLanguages.push([
+        `login page in ${locale}`,
+        sum((await visit(visitor, `${server.baseUrl}/login`)).before),
+        LOGIN_BUDGET,
+      ]);
+      await visitor.close();
+    }
     const signedIn = await signedInContext(browser, server, student.token);
     if (headers) await signedIn.setExtraHTTPHeaders(headers);
     const coursePage = await visit(signedIn, `${server.baseUrl}/classroom/${course._id}`, async (page) => {
@@ -234,6 +245,7 @@ try {
     await signedIn.close();
     const figures: [string, number, number?][] = [
       ['login page', sum(login.before), LOGIN_BUDGET],
+      ...inLanguages,
       [
         'course page before Play, without the player chunk',
         sum(coursePage.before) - sum(coursePage.before, 'player'),

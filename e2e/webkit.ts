@@ -44,6 +44,8 @@ export type WebKit = {
   /** Polls `fn` in the page until it answers truthy, or fails with `what` after `timeoutMs`. */
   waitFor<T>(what: string, fn: (...args: never[]) => T, args?: unknown[], timeoutMs?: number): Promise<T>;
   find(css: string): Promise<WebKitElement>;
+  /** Sets the window's size (MiniBrowser goes no narrower than 447 px) and answers the page's width. */
+  resize(width: number, height: number): Promise<number>;
   click(element: WebKitElement): Promise<void>;
   type(element: WebKitElement, text: string): Promise<void>;
   screenshot(name: string): Promise<string>;
@@ -164,6 +166,10 @@ export async function launchWebKit(mode: WebKitMode = 'mse'): Promise<WebKit> {
         return (await call('GET', `${session}/url`)) as string;
       },
       run,
+      async resize(width, height) {
+        await call('POST', `${session}/window/rect`, { width, height }).catch(() => {});
+        return run(() => window.innerWidth);
+      },
       async waitFor(what, fn, args = [], timeoutMs = 20_000) {
         const deadline = Date.now() + timeoutMs;
         for (;;) {
