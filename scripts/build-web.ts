@@ -224,7 +224,8 @@ const html = readFileSync(join(root, 'web', 'index.html'), 'utf8')
   .replaceAll(' />', '>');
 writeFileSync(join(temp, 'index.html'), html);
 
-// The service worker at /sw.js (docs/offline.md): it precaches index.html, every script and style and the manifest;
+// The service worker at /sw.js (docs/offline.md): it precaches index.html, every script and style and the manifest
+// (message chunks only in the language on screen: the worker filters `/assets/msg-`);
 // its version is a hash of those names and the page, so a new build's worker replaces the last one's cache.
 const shellFiles = [
   ...readdirSync(join(temp, 'assets'))
