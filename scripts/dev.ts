@@ -13,7 +13,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { errorBody } from '../src/errors';
+import { LOCALE_CODES, matchLocale, parseAcceptLanguage } from '../src/contract/locales';
+import { translate } from '../src/i18n/translate';
 
 const { values: args } = parseArgs({ args: Bun.argv.slice(2), options: { root: { type: 'string' } } });
 const root = resolve(args.root ?? join(import.meta.dir, '..'));
@@ -77,8 +78,11 @@ async function toApi(request: Request): Promise<Response> {
       decompress: false,
     });
   } catch {
+    // No app here to know the school's languages: the browser's, among all the product has.
+    const locale = matchLocale(parseAcceptLanguage(request.headers.get('accept-language')), LOCALE_CODES) ?? 'en';
+    const text = translate(locale, 'errors.apiRestarting');
     return Response.json(
-      errorBody('api_unavailable', 'The API server is restarting or did not start; see the terminal.'),
+      { error: text, message: text, code: 'api_unavailable' },
       { status: 503, headers: { 'Retry-After': '1' } },
     );
   }

@@ -14,10 +14,10 @@ import { ApiError, forbidden, notFound } from '../errors';
 export type Membership = 'teacher' | 'student';
 export type CourseAccess = { course: Course; membership: Membership; isOwner: boolean; isStudent: boolean };
 
-const courseNotFound = () => notFound('course_not_found', 'Class not found.');
-const lectureNotFound = () => notFound('lecture_not_found', 'Lecture not found.');
-const videoNotFound = () => notFound('video_not_found', 'Video not found.');
-export const onlyTheTeacher = () => forbidden('Only the teacher of this class can do that.');
+const courseNotFound = () => notFound('course_not_found', 'errors.classNotFound');
+const lectureNotFound = () => notFound('lecture_not_found', 'errors.lectureNotFound');
+const videoNotFound = () => notFound('video_not_found', 'errors.videoNotFound');
+export const onlyTheTeacher = () => forbidden('errors.onlyTheTeacher');
 
 /**
  * The SQL condition "this user is a member of the class in `courseId`", for list queries
@@ -119,7 +119,7 @@ export async function taughtLecture(db: Db, user: User, lectureId: string): Prom
 export async function downloadableLecture(db: Db, user: User, lectureId: string) {
   const access = await readableLecture(db, user, lectureId);
   if (access.membership !== 'teacher' && !access.course.downloadsAllowed) {
-    throw new ApiError(403, 'downloads_off', 'The teacher of this class does not allow downloads.');
+    throw new ApiError(403, 'downloads_off', 'errors.downloadsOff');
   }
   return access;
 }
@@ -136,9 +136,9 @@ export async function watchableVideo(db: Db, user: User, videoId: string): Promi
   throw videoNotFound();
 }
 
-/** The video if the user uploaded it (retry, attach to a lecture); anyone else gets its 404 or 403. */
-export async function ownVideo(db: Db, user: User, videoId: string, action: string): Promise<Video> {
+/** The video if the user uploaded it (to retry it); anyone else gets its 404 or 403. */
+export async function ownVideo(db: Db, user: User, videoId: string): Promise<Video> {
   const video = await watchableVideo(db, user, videoId);
-  if (video.ownerId !== user.id) throw forbidden(`Only the teacher who uploaded this video can ${action}.`);
+  if (video.ownerId !== user.id) throw forbidden('errors.onlyUploaderCanRetry');
   return video;
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
 import { tooMany } from '../errors';
+import type { MessageKey } from '../i18n/translate';
 import { createRateLimiter, type RateLimiter } from '../lib/rate-limit';
 
 const MINUTE = 60_000;
@@ -43,16 +44,47 @@ export function createAccountLimits(db: Db) {
 
 export type AccountLimits = ReturnType<typeof createAccountLimits>;
 
+/**
+ * What was asked too often, each with its own sentence (a translator sees the whole of it): "Too many sign-ups
+ * from this network. Please try again in 5 minutes."
+ */
+export type LimitedAction =
+  | 'attempts'
+  | 'signups'
+  | 'failedLogins'
+  | 'codeChecks'
+  | 'wrongCodes'
+  | 'passwordResets'
+  | 'signIns'
+  | 'wrongClassCodes'
+  | 'codesForAddress';
+
+const TOO_MANY: Record<LimitedAction, MessageKey> = {
+  attempts: 'errors.tooManyAttempts',
+  signups: 'errors.tooManySignups',
+  failedLogins: 'errors.tooManyFailedLoginsFromNetwork',
+  codeChecks: 'errors.tooManyCodeChecks',
+  wrongCodes: 'errors.tooManyWrongCodesForAddress',
+  passwordResets: 'errors.tooManyPasswordResets',
+  signIns: 'errors.tooManySignIns',
+  wrongClassCodes: 'errors.tooManyWrongClassCodes',
+  codesForAddress: 'errors.tooManyCodesForAddress',
+};
+
+/** A wait as the catalogue's duration words take it: seconds under 90, else whole minutes (`{unit}`, `{count}`). */
+export const waitValues = (seconds: number) =>
+  seconds < 90 ? { unit: 'seconds', count: seconds } : { unit: 'minutes', count: Math.ceil(seconds / 60) };
+
 /** Throws the 429 "wait" answer when `limiter` is over its limit for `key`; counts nothing. */
-export async function refuseWhileLimited(limiter: RateLimiter, key: string, what = 'attempts') {
+export async function refuseWhileLimited(limiter: RateLimiter, key: string, what: LimitedAction = 'attempts') {
   const seconds = await limiter.waitFor(key);
-  if (seconds > 0) throw tooMany(`Too many ${what}. Please try again in ${inWords(seconds)}.`, seconds);
+  if (seconds > 0) throw tooMany(TOO_MANY[what], seconds, waitValues(seconds));
 }
 
 /** Counts one hit; throws the 429 answer when it goes over the limit. */
-export async function countOrRefuse(limiter: RateLimiter, key: string, what = 'attempts') {
+export async function countOrRefuse(limiter: RateLimiter, key: string, what: LimitedAction = 'attempts') {
   const seconds = await limiter.hit(key);
-  if (seconds > 0) throw tooMany(`Too many ${what}. Please try again in ${inWords(seconds)}.`, seconds);
+  if (seconds > 0) throw tooMany(TOO_MANY[what], seconds, waitValues(seconds));
 }
 
 /**
@@ -61,11 +93,8 @@ export async function countOrRefuse(limiter: RateLimiter, key: string, what = 'a
  */
 export async function countCodeMail(limits: AccountLimits, kind: 'signup' | 'reset', address: string) {
   const minute = await limits.codeMailMinute.waitFor(`${kind}:${address}`);
-  if (minute > 0) throw tooMany(`Please wait ${minute} seconds before asking for a new code.`, minute);
-  await refuseWhileLimited(limits.codeMailHour, address, 'codes asked for this address');
+  if (minute > 0) throw tooMany('errors.waitBeforeNewCode', minute, { count: minute });
+  await refuseWhileLimited(limits.codeMailHour, address, 'codesForAddress');
   await limits.codeMailMinute.hit(`${kind}:${address}`);
   await limits.codeMailHour.hit(address);
 }
-
-export const inWords = (seconds: number) =>
-  seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;

@@ -38,12 +38,12 @@ export function requireUser(deps: Pick<AppDeps, 'db' | 'config'>) {
     const bearer = c.req.header('authorization');
     const token = tokenFrom(bearer, getCookie(c, 'token'));
     if (!token) throw unauthorized();
-    if (!bearer && crossSiteWrite(c.req.raw)) throw forbidden('This request came from another site.');
+    if (!bearer && crossSiteWrite(c.req.raw)) throw forbidden('errors.crossSite');
     const claims = await readToken(deps.config.jwtSecret, token);
     const row = claims
       ? await sessionUser(deps.db, { sessionId: claims.sessionId, userId: claims.userId, now: Date.now() })
       : undefined;
-    if (!claims || !row) throw unauthorized('Your session has expired. Please log in again.');
+    if (!claims || !row) throw unauthorized('errors.sessionExpired');
     if (row.user.disabledAt) throw accountDisabled();
     c.set('user', row.user);
     c.set('sessionId', claims.sessionId);
@@ -59,6 +59,6 @@ export const requireApprovedTeacher = createMiddleware<AppEnv>(async (c, next) =
 
 /** Everything under /api/admin. */
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
-  if (!c.get('user').isAdmin) throw forbidden('Only the administrator can do that.');
+  if (!c.get('user').isAdmin) throw forbidden('errors.onlyAdmin');
   await next();
 });

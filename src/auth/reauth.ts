@@ -74,9 +74,5 @@ export function clearReauthCookie(c: Context) {
  */
 export async function requireReauth(c: Context, secret: Uint8Array, claims: ReauthClaims) {
   if (await isReauthFor(secret, getCookie(c, REAUTH_COOKIE), claims)) return;
-  throw new ApiError(
-    403,
-    'reauth_required',
-    'Your account has no password. Please confirm with your school account first, then try again within 5 minutes.',
-  );
+  throw new ApiError(403, 'reauth_required', 'errors.reauthRequired');
 }

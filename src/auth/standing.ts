@@ -34,16 +34,15 @@ export async function ensureConfiguredAdmin(db: Db, policy: Policy) {
   return row?.id;
 }
 
-export const accountDisabled = () =>
-  new ApiError(403, 'account_disabled', 'This account is disabled. Please ask your administrator.');
+export const accountDisabled = () => new ApiError(403, 'account_disabled', 'errors.accountDisabled');
 
 /** Creating classes and uploading need an approved teacher. */
 export function assertApprovedTeacher(user: User) {
-  if (user.role !== 'teacher') throw forbidden('Only teachers can do that.');
+  if (user.role !== 'teacher') throw forbidden('errors.onlyTeachers');
   if (user.teacherStatus === 'pending') {
-    throw forbidden("Your teacher account is waiting for the administrator's approval.");
+    throw forbidden('errors.teacherPending');
   }
   if (user.teacherStatus !== 'approved') {
-    throw forbidden('Your request to teach was declined. Please ask your administrator.');
+    throw forbidden('errors.teacherDeclined');
   }
 }

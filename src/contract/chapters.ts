@@ -28,22 +28,22 @@ export type LectureChaptersJson = z.infer<typeof lectureChaptersJson>;
 
 /** A lecture's description: free text over several lines; its timed lines are chapters (src/contract/chapters.ts). */
 export const descriptionField = plainText({
-  required: 'The description must be text.',
-  tooShort: 'The description must be text.',
-  tooLong: `A description can be at most ${LIMITS.descriptionMax} characters.`,
+  required: 'fields.descriptionText',
+  tooShort: 'fields.descriptionText',
+  tooLong: 'fields.descriptionTooLong',
   min: 0,
   max: LIMITS.descriptionMax,
-  hidden: 'The description contains hidden characters. Please type it again.',
+  hidden: 'fields.descriptionHidden',
   multiline: true,
 });
 
 export const chapterTitle = plainText({
-  required: 'Please give the chapter a title.',
-  tooShort: 'Please give the chapter a title.',
-  tooLong: `A chapter title can be at most ${LIMITS.chapterTitleMax} characters.`,
+  required: 'fields.chapterTitleRequired',
+  tooShort: 'fields.chapterTitleRequired',
+  tooLong: 'fields.chapterTitleTooLong',
   min: 1,
   max: LIMITS.chapterTitleMax,
-  hidden: 'The chapter title contains hidden characters. Please type it again.',
+  hidden: 'fields.chapterTitleHidden',
 });
 
 /** `PUT /api/lectures/{id}/chapters`, the editor's list: each chapter checked, then the list against the rules (order, first at 0:00, length). */
@@ -52,15 +52,15 @@ export const chaptersBody = z.object({
     .array(
       z.object({
         seconds: z
-          .number({ error: 'Give the chapter start in seconds.' })
-          .min(0, 'A chapter cannot start before 0:00.')
-          .max(24 * 3600, 'A chapter must start within 24 hours.')
+          .number({ error: 'fields.chapterStartSeconds' })
+          .min(0, 'fields.chapterStartNegative')
+          .max(24 * 3600, 'fields.chapterStartTooLate')
           .transform((seconds) => Math.round(seconds * 1000) / 1000),
         title: chapterTitle,
       }),
-      { error: 'Send the chapters as a list, or null to use the description.' },
+      { error: 'fields.chaptersList' },
     )
-    .max(LIMITS.chaptersMax, `A lecture can have at most ${LIMITS.chaptersMax} chapters.`)
+    .max(LIMITS.chaptersMax, 'fields.tooManyChapters')
     .superRefine((chapters, context) => {
       for (const message of chapterProblems(chapters, undefined)) context.addIssue({ code: 'custom', message });
     })

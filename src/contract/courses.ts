@@ -88,14 +88,14 @@ export const invitePreviewJson = z.object({ courseName: z.string(), teacherName:
 // What the class and enrollment routes take: the web's forms check the same schemas before sending.
 
 export const courseName = plainText({
-  required: 'Class name is required.',
-  tooShort: 'Class name is required.',
-  tooLong: `Class name must be at most ${LIMITS.courseNameMax} characters.`,
+  required: 'fields.classNameRequired',
+  tooShort: 'fields.classNameRequired',
+  tooLong: 'fields.classNameTooLong',
   min: 1,
   max: LIMITS.courseNameMax,
-  hidden: 'The class name contains hidden characters. Please type it again.',
+  hidden: 'fields.classNameHidden',
 });
-const semesterRange = `Semester must be from ${LIMITS.semesterMin} to ${LIMITS.semesterMax}.`;
+const semesterRange = 'fields.semesterRange';
 // A number, or digits in a string (an HTML form sends text); never a list or true, which coercion would accept.
 export const semester = z
   .union(
@@ -107,12 +107,12 @@ export const semester = z
         .regex(/^\d{1,3}(\.\d+)?$/)
         .transform(Number),
     ],
-    { error: 'Semester must be a number.' },
+    { error: 'fields.semesterNumber' },
   )
   .pipe(
     z
       .number()
-      .int('Semester must be a whole number.')
+      .int('fields.semesterWhole')
       .min(LIMITS.semesterMin, semesterRange)
       .max(LIMITS.semesterMax, semesterRange),
   );
@@ -124,31 +124,38 @@ export const updateCourseBody = z
   .object({
     courseName: courseName.optional(),
     semester: optionalSemester,
-    downloadsAllowed: z.boolean({ error: 'downloadsAllowed must be true or false.' }).optional(),
+    downloadsAllowed: z.boolean({ error: 'fields.downloadsAllowedBoolean' }).optional(),
   })
   .superRefine((body, context) => {
     if (body.courseName === undefined && body.downloadsAllowed === undefined) {
-      context.addIssue({ code: 'custom', path: ['courseName'], message: 'Class name is required.' });
+      context.addIssue({ code: 'custom', path: ['courseName'], message: 'fields.classNameRequired' });
     }
   });
 
-export const codeText = (what: string) =>
-  withoutControl(
-    z.string({ error: `${what} is required.` }),
-    `${what} contains hidden characters. Please type it again.`,
-  )
+/** A class code or invite code as typed: its messages (catalogue keys) name which. */
+export const codeText = (messages: { required: string; hidden: string; tooLong: string }) =>
+  withoutControl(z.string({ error: messages.required }), messages.hidden)
     .trim()
-    .min(1, `${what} is required.`)
-    .max(LIMITS.inviteCodeInputMax, `${what} is too long.`)
+    .min(1, messages.required)
+    .max(LIMITS.inviteCodeInputMax, messages.tooLong)
     .transform(normalizeInviteCode);
 
-export const enrollBody = z.object({ studentId: idSchema, classCode: codeText('Class code') });
-export const joinBody = z.object({ inviteCode: codeText('Invite code') });
-export const notesBody = z.object({
-  notes: withoutControl(
-    z.string({ error: 'Notes must be text.' }),
-    'The notes contain hidden characters. Please type them again.',
-    true,
-  ).max(LIMITS.notesMax, `Notes can be at most ${LIMITS.notesMax.toLocaleString('en')} characters.`),
+const classCodeText = codeText({
+  required: 'fields.classCodeRequired',
+  hidden: 'fields.classCodeHidden',
+  tooLong: 'fields.classCodeTooLong',
 });
-export const inviteCodeParam = z.object({ code: codeText('Invite code') });
+const inviteCodeText = codeText({
+  required: 'fields.inviteCodeRequired',
+  hidden: 'fields.inviteCodeHidden',
+  tooLong: 'fields.inviteCodeTooLong',
+});
+export const enrollBody = z.object({ studentId: idSchema, classCode: classCodeText });
+export const joinBody = z.object({ inviteCode: inviteCodeText });
+export const notesBody = z.object({
+  notes: withoutControl(z.string({ error: 'fields.notesText' }), 'fields.notesHidden', true).max(
+    LIMITS.notesMax,
+    'fields.notesTooLong',
+  ),
+});
+export const inviteCodeParam = z.object({ code: inviteCodeText });

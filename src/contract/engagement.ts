@@ -151,12 +151,12 @@ export type ViewsJson = z.infer<typeof viewsJson>;
 /** A comment, or a reply (`parentId`). */
 export const commentBody = z.object({
   text: plainText({
-    required: 'Comment text is required.',
-    tooShort: 'A comment cannot be blank.',
-    tooLong: `A comment can be at most ${LIMITS.commentMax.toLocaleString('en')} characters.`,
+    required: 'fields.commentRequired',
+    tooShort: 'fields.commentBlank',
+    tooLong: 'fields.commentTooLong',
     min: 1,
     max: LIMITS.commentMax,
-    hidden: 'The comment contains hidden characters. Please type it again.',
+    hidden: 'fields.commentHidden',
     multiline: true,
   }),
   /** The comment this one answers (a reply): its author is told by email (src/notifications). */

@@ -102,15 +102,15 @@ export const toCaptionJson = (lectureId: string, caption: Pick<Caption, 'id' | '
 export const captionFields = z.object({
   // A BCP 47 tag as browsers and HLS players read it: en, de, pt-BR, zh-Hant.
   language: z
-    .string({ error: 'Please choose the language of the captions.' })
+    .string({ error: 'fields.captionLanguageRequired' })
     .trim()
-    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/, 'Please give a language code such as en, de or pt-BR.'),
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/, 'fields.captionLanguageCode'),
   label: plainText({
-    required: 'Please give the captions a label, such as English.',
-    tooShort: 'Please give the captions a label, such as English.',
-    tooLong: `A label can be at most ${LIMITS.captionLabelMax} characters.`,
+    required: 'fields.captionLabelRequired',
+    tooShort: 'fields.captionLabelRequired',
+    tooLong: 'fields.captionLabelTooLong',
     min: 1,
     max: LIMITS.captionLabelMax,
-    hidden: 'The label contains hidden characters. Please type it again.',
+    hidden: 'fields.captionLabelHidden',
   }),
 });

@@ -9,18 +9,12 @@ import { SEARCH_LIMITS, tokensOf } from '../search/query';
  */
 export const searchQuery = z.object({
   q: z
-    .string({ error: 'Please type what to search for.' })
-    .max(10 * SEARCH_LIMITS.queryMax, `A search can be at most ${SEARCH_LIMITS.queryMax} characters.`)
+    .string({ error: 'fields.searchRequired' })
+    .max(10 * SEARCH_LIMITS.queryMax, 'fields.searchTooLong')
     .transform((text) => text.trim())
-    .refine((text) => text.length > 0, 'Please type what to search for.')
-    .refine(
-      (text) => text.length <= SEARCH_LIMITS.queryMax,
-      `A search can be at most ${SEARCH_LIMITS.queryMax} characters.`,
-    )
-    .refine(
-      (text) => tokensOf(text).length > 0,
-      'Please search for words or numbers (punctuation alone finds nothing).',
-    ),
+    .refine((text) => text.length > 0, 'fields.searchRequired')
+    .refine((text) => text.length <= SEARCH_LIMITS.queryMax, 'fields.searchTooLong')
+    .refine((text) => tokensOf(text).length > 0, 'fields.searchNoWords'),
   courseId: idSchema.optional(),
 });
 

@@ -60,19 +60,19 @@ export function toSlideJson(lectureId: string, slide: Slide, forTeacher: boolean
 export const slideChange = z
   .object({
     title: plainText({
-      required: 'The title must be text.',
-      tooShort: 'The title must be text.',
-      tooLong: `A slide title can be at most ${LIMITS.slideTitleMax} characters.`,
+      required: 'fields.slideTitleText',
+      tooShort: 'fields.slideTitleText',
+      tooLong: 'fields.slideTitleTooLong',
       min: 0,
       max: LIMITS.slideTitleMax,
-      hidden: 'The title contains hidden characters. Please type it again.',
+      hidden: 'fields.slideTitleHidden',
     })
       .nullable()
       .optional(),
-    hidden: z.boolean({ error: 'hidden must be true or false.' }).optional(),
+    hidden: z.boolean({ error: 'fields.hiddenBoolean' }).optional(),
   })
   .strict()
-  .refine((body) => body.title !== undefined || body.hidden !== undefined, 'Please give a title or hidden.');
+  .refine((body) => body.title !== undefined || body.hidden !== undefined, 'fields.slideTitleOrHidden');
 
 /** `PUT /api/lectures/{id}/slide-index`: the teacher switches the index off, or on again. */
 export const slideIndexChange = z.object({ enabled: z.boolean({ error: 'enabled must be true or false.' }) }).strict();

@@ -39,13 +39,13 @@ export function plainText(options: {
 
 /** A topic's name, wherever one is given (the lecture routes, an upload that creates its topic). */
 export const topicName = plainText({
-  required: 'Topic name is required.',
-  tooShort: 'Please provide a topic name.',
-  tooLong: `Topic name must be at most ${LIMITS.topicNameMax} characters.`,
+  required: 'fields.topicNameRequired',
+  tooShort: 'fields.topicNameBlank',
+  tooLong: 'fields.topicNameTooLong',
   min: 1,
   max: LIMITS.topicNameMax,
-  hidden: 'The topic name contains hidden characters. Please type it again.',
+  hidden: 'fields.topicNameHidden',
 });
 
 /** Ids are opaque url-safe strings; anything else cannot name a row. */
-export const idSchema = z.string().regex(ID_PATTERN, 'Not a valid id.');
+export const idSchema = z.string().regex(ID_PATTERN, 'fields.invalidId');

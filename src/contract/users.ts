@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { User } from '../db/schema';
 import { LIMITS, OTP_PATTERN } from './limits';
+import { LOCALE_CODES, type Locale } from './locales';
 import { plainText } from './text';
 
 export const PLACEHOLDER_AVATAR = '/placeholder-avatar.svg';
@@ -30,6 +31,8 @@ export const privateUserJson = z.object({
       "Beyond the spec: for teachers, whether the administrator approved them (`pending` can't create classes).",
     ),
   createdAt: isoTime,
+  /** Beyond the spec: the language chosen in Settings; null follows the browser. */
+  locale: z.string().nullable().describe('Beyond the spec: the language chosen in Settings; null follows the browser'),
 });
 export type PrivateUserJson = z.infer<typeof privateUserJson>;
 
@@ -44,6 +47,7 @@ export function toPrivateUser(user: User): PrivateUserJson {
     isAdmin: user.isAdmin,
     teacherStatus: user.teacherStatus,
     createdAt: new Date(user.createdAt).toISOString(),
+    locale: user.locale,
   };
 }
 
@@ -98,25 +102,25 @@ export type EmailChoiceJson = z.infer<typeof emailChoiceJson>;
 // What the account routes take: the forms of the web app check the same schemas before sending.
 
 export const emailField = z
-  .string({ error: 'Email is required.' })
+  .string({ error: 'fields.emailRequired' })
   .trim()
   .toLowerCase()
-  .max(LIMITS.emailMax, 'Email is too long.')
-  .pipe(z.email('Please enter a valid email address.'));
+  .max(LIMITS.emailMax, 'fields.emailTooLong')
+  .pipe(z.email('fields.emailInvalid'));
 export const newPasswordField = z
-  .string({ error: 'Password is required.' })
-  .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters.`)
-  .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters.`);
+  .string({ error: 'fields.passwordRequired' })
+  .min(LIMITS.passwordMin, 'fields.passwordTooShort')
+  .max(LIMITS.passwordMax, 'fields.passwordTooLong');
 export const usernameField = plainText({
-  required: 'Name is required.',
-  tooShort: `Name must be at least ${LIMITS.usernameMin} characters.`,
-  tooLong: `Name must be at most ${LIMITS.usernameMax} characters.`,
+  required: 'fields.nameRequired',
+  tooShort: 'fields.nameTooShort',
+  tooLong: 'fields.nameTooLong',
   min: LIMITS.usernameMin,
   max: LIMITS.usernameMax,
-  hidden: 'The name contains hidden characters. Please type it again.',
+  hidden: 'fields.nameHidden',
 });
 
-export const roleField = z.enum(['teacher', 'student'], { error: 'Role must be teacher or student.' });
+export const roleField = z.enum(['teacher', 'student'], { error: 'fields.role' });
 export const registerBody = z.object({
   username: usernameField,
   email: emailField,
@@ -125,12 +129,12 @@ export const registerBody = z.object({
 });
 export const loginBody = z.object({
   email: emailField,
-  password: z.string({ error: 'Password is required.' }).min(1, 'Password is required.').max(LIMITS.passwordMax),
+  password: z
+    .string({ error: 'fields.passwordRequired' })
+    .min(1, 'fields.passwordRequired')
+    .max(LIMITS.passwordMax, 'fields.passwordTooLong'),
 });
-export const otpField = z
-  .string({ error: 'Please enter the OTP sent to your email' })
-  .trim()
-  .regex(OTP_PATTERN, `The code is the ${LIMITS.otpDigits} digits from the email.`);
+export const otpField = z.string({ error: 'fields.otpRequired' }).trim().regex(OTP_PATTERN, 'fields.otpDigits');
 /**
  * `password`, `username`, `role`: chosen with the code when it is typed away from the browser that signed up, where
  * all three are required; what is sent wins over what the sign-up stored (docs/accounts.md).
@@ -151,5 +155,10 @@ export const resetBody = z.object({ email: emailField, otp: otpField, newPasswor
  */
 export const currentPasswordField = z.string().max(LIMITS.passwordMax).optional();
 export const passwordBody = z.object({ currentPassword: currentPasswordField, newPassword: newPasswordField });
-export const profileBody = z.object({ username: usernameField });
+/** Settings → Language: one of the product's languages (the route then checks the school offers it), or null. */
+export const localeField = z.enum(LOCALE_CODES as [Locale, ...Locale[]], { error: 'fields.localeUnknown' }).nullable();
+/** The name, the language, or both (the spec's client sends only `username`). */
+export const profileBody = z
+  .object({ username: usernameField.optional(), locale: localeField.optional() })
+  .refine((body) => body.username !== undefined || body.locale !== undefined, 'fields.profileNothingToChange');
 export const deleteAccountBody = z.object({ password: currentPasswordField });

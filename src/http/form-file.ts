@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { type ApiError, badRequest } from '../errors';
+import type { MessageKey } from '../i18n/translate';
 
 /**
  * A small multipart body with one file (a profile picture, a caption file): `limit` refuses an over-size body
@@ -12,9 +13,9 @@ export function smallFileForm(options: {
   maxBytes: number;
   tooLarge: () => ApiError;
   /** What a missing or empty file is told, e.g. "Please select an image file to upload." */
-  missing: string;
-  /** What the body is, for "Please send the picture as multipart form data." */
-  what: string;
+  missing: MessageKey;
+  /** What a body that is no form is told: "Please send the picture as multipart form data." */
+  badForm: MessageKey;
 }) {
   return {
     limit: bodyLimit({
@@ -25,7 +26,7 @@ export function smallFileForm(options: {
     }),
     async read(c: Context) {
       const form = await c.req.parseBody().catch(() => {
-        throw badRequest('bad_form', `Please send ${options.what} as multipart form data.`);
+        throw badRequest('bad_form', options.badForm);
       });
       const file = form[options.field];
       if (!(file instanceof File) || file.size === 0) {

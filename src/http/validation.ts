@@ -46,7 +46,8 @@ export function invalidInput(issues: readonly Issue[], fallbackField: string): A
     fields[key] ??= issue.message;
   }
   // A schema's own message is a catalogue key; zod's built-in ones (a shape no form sends) read as one sentence.
-  for (const [field, message] of Object.entries(fields)) if (!isMessageKey(message)) fields[field] = 'errors.invalidInput';
+  for (const [field, message] of Object.entries(fields))
+    if (!isMessageKey(message)) fields[field] = 'errors.invalidInput';
   const first = Object.values(fields)[0] ?? 'errors.invalidInput';
   return new ApiError(400, 'invalid_input', first as MessageKey, { fields });
 }

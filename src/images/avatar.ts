@@ -24,8 +24,8 @@ export function rasterFormat(bytes: Uint8Array): 'jpeg' | 'png' | 'gif' | 'webp'
  */
 export async function toAvatar(tools: Tools, tempDir: string, bytes: Uint8Array): Promise<Uint8Array> {
   const format = rasterFormat(bytes);
-  if (!format) throw badRequest('not_an_image', 'Please choose a JPEG, PNG, GIF or WebP image.');
-  const unreadable = () => badRequest('unreadable_image', 'This image could not be read. Please choose another one.');
+  if (!format) throw badRequest('not_an_image', 'errors.notAnImage');
+  const unreadable = () => badRequest('unreadable_image', 'errors.unreadableImage');
   const input = join(tempDir, `${newId()}.${format}`);
   try {
     // A scratch copy for ffprobe and ffmpeg to read; removed below whatever happens.
@@ -35,7 +35,7 @@ export async function toAvatar(tools: Tools, tempDir: string, bytes: Uint8Array)
     const image = info?.streams.find((stream) => stream.codec_type === 'video');
     if (!image?.width || !image.height) throw unreadable();
     if (image.width > MAX_SIDE || image.height > MAX_SIDE) {
-      throw badRequest('image_too_big', `The picture is too big. At most ${MAX_SIDE} pixels on each side.`);
+      throw badRequest('image_too_big', 'errors.imageTooBig', {}, { max: MAX_SIDE });
     }
     const scale = `scale=${AVATAR_SIZE}:${AVATAR_SIZE}:force_original_aspect_ratio=increase,crop=${AVATAR_SIZE}:${AVATAR_SIZE}`;
     const result = await runTool([

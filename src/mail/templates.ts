@@ -1,18 +1,25 @@
+import { directionOf, type Locale } from '../contract/locales';
+import { type MessageKey, translatorFor } from '../i18n/translate';
 import type { Mail } from './mailer';
 
 export const PRODUCT_NAME = 'Classroom';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-function layout(username: string, lines: string[], code?: string) {
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2937;background:#f8fafc;padding:24px">
+/** The opening of every mail's HTML, in the recipient's language and its direction (Arabic reads right to left). */
+const htmlStart = (locale: Locale) =>
+  `<!doctype html><html lang="${locale}" dir="${directionOf(locale)}"><body style="font-family:system-ui,sans-serif;color:#1f2937;background:#f8fafc;padding:24px">
 <div style="max-width:480px;margin:auto;background:#fff;border-radius:12px;padding:24px;border:1px solid #e2e8f0">
-<h1 style="font-size:20px;margin:0 0 16px;color:#4f46e5">${PRODUCT_NAME}</h1>
-<p>Hello ${escapeHtml(username)},</p>
+<h1 style="font-size:20px;margin:0 0 16px;color:#4f46e5">${PRODUCT_NAME}</h1>`;
+
+function layout(locale: Locale, username: string, lines: string[], code?: string) {
+  const t = translatorFor(locale);
+  const html = `${htmlStart(locale)}
+<p>${escapeHtml(t('mail.hello', { name: username }))}</p>
 ${lines
   .map((line, i) =>
     i === 0 && code
-      ? `<p>${escapeHtml(line)}</p><p style="font-size:32px;letter-spacing:8px;font-weight:700;margin:16px 0">${code}</p>`
+      ? `<p>${escapeHtml(line)}</p><p dir="ltr" style="font-size:32px;letter-spacing:8px;font-weight:700;margin:16px 0">${code}</p>`
       : `<p style="color:#64748b;font-size:14px">${escapeHtml(line)}</p>`,
   )
   .join('\n')}
@@ -20,51 +27,78 @@ ${lines
   return html;
 }
 
-export function verificationCodeMail(to: string, username: string, code: string, otherSignups = false): Mail {
-  const subject = `${code} is your ${PRODUCT_NAME} verification code`;
-  const notes = [
-    'It is valid for 10 minutes. If you did not ask for it, you can ignore this email.',
-    ...(otherSignups
-      ? ['Someone else has also started a sign-up with this address. Enter the code in the browser you signed up in.']
-      : []),
-  ];
-  const text = [`Hello ${username},`, '', `Your ${PRODUCT_NAME} verification code is: ${code}`, '', ...notes].join(
-    '\n',
-  );
-  return { to, subject, text, html: layout(username, ['Your verification code is:', ...notes], code) };
+/** A mail of a few sentences to one person, in their language: the text and the HTML say the same. */
+function plainMail(locale: Locale, to: string, username: string, subject: string, lines: string[]): Mail {
+  const hello = translatorFor(locale)('mail.hello', { name: username });
+  return { to, subject, text: [hello, '', ...lines].join('\n'), html: layout(locale, username, lines) };
 }
 
-export function passwordResetMail(to: string, username: string, code: string): Mail {
-  const subject = `${code} is your ${PRODUCT_NAME} password reset code`;
-  const note =
-    'It is valid for 10 minutes. If you did not ask to reset your password, ignore this email: your password stays as it is.';
-  const text = [`Hello ${username},`, '', `Your ${PRODUCT_NAME} password reset code is: ${code}`, '', note].join('\n');
-  return { to, subject, text, html: layout(username, ['Your password reset code is:', note], code) };
+/** A code mail: the subject and the first line carry the code; `notes` follow. */
+function codeMail(
+  locale: Locale,
+  to: string,
+  username: string,
+  code: string,
+  keys: { subject: MessageKey; codeIs: MessageKey; label: MessageKey },
+  notes: string[],
+): Mail {
+  const t = translatorFor(locale);
+  const values = { code, product: PRODUCT_NAME };
+  const text = [t('mail.hello', { name: username }), '', t(keys.codeIs, values), '', ...notes].join('\n');
+  return {
+    to,
+    subject: t(keys.subject, values),
+    text,
+    html: layout(locale, username, [t(keys.label), ...notes], code),
+  };
+}
+
+export function verificationCodeMail(
+  locale: Locale,
+  to: string,
+  username: string,
+  code: string,
+  otherSignups = false,
+): Mail {
+  const t = translatorFor(locale);
+  const notes = [t('mail.verification.validity'), ...(otherSignups ? [t('mail.verification.otherSignups')] : [])];
+  return codeMail(
+    locale,
+    to,
+    username,
+    code,
+    { subject: 'mail.verification.subject', codeIs: 'mail.verification.codeIs', label: 'mail.verification.label' },
+    notes,
+  );
+}
+
+export function passwordResetMail(locale: Locale, to: string, username: string, code: string): Mail {
+  const t = translatorFor(locale);
+  return codeMail(
+    locale,
+    to,
+    username,
+    code,
+    { subject: 'mail.reset.subject', codeIs: 'mail.reset.codeIs', label: 'mail.reset.label' },
+    [t('mail.reset.validity')],
+  );
 }
 
 /** The admin console's "send a test mail". */
-export function testMail(to: string, username: string, kind: string): Mail {
-  const lines = [`This is a test mail from ${PRODUCT_NAME}. Mail works (${kind}).`];
-  return {
-    to,
-    subject: `${PRODUCT_NAME} test mail`,
-    text: [`Hello ${username},`, '', ...lines].join('\n'),
-    html: layout(username, lines),
-  };
+export function testMail(locale: Locale, to: string, username: string, kind: string): Mail {
+  const t = translatorFor(locale);
+  return plainMail(locale, to, username, t('mail.test.subject', { product: PRODUCT_NAME }), [
+    t('mail.test.body', { product: PRODUCT_NAME, kind }),
+  ]);
 }
 
 /** Sent instead of a code when someone signs up with an address that already has an account. */
-export function accountExistsMail(to: string, username: string): Mail {
-  const lines = [
-    `Someone tried to create a ${PRODUCT_NAME} account with this email address, which already has one.`,
-    'If it was you, log in instead, or use "Forgot password?" on the login screen. If not, you can ignore this email.',
-  ];
-  return {
-    to,
-    subject: `Your ${PRODUCT_NAME} account`,
-    text: [`Hello ${username},`, '', ...lines].join('\n'),
-    html: layout(username, lines),
-  };
+export function accountExistsMail(locale: Locale, to: string, username: string): Mail {
+  const t = translatorFor(locale);
+  return plainMail(locale, to, username, t('mail.accountExists.subject', { product: PRODUCT_NAME }), [
+    t('mail.accountExists.tried', { product: PRODUCT_NAME }),
+    t('mail.accountExists.ifYou'),
+  ]);
 }
 
 /** One event of a notification mail or digest: a sentence and the page it links to (a lecture, unless `label`). */
@@ -75,6 +109,7 @@ export type NotificationItem = { line: string; url: string; quote?: string; labe
  * unsubscribe headers and a visible link to the same address. Names and comment text are escaped in the HTML.
  */
 export function notificationMail(
+  locale: Locale,
   to: string,
   username: string,
   subject: string,
@@ -82,26 +117,25 @@ export function notificationMail(
   unsubscribeUrl: string,
   settingsUrl: string,
 ): Mail {
+  const t = translatorFor(locale);
   const text = [
-    `Hello ${username},`,
+    t('mail.hello', { name: username }),
     '',
     ...items.flatMap((item) => [item.line, ...(item.quote ? [`  "${item.quote}"`] : []), `  ${item.url}`, '']),
-    `Choose which emails you get in Settings: ${settingsUrl}`,
-    `Unsubscribe from these emails: ${unsubscribeUrl}`,
+    t('mail.notification.settingsText', { url: settingsUrl }),
+    t('mail.notification.unsubscribeText', { url: unsubscribeUrl }),
   ].join('\n');
   const link = (url: string, label: string) =>
     `<a href="${escapeHtml(url)}" style="color:#4f46e5">${escapeHtml(label)}</a>`;
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2937;background:#f8fafc;padding:24px">
-<div style="max-width:480px;margin:auto;background:#fff;border-radius:12px;padding:24px;border:1px solid #e2e8f0">
-<h1 style="font-size:20px;margin:0 0 16px;color:#4f46e5">${PRODUCT_NAME}</h1>
-<p>Hello ${escapeHtml(username)},</p>
+  const html = `${htmlStart(locale)}
+<p>${escapeHtml(t('mail.hello', { name: username }))}</p>
 ${items
   .map(
     (item) =>
-      `<p>${escapeHtml(item.line)}${item.quote ? `<br><q style="color:#475569">${escapeHtml(item.quote)}</q>` : ''}<br>${link(item.url, item.label ?? 'Open the lecture')}</p>`,
+      `<p>${escapeHtml(item.line)}${item.quote ? `<br><q style="color:#475569">${escapeHtml(item.quote)}</q>` : ''}<br>${link(item.url, item.label ?? t('mail.notification.openLecture'))}</p>`,
   )
   .join('\n')}
-<p style="color:#64748b;font-size:13px;margin-top:24px">${link(settingsUrl, 'Choose which emails you get')} · ${link(unsubscribeUrl, 'Unsubscribe')}</p>
+<p style="color:#64748b;font-size:13px;margin-top:24px">${link(settingsUrl, t('mail.notification.settingsLink'))} · ${link(unsubscribeUrl, t('mail.notification.unsubscribe'))}</p>
 </div></body></html>`;
   return {
     to,

@@ -28,14 +28,14 @@ export const uploadTarget = z
     lectureId: idSchema.optional(),
   })
   .refine((target) => !target.lectureId || (!target.courseId && !target.nameOfTopic), {
-    message: 'Send either lectureId or courseId with nameOfTopic, not both.',
+    message: 'fields.lectureOrCourse',
   });
 export type UploadTarget = z.infer<typeof uploadTarget>;
 
 export type UploadAnswer = UploadJson;
 
 export const tooLarge = (maxBytes: number) =>
-  new ApiError(413, 'too_large', `This video is larger than the upload limit of ${formatBytes(maxBytes)}.`);
+  new ApiError(413, 'too_large', 'errors.videoOverLimit', {}, { size: formatBytes(maxBytes) });
 
 function formatBytes(bytes: number) {
   return bytes >= 1024 ** 3
@@ -50,7 +50,7 @@ function formatBytes(bytes: number) {
 export function checkDiskRoom(config: AppDeps['config'], incomingBytes: number) {
   const disk = statfsSync(existsSync(config.scratchDir) ? config.scratchDir : config.dataDir);
   if (disk.bavail * disk.bsize - incomingBytes < config.minFreeDiskBytes) {
-    throw new ApiError(507, 'disk_full', 'The server is running out of disk space. Please ask your administrator.');
+    throw new ApiError(507, 'disk_full', 'errors.diskFull');
   }
 }
 
@@ -60,8 +60,8 @@ export async function checkUploadTarget(deps: AppDeps, user: User, raw: unknown)
   if (!parsed.success) throw invalidInput(parsed.error.issues, 'upload');
   const target = parsed.data;
   if (target.courseId && !target.nameOfTopic) {
-    throw badRequest('invalid_input', 'nameOfTopic: Topic name is required.', {
-      fields: { nameOfTopic: 'Topic name is required.' },
+    throw badRequest('invalid_input', 'fields.topicNameRequired', {
+      fields: { nameOfTopic: 'fields.topicNameRequired' },
     });
   }
   if (target.courseId) await taughtCourse(deps.db, user, target.courseId);
@@ -83,13 +83,9 @@ export async function acceptUpload(
   const target = await checkUploadTarget(deps, input.user, input.target);
   const source = await describeSource(config, input.path).catch(() => {
     // Only a missing or broken ffprobe makes the probe itself throw.
-    throw new ApiError(
-      503,
-      'video_tools_missing',
-      'Video processing is not available on this server. Please ask your administrator.',
-    );
+    throw new ApiError(503, 'video_tools_missing', 'errors.videoToolsMissing');
   });
-  if ('refused' in source) throw badRequest('not_a_video', source.refused);
+  if ('refused' in source) throw badRequest('not_a_video', source.refused, {}, source.values);
   const id = input.videoId ?? newId();
   await storage.putFile(sourceKey(id), input.path);
   const video = await createQueuedVideo(db, {

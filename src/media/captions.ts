@@ -1,6 +1,8 @@
 import { WebVTTParser } from 'webvtt-parser';
+import type { MessageKey, MessageValues } from '../i18n/translate';
 
-export type CaptionFile = { vtt: string; cues: number } | { error: string; line?: number };
+/** A good file, or what is wrong with it: a catalogue key and its values (the parser's own words stay English). */
+export type CaptionFile = { vtt: string; cues: number } | { error: MessageKey; values?: MessageValues; line?: number };
 
 const SRT_TIMING = /^(\s*\d{1,2}:\d{2}:\d{2}),(\d{3}\s*-->\s*\d{1,2}:\d{2}:\d{2}),(\d{3})/;
 
@@ -13,7 +15,7 @@ export function toWebVtt(text: string): CaptionFile {
   const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const isVtt = /^WEBVTT(?:[ \t].*)?(?:\n|$)/.test(normalized);
   if (!isVtt && !normalized.includes('-->'))
-    return { error: 'This is neither a WebVTT file (it would start with WEBVTT) nor an SRT file.', line: 1 };
+    return { error: 'errors.captionsNotVttOrSrt', values: { line: 1 }, line: 1 };
   const headerLines = isVtt ? 0 : 2;
   const vtt = isVtt
     ? normalized
@@ -24,9 +26,10 @@ export function toWebVtt(text: string): CaptionFile {
   const parsed = new WebVTTParser().parse(vtt, 'subtitles');
   const first = parsed.errors[0];
   if (first) {
-    return { error: first.message, line: Math.max(1, first.line - headerLines) };
+    const line = Math.max(1, first.line - headerLines);
+    return { error: 'errors.captionsAtLine', values: { line, detail: first.message }, line };
   }
-  if (parsed.cues.length === 0) return { error: 'This file has no captions in it.' };
+  if (parsed.cues.length === 0) return { error: 'errors.captionsEmpty' };
   return { vtt: vtt.endsWith('\n') ? vtt : `${vtt}\n`, cues: parsed.cues.length };
 }
 

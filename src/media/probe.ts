@@ -1,3 +1,4 @@
+import type { MessageKey, MessageValues } from '../i18n/translate';
 import { probe, type Tools } from './ffmpeg';
 
 export const MAX_DURATION_SECONDS = 6 * 60 * 60;
@@ -18,9 +19,12 @@ const parseRate = (rate: string | undefined) => {
 };
 
 /** What ffprobe sees in an upload, or the plain reason it cannot be used. */
-export async function describeSource(tools: Tools, file: string): Promise<SourceInfo | { refused: string }> {
+export async function describeSource(
+  tools: Tools,
+  file: string,
+): Promise<SourceInfo | { refused: MessageKey; values?: MessageValues }> {
   const info = await probe(tools, file);
-  const notVideo = { refused: 'This file is not a video we can play.' };
+  const notVideo = { refused: 'errors.notAVideo' as const };
   if (!info) return notVideo;
   const video = info.streams.find(
     (stream) => stream.codec_type === 'video' && stream.codec_name !== 'mjpeg' && stream.codec_name !== 'png',
@@ -28,10 +32,9 @@ export async function describeSource(tools: Tools, file: string): Promise<Source
   if (!video?.width || !video.height) return notVideo;
   const duration = Number(info.format.duration ?? video.duration);
   if (!Number.isFinite(duration) || duration <= 0) return notVideo;
-  if (duration > MAX_DURATION_SECONDS)
-    return { refused: 'This video is longer than 6 hours. Please split it into parts.' };
+  if (duration > MAX_DURATION_SECONDS) return { refused: 'errors.videoTooLong' as const };
   if (video.width > MAX_SIDE || video.height > MAX_SIDE) {
-    return { refused: `This video is larger than ${MAX_SIDE}×${MAX_SIDE} pixels. Please export it at a smaller size.` };
+    return { refused: 'errors.videoTooWide' as const, values: { side: MAX_SIDE } };
   }
   const rotation = Math.abs(
     Number(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate ?? 0),

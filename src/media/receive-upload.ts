@@ -18,7 +18,7 @@ export function receiveUpload(
 ): Promise<ReceivedFile> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!contentType.toLowerCase().startsWith('multipart/form-data') || !request.body) {
-    return Promise.reject(badRequest('bad_form', 'Please send the video as multipart form data.'));
+    return Promise.reject(badRequest('bad_form', 'errors.sendVideoAsForm'));
   }
   mkdirSync(options.tempDir, { recursive: true });
   const path = join(options.tempDir, `${newId()}.upload`);
@@ -50,7 +50,7 @@ export function receiveUpload(
         limits: { files: 1, fileSize: options.maxBytes, fields: 20, fieldSize: 10_000, parts: 30 },
       });
     } catch {
-      return reject(badRequest('bad_form', 'Please send the video as multipart form data.'));
+      return reject(badRequest('bad_form', 'errors.sendVideoAsForm'));
     }
 
     parser.on('field', (name, value) => {
@@ -73,31 +73,29 @@ export function receiveUpload(
         bytes += chunk.length;
       });
       stream.on('limit', () => {
-        fail(new ApiError(413, 'too_large', 'This video is larger than the upload limit.'));
+        fail(new ApiError(413, 'too_large', 'errors.videoTooLarge'));
       });
       stream.pipe(file);
       file.on('error', (error) => fail(error));
     });
-    parser.on('error', () => fail(badRequest('bad_form', 'The upload could not be read. Please try again.')));
+    parser.on('error', () => fail(badRequest('bad_form', 'errors.uploadUnreadable')));
     parser.on('close', async () => {
       if (settled) return;
-      if (!fileSeen) return fail(badRequest('missing_file', 'Please choose a video file to upload.'));
+      if (!fileSeen) return fail(badRequest('missing_file', 'errors.chooseVideo'));
       try {
         await writeDone;
       } catch (error) {
         return fail(error);
       }
       if (settled) return;
-      if (bytes === 0) return fail(badRequest('empty_file', 'This file is empty.'));
+      if (bytes === 0) return fail(badRequest('empty_file', 'errors.emptyFile'));
       settled = true;
       resolve({ path, fileName, bytes, fields });
     });
-    source.on('error', () => fail(badRequest('upload_interrupted', 'The upload was interrupted.')));
+    source.on('error', () => fail(badRequest('upload_interrupted', 'errors.uploadInterrupted')));
     // Bun ends a request's signal when its client goes away; the body stream may just stop.
-    request.signal.addEventListener('abort', () =>
-      fail(badRequest('upload_interrupted', 'The upload was interrupted.')),
-    );
-    source.on('aborted', () => fail(badRequest('upload_interrupted', 'The upload was interrupted.')));
+    request.signal.addEventListener('abort', () => fail(badRequest('upload_interrupted', 'errors.uploadInterrupted')));
+    source.on('aborted', () => fail(badRequest('upload_interrupted', 'errors.uploadInterrupted')));
     source.pipe(parser);
   });
 }

@@ -16,6 +16,7 @@ import {
   videos,
 } from '../db/schema';
 import { transaction } from '../db/transaction';
+import { localeOfAccount, translatorFor } from '../i18n/translate';
 import { enqueueJob } from '../jobs/jobs';
 import type { JobHandlers } from '../jobs/runner';
 import { newId } from '../lib/ids';
@@ -291,7 +292,10 @@ export async function fanOut(
 // Sending
 
 export type NotificationDeps = {
-  config: Pick<Config, 'publicUrl' | 'host' | 'port' | 'jwtSecret' | 'mailRatePerMinute' | 'digestHour'>;
+  config: Pick<
+    Config,
+    'publicUrl' | 'host' | 'port' | 'jwtSecret' | 'mailRatePerMinute' | 'digestHour' | 'locales' | 'defaultLocale'
+  >;
   db: Db;
   mailer: Mailer;
   /** The rate window (a minute; tests shorten it). */
@@ -326,6 +330,7 @@ async function loadRows(db: Db, ids: string[]) {
       aboutUserId: notifications.aboutUserId,
       email: users.email,
       username: users.username,
+      locale: users.locale,
       disabledAt: users.disabledAt,
       courseName: courses.courseName,
       lectureName: lectures.nameOfTopic,
@@ -356,7 +361,7 @@ async function loadRows(db: Db, ids: string[]) {
   const aboutUser = new Map(aboutUsers.map((about) => [about.id, about]));
   return rows.map((row) => ({
     ...row,
-    author: row.commentAuthorId ? (authorName.get(row.commentAuthorId) ?? 'Someone') : '',
+    author: row.commentAuthorId ? authorName.get(row.commentAuthorId) : undefined,
     about: row.aboutUserId ? aboutUser.get(row.aboutUserId) : undefined,
   }));
 }
@@ -364,56 +369,75 @@ async function loadRows(db: Db, ids: string[]) {
 /** A teacher's request that was decided before its mail went out: the administrators have nothing left to do. */
 const isStale = (row: Row) => row.kind === 'teacher_waits' && row.about?.teacherStatus !== 'pending';
 
-function itemOf(config: NotificationDeps['config'], row: Row): NotificationItem {
+/** What a mail says, in its recipient's language. */
+type Translate = ReturnType<typeof translatorFor>;
+
+function itemOf(config: NotificationDeps['config'], row: Row, t: Translate): NotificationItem {
   const base = baseUrl(config);
-  const teacher = row.about?.username ?? 'A teacher';
+  const teacher = row.about?.username ?? t('notifications.aTeacher');
+  const product = PRODUCT_NAME;
   if (row.kind === 'teacher_waits') {
     return {
-      line: `${teacher} (${row.about?.email ?? ''}) signed up as a teacher and waits for your approval. You can approve or decline the request in Admin.`,
+      line: t('notifications.teacherWaits.line', { teacher, email: row.about?.email ?? '' }),
       url: `${base}/admin`,
-      label: 'Open Admin',
+      label: t('notifications.teacherWaits.label'),
     };
   }
   if (row.kind === 'teacher_approved') {
     return {
-      line: 'Good news: an administrator approved your teacher account. You can now create classes and upload lectures.',
+      line: t('notifications.teacherApproved.line'),
       url: `${base}/classroom`,
-      label: 'Create your first class',
+      label: t('notifications.teacherApproved.label'),
     };
   }
   if (row.kind === 'teacher_declined') {
     return {
-      line: `Thank you for your interest in teaching on ${PRODUCT_NAME}. This time an administrator did not approve your teacher account, so you cannot create classes for now. If you think this is a mistake, please talk to your school's administrator.`,
+      line: t('notifications.teacherDeclined.line', { product }),
       url: `${base}/classroom`,
-      label: `Open ${PRODUCT_NAME}`,
+      label: t('notifications.teacherDeclined.label', { product }),
     };
   }
   const url = `${base}/classroom/${row.courseId}?lecture=${row.lectureId}`;
-  if (row.kind === 'lecture') return { line: `New lecture in ${row.courseName}: ${row.lectureName}`, url };
-  const what = row.kind === 'reply' ? 'replied to your comment on' : 'commented on';
+  const course = row.courseName ?? '';
+  const lecture = row.lectureName ?? '';
+  if (row.kind === 'lecture') return { line: t('notifications.lecture', { course, lecture }), url };
+  const author = row.author ?? t('notifications.someone');
   return {
-    line: `${row.author} ${what} ${row.lectureName} (${row.courseName})`,
+    line:
+      row.kind === 'reply'
+        ? t('notifications.reply.line', { author, lecture, course })
+        : t('notifications.comment.line', { author, lecture, course }),
     quote: row.commentText ? excerpt(row.commentText) : undefined,
     url,
   };
 }
 
-function subjectOf(row: Row) {
-  if (row.kind === 'teacher_waits') return `${row.about?.username ?? 'A teacher'} waits for approval as a teacher`;
-  if (row.kind === 'teacher_approved') return `You can now create classes on ${PRODUCT_NAME}`;
-  if (row.kind === 'teacher_declined') return `Your request to teach on ${PRODUCT_NAME}`;
-  if (row.kind === 'lecture') return `New lecture in ${row.courseName}: ${row.lectureName}`;
-  if (row.kind === 'reply') return `${row.author} replied to your comment on ${row.lectureName}`;
-  return `${row.author} commented on ${row.lectureName}`;
+function subjectOf(row: Row, t: Translate) {
+  const product = PRODUCT_NAME;
+  const lecture = row.lectureName ?? '';
+  const author = row.author ?? t('notifications.someone');
+  if (row.kind === 'teacher_waits') {
+    return t('notifications.teacherWaits.subject', { teacher: row.about?.username ?? t('notifications.aTeacher') });
+  }
+  if (row.kind === 'teacher_approved') return t('notifications.teacherApproved.subject', { product });
+  if (row.kind === 'teacher_declined') return t('notifications.teacherDeclined.subject', { product });
+  if (row.kind === 'lecture') return t('notifications.lecture', { course: row.courseName ?? '', lecture });
+  if (row.kind === 'reply') return t('notifications.reply.subject', { author, lecture });
+  return t('notifications.comment.subject', { author, lecture });
 }
+
+/** The recipient's language: their choice in Settings while the school offers it, else the school's. */
+const translatorOf = (config: NotificationDeps['config'], row: Pick<Row, 'locale'>) =>
+  translatorFor(localeOfAccount(row, config));
 
 const mailFor = (
   config: NotificationDeps['config'],
-  user: Pick<Row, 'email' | 'username' | 'userId'>,
+  user: Pick<Row, 'email' | 'username' | 'userId' | 'locale'>,
   subject: string,
   items: NotificationItem[],
 ) =>
   notificationMail(
+    localeOfAccount(user, config),
     user.email,
     user.username,
     subject,
@@ -473,7 +497,8 @@ export async function sendPending(
       );
       return { sent, deferred: payload.ids.length - index };
     }
-    await deps.mailer.send(mailFor(deps.config, row, subjectOf(row), [itemOf(deps.config, row)]));
+    const t = translatorOf(deps.config, row);
+    await deps.mailer.send(mailFor(deps.config, row, subjectOf(row, t), [itemOf(deps.config, row, t)]));
     await db
       .update(notifications)
       .set({ mail: 'sent', mailedAt: nowMs(db) })
@@ -532,16 +557,17 @@ export async function sendDigests(deps: NotificationDeps, now = new Date(), rate
       continue;
     }
     if ((await rate.hit('all')) > 0) break;
+    const t = translatorOf(config, first);
     const subject =
       rows.length === 1
-        ? `Today on ${PRODUCT_NAME}: ${subjectOf(first)}`
-        : `Today on ${PRODUCT_NAME}: ${rows.length} new things`;
+        ? t('notifications.digest.subjectOne', { product: PRODUCT_NAME, subject: subjectOf(first, t) })
+        : t('notifications.digest.subjectMany', { product: PRODUCT_NAME, count: rows.length });
     await deps.mailer.send(
       mailFor(
         config,
         first,
         subject,
-        rows.map((row) => itemOf(config, row)),
+        rows.map((row) => itemOf(config, row, t)),
       ),
     );
     await transaction(db, async (tx) => {

@@ -2,7 +2,7 @@ import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { checkCode, issueCode } from '../auth/email-codes';
-import { type AccountLimits, countCodeMail, countOrRefuse, inWords, refuseWhileLimited } from '../auth/limits';
+import { type AccountLimits, countCodeMail, countOrRefuse, refuseWhileLimited, waitValues } from '../auth/limits';
 import { requireUser } from '../auth/middleware';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../auth/password';
 import {
@@ -45,26 +45,23 @@ import { ApiError, badRequest, forbidden, tooMany, unauthorized } from '../error
 import { clientAddress } from '../http/client-address';
 import { answers } from '../http/openapi';
 import { validate } from '../http/validation';
+import { localeOfAccount, localeOfRequest, type MessageKey } from '../i18n/translate';
 import type { Mail } from '../mail/mailer';
 import { accountExistsMail, passwordResetMail, verificationCodeMail } from '../mail/templates';
 import { endSessionUrlOf } from './school-sign-in';
 
 const SIGNUP_COOKIE = 'signup';
-const passwordSigninOff = () =>
-  new ApiError(
-    403,
-    'password_signin_off',
-    'This school signs in with its school accounts only. Please use the school sign-in button.',
-  );
+const passwordSigninOff = () => new ApiError(403, 'password_signin_off', 'errors.passwordSigninOff');
 const DEVICE_COOKIE = 'device';
-const INVALID_CODE = 'This code is not valid. Please ask for a new one.';
-const CHOOSE_PASSWORD =
-  'Your code is right. To finish signing up on this device, please choose your password and say who you are.';
+const INVALID_CODE: MessageKey = 'errors.invalidCode';
+const CHOOSE_PASSWORD: MessageKey = 'errors.choosePassword';
 
 /** Sign-up, email codes, login and logout, password recovery, and the current user (docs/accounts.md). */
 export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
   const { db, config, mailer, limits } = deps;
   const client = (c: Context) => clientAddress(c, config.trustProxy);
+  /** An account's mails are in its own language; a mail to an address with no account yet, in the request's. */
+  const localeOf = (account: Pick<User, 'locale'>) => localeOfAccount(account, config);
 
   async function send(mail: Mail) {
     try {
@@ -72,7 +69,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
     } catch (error) {
       // The subject carries the code: never logged.
       deps.log.error({ event: 'mail_failed', to: mail.to, error: (error as Error).message }, 'could not send a mail');
-      throw new ApiError(503, 'mail_failed', 'We could not send the verification email. Please try again in a minute.');
+      throw new ApiError(503, 'mail_failed', 'errors.verificationMailFailed');
     }
   }
 
@@ -91,13 +88,12 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
     return token;
   }
 
-  const requiresVerification = (email: string, message = 'Please verify your email. We sent a code to your inbox.') =>
-    new ApiError(403, 'email_not_verified', message, { requiresVerification: true, email });
+  const requiresVerification = (email: string) =>
+    new ApiError(403, 'email_not_verified', 'errors.emailNotVerified', { requiresVerification: true, email });
   /** A right code away from its sign-up's browser: the password typed there is not trusted; the code stays valid. */
   const choosePassword = (email: string) =>
     new ApiError(409, 'choose_password', CHOOSE_PASSWORD, { requiresPassword: true, email });
-  const teachersClosed = () =>
-    forbidden('Teacher accounts are not open on this server. Please ask your administrator.');
+  const teachersClosed = () => forbidden('errors.teachersClosed');
 
   /**
    * PASSWORD_SIGNIN=false: school sign-in only. The password routes refuse before reading anything, and change
@@ -111,14 +107,14 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
   return new Hono<AppEnv>()
     .post('/register', answers({ 201: registeredJson }), passwordRoute, validate('json', registerBody), async (c) => {
       const body = c.req.valid('json');
-      await countOrRefuse(limits.perClient.signups, client(c), 'sign-ups from this network');
+      await countOrRefuse(limits.perClient.signups, client(c), 'signups');
       if (body.role === 'teacher' && config.teacherSignup === 'closed') throw teachersClosed();
       // The same work and the same answer whether or not the address has an account.
       const passwordHash = await hashPassword(body.password);
       await countCodeMail(limits, 'signup', body.email);
       const existing = await findUserByEmail(db, body.email);
       if (existing) {
-        await send(accountExistsMail(existing.email, existing.username)).catch(() => {});
+        await send(accountExistsMail(localeOf(existing), existing.email, existing.username)).catch(() => {});
       } else {
         const others = (await pendingSignups(db, body.email)).length > 0;
         const { signup, code } = await createSignup(
@@ -127,7 +123,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
           newSignupKey(c),
         );
         try {
-          await send(verificationCodeMail(body.email, body.username, code, others));
+          await send(verificationCodeMail(localeOfRequest(c), body.email, body.username, code, others));
         } catch (error) {
           // A sign-up whose code could not be sent is removed, so signing up again starts clean.
           await deleteSignup(db, signup.id);
@@ -148,7 +144,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       const body = c.req.valid('json');
       if (!config.passwordSignin && body.email !== config.adminEmail) throw passwordSigninOff();
       const address = client(c);
-      await refuseWhileLimited(limits.perClient.failedLogins, address, 'failed logins from this network');
+      await refuseWhileLimited(limits.perClient.failedLogins, address, 'failedLogins');
       const user = await findUserByEmail(db, body.email);
       const deviceKey = getCookie(c, DEVICE_COOKIE);
       const known = user ? await isKnownDevice(db, user.id, deviceKey) : false;
@@ -159,7 +155,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       const lockedFor = await lock.waitFor(lockKey);
       if (lockedFor > 0) {
         c.get('log').warn({ event: 'login_locked', email: body.email, client: address }, 'login refused: locked');
-        throw tooMany(`Too many failed attempts. Please try again in ${inWords(lockedFor)}.`, lockedFor);
+        throw tooMany('errors.tooManyFailedAttempts', lockedFor, waitValues(lockedFor));
       }
       const signup = user ? undefined : (await pendingSignups(db, body.email)).at(-1);
       const hash = user?.passwordHash ?? signup?.passwordHash;
@@ -169,7 +165,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
         await limits.perClient.failedLogins.hit(address);
         c.get('log').warn({ event: 'login_failed', email: body.email, client: address }, 'failed login');
         // The same answer for an unknown email and a wrong password, so nobody can probe for accounts.
-        throw unauthorized('Invalid email or password');
+        throw unauthorized('errors.invalidLogin');
       }
       await lock.reset(lockKey);
       if (!user && signup) {
@@ -177,7 +173,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
         if ((await limits.codeMailMinute.waitFor(`signup:${body.email}`)) === 0) {
           await countCodeMail(limits, 'signup', body.email);
           const code = await renewSignupCode(db, signup.id, newSignupKey(c));
-          await send(verificationCodeMail(signup.email, signup.username, code));
+          await send(verificationCodeMail(localeOfRequest(c), signup.email, signup.username, code));
         }
         throw requiresVerification(signup.email);
       }
@@ -187,25 +183,19 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
 
     .post('/verify-otp', answers({ 200: signInJson }), passwordRoute, validate('json', verifyBody), async (c) => {
       const body = c.req.valid('json');
-      await countOrRefuse(limits.perClient.codeChecks, client(c), 'code checks from this network');
-      await refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrong codes for this address');
+      await countOrRefuse(limits.perClient.codeChecks, client(c), 'codeChecks');
+      await refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrongCodes');
       const result = await checkSignupCode(db, body.email, body.otp, getCookie(c, SIGNUP_COOKIE));
       // Every failed guess counts towards the address's hourly cap, whichever code it was tried against.
       if (result.kind !== 'ok' && result.kind !== 'other_browser') await limits.wrongCodesPerAddress.hit(body.email);
       if (result.kind === 'none') throw badRequest('invalid_code', INVALID_CODE);
-      if (result.kind === 'expired')
-        throw badRequest('code_expired', 'This code has expired. Please ask for a new one.');
-      if (result.kind === 'used_up')
-        throw badRequest('code_used_up', 'Too many wrong codes. Please ask for a new one.');
+      if (result.kind === 'expired') throw badRequest('code_expired', 'errors.codeExpired');
+      if (result.kind === 'used_up') throw badRequest('code_used_up', 'errors.codeUsedUp');
       if (result.kind === 'other_browser') {
-        throw badRequest(
-          'code_of_other_signup',
-          'This code belongs to another sign-up with this address. Enter it in the browser where you signed up, or sign up again here.',
-        );
+        throw badRequest('code_of_other_signup', 'errors.codeOfOtherSignup');
       }
       if (result.kind === 'wrong') {
-        const tries = result.left === 1 ? '1 try' : `${result.left} tries`;
-        throw badRequest('wrong_code', `That code is not right. ${tries} left.`);
+        throw badRequest('wrong_code', 'errors.wrongCode', {}, { count: result.left });
       }
       // Away from its browser, the name and role were typed before the address was proven, by whoever: asked again.
       if (!result.fromItsBrowser && (body.username === undefined || body.role === undefined))
@@ -248,7 +238,7 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
       const signup = waiting.find((row) => key && row.clientKeyHash === hashKey(key)) ?? waiting.at(-1);
       if (signup) {
         const code = await renewSignupCode(db, signup.id);
-        await send(verificationCodeMail(signup.email, signup.username, code, waiting.length > 1));
+        await send(verificationCodeMail(localeOfRequest(c), signup.email, signup.username, code, waiting.length > 1));
       }
       // Unknown, verified and waiting addresses get the same answer, so it reveals no account.
       return c.json({ message: 'A new OTP has been sent to your email' });
@@ -256,13 +246,13 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
 
     .post('/forgot-password', answers({ 200: messageJson }), passwordRoute, validate('json', emailBody), async (c) => {
       const { email } = c.req.valid('json');
-      await countOrRefuse(limits.perClient.recovery, client(c), 'password resets from this network');
+      await countOrRefuse(limits.perClient.recovery, client(c), 'passwordResets');
       await countCodeMail(limits, 'reset', email);
       const user = await findUserByEmail(db, email);
       if (user) {
         const code = await issueCode(db, user.id);
         // Not awaited: the answer must not take longer when the address has an account.
-        send(passwordResetMail(user.email, user.username, code)).then(
+        send(passwordResetMail(localeOf(user), user.email, user.username, code)).then(
           () => c.get('log').info({ event: 'reset_code_sent', userId: user.id }, 'password reset code sent'),
           () => {},
         );
@@ -272,14 +262,14 @@ export function accountsRoutes(deps: AppDeps & { limits: AccountLimits }) {
 
     .post('/reset-password', answers({ 200: signInJson }), passwordRoute, validate('json', resetBody), async (c) => {
       const body = c.req.valid('json');
-      await countOrRefuse(limits.perClient.codeChecks, client(c), 'code checks from this network');
-      await refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrong codes for this address');
+      await countOrRefuse(limits.perClient.codeChecks, client(c), 'codeChecks');
+      await refuseWhileLimited(limits.wrongCodesPerAddress, body.email, 'wrongCodes');
       const user = await findUserByEmail(db, body.email);
       const result = user ? await checkCode(db, user.id, body.otp) : 'missing';
       if (!user || result !== 'ok') {
         await limits.wrongCodesPerAddress.hit(body.email);
         // One answer for every failure, so it reveals neither the account nor how many tries are left.
-        throw badRequest('invalid_code', 'That code is not right, or it has expired. Please ask for a new one.');
+        throw badRequest('invalid_code', 'errors.resetCodeInvalid');
       }
       const updated = await updateUser(db, user.id, { passwordHash: await hashPassword(body.newPassword) });
       await endSessions(db, user.id);

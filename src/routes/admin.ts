@@ -35,6 +35,7 @@ import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, notFound } from '../errors';
 import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
+import { localeOfAccount, type MessageKey } from '../i18n/translate';
 import { VERSION } from '../lib/version';
 import { passwordResetMail, testMail } from '../mail/templates';
 import { retryFailed } from '../media/state';
@@ -45,10 +46,7 @@ import { prefixBytes } from '../storage/storage';
 /** The Admin badge: how many teachers wait for approval (a cheap count the menu polls). */
 const waitingTeachersJson = z.object({ count: z.number().int().min(0) });
 const listQuery = z.object({
-  q: withoutControl(z.string(), 'The search contains hidden characters. Please type it again.')
-    .trim()
-    .max(100)
-    .default(''),
+  q: withoutControl(z.string(), 'fields.searchHidden').trim().max(100).default(''),
 });
 const patchBody = z
   .object({
@@ -57,18 +55,18 @@ const patchBody = z
     isAdmin: z.boolean().optional(),
   })
   .strict()
-  .refine((body) => Object.keys(body).length > 0, 'Say what to change.');
+  .refine((body) => Object.keys(body).length > 0, 'fields.sayWhatToChange');
 
 /** The administrator's console: users, classes, the server, backups. Admins only. */
 export function adminRoutes(deps: AppDeps) {
   const { db, config, mailer, storage, jobs } = deps;
   const target = async (id: string) => {
     const user = await userById(db, id);
-    if (!user) throw notFound('user_not_found', 'User not found.');
+    if (!user) throw notFound('user_not_found', 'errors.userNotFound');
     return user;
   };
-  const notYourself = (caller: string, id: string, what: string) => {
-    if (caller === id) throw badRequest('not_yourself', `You cannot ${what} your own account here.`);
+  const notYourself = (caller: string, id: string, message: MessageKey) => {
+    if (caller === id) throw badRequest('not_yourself', message);
   };
 
   return new Hono<AppEnv>()
@@ -93,9 +91,10 @@ export function adminRoutes(deps: AppDeps) {
         const caller = c.get('user');
         const user = await target(c.req.valid('param').id);
         const body = c.req.valid('json');
-        if (body.disabled !== undefined || body.isAdmin === false) notYourself(caller.id, user.id, 'disable or demote');
+        if (body.disabled !== undefined || body.isAdmin === false)
+          notYourself(caller.id, user.id, 'errors.cannotDisableYourself');
         if (body.teacherApproved !== undefined && user.role !== 'teacher') {
-          throw badRequest('not_a_teacher', 'Only a teacher account can be approved or declined.');
+          throw badRequest('not_a_teacher', 'errors.onlyTeacherApproved');
         }
         let told = false;
         const updated = await transaction(db, async (tx) => {
@@ -122,7 +121,7 @@ export function adminRoutes(deps: AppDeps) {
     .delete('/users/:id', answers({ 200: removedJson }), validate('param', idParam), async (c) => {
       const caller = c.get('user');
       const user = await target(c.req.valid('param').id);
-      notYourself(caller.id, user.id, 'delete');
+      notYourself(caller.id, user.id, 'errors.cannotDeleteYourself');
       const videoIds = await deleteAccount(db, user.id);
       for (const id of videoIds) await removeVideoFiles(deps, id);
       await storage.delete(avatarKey(user.id));
@@ -133,8 +132,8 @@ export function adminRoutes(deps: AppDeps) {
     .post('/users/:id/password-reset', answers({ 200: messageJson }), validate('param', idParam), async (c) => {
       const user = await target(c.req.valid('param').id);
       const code = await issueCode(db, user.id);
-      await mailer.send(passwordResetMail(user.email, user.username, code)).catch(() => {
-        throw new ApiError(503, 'mail_failed', 'The mail could not be sent. Check the mail settings.');
+      await mailer.send(passwordResetMail(localeOfAccount(user, config), user.email, user.username, code)).catch(() => {
+        throw new ApiError(503, 'mail_failed', 'errors.mailFailed');
       });
       c.get('log').info({ event: 'admin_sent_reset', by: c.get('user').id, userId: user.id }, 'reset code sent');
       return c.json({ message: `A password reset code was sent to ${user.email}.` });
@@ -167,7 +166,7 @@ export function adminRoutes(deps: AppDeps) {
     .delete('/courses/:id', answers({ 200: removedJson }), validate('param', idParam), async (c) => {
       const id = c.req.valid('param').id;
       const [course] = await db.select({ id: courses.id }).from(courses).where(eq(courses.id, id)).limit(1);
-      if (!course) throw notFound('course_not_found', 'Class not found.');
+      if (!course) throw notFound('course_not_found', 'errors.classNotFound');
       const videoIds = await deleteCourse(db, id);
       await deleteUnreferencedVideos(deps, videoIds);
       c.get('log').info({ event: 'admin_deleted_class', by: c.get('user').id, courseId: id }, 'class deleted');
@@ -202,7 +201,7 @@ export function adminRoutes(deps: AppDeps) {
 
     .post('/videos/:id/retry', answers({ 200: messageJson }), validate('param', idParam), async (c) => {
       if (!(await retryFailed(db, c.req.valid('param').id))) {
-        throw new ApiError(409, 'not_failed', 'Only a video that failed or was cancelled can be retried.');
+        throw new ApiError(409, 'not_failed', 'errors.notFailedOrCancelled');
       }
       jobs.wake();
       return c.json({ message: 'Queued again' });
@@ -211,22 +210,24 @@ export function adminRoutes(deps: AppDeps) {
     .post('/videos/:id/cancel', answers({ 200: messageJson }), validate('param', idParam), async (c) => {
       // The job and the video change together: the teacher sees it cancelled, with Retry and Delete.
       if ((await jobs.cancel(c.req.valid('param').id)) === 0) {
-        throw new ApiError(409, 'not_running', 'Only a video that waits or is processing can be cancelled.');
+        throw new ApiError(409, 'not_running', 'errors.notRunning');
       }
       return c.json({ message: 'Cancelled' });
     })
 
     .post('/test-mail', answers({ 200: messageJson }), async (c) => {
       const admin = c.get('user');
-      await mailer.send(testMail(admin.email, admin.username, mailer.kind)).catch((error: Error) => {
-        throw new ApiError(503, 'mail_failed', `The test mail could not be sent: ${error.message}`);
-      });
+      await mailer
+        .send(testMail(localeOfAccount(admin, config), admin.email, admin.username, mailer.kind))
+        .catch((error: Error) => {
+          throw new ApiError(503, 'mail_failed', 'errors.testMailFailed', {}, { reason: error.message });
+        });
       return c.json({ message: mailer.kind === 'smtp' ? `Sent to ${admin.email}.` : 'Written to the server log.' });
     })
 
     .post('/backups', answers({ 202: messageJson }), async (c) => {
       if (!config.backupDir) {
-        throw badRequest('no_backup_dir', 'Set BACKUP_DIR on the server to take backups from here.');
+        throw badRequest('no_backup_dir', 'errors.noBackupDir');
       }
       await jobs.enqueue('backup', {}, { maxAttempts: 1 });
       return c.json({ message: 'A backup has started.' }, 202);

@@ -16,15 +16,15 @@ import { subtitlePlaylist, toWebVtt } from '../media/captions';
 const captionParam = z.object({ id: idSchema, captionId: idSchema });
 const captionFileParam = z.object({
   id: idSchema,
-  file: z.string().regex(new RegExp(`^${ID_CHARS}\\.(vtt|m3u8)$`), 'Not a caption file.'),
+  file: z.string().regex(new RegExp(`^${ID_CHARS}\\.(vtt|m3u8)$`), 'fields.notCaptionFile'),
 });
 const captionFile = smallFileForm({
   field: 'file',
   maxBytes: LIMITS.captionMaxBytes,
   tooLarge: () =>
-    new ApiError(413, 'too_large', `The caption file is too large. The limit is ${LIMITS.captionMaxBytes / 1024} KB.`),
-  missing: 'Please choose a caption file (.vtt or .srt).',
-  what: 'the captions',
+    new ApiError(413, 'too_large', 'errors.captionFileTooLarge', {}, { kb: LIMITS.captionMaxBytes / 1024 }),
+  missing: 'fields.chooseCaptionFile',
+  badForm: 'errors.sendCaptionsAsForm',
 });
 
 /**
@@ -60,17 +60,16 @@ export function captionsRoutes(deps: AppDeps) {
           try {
             text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
           } catch {
-            throw badRequest('bad_captions', 'The caption file must be UTF-8 text.', {
-              fields: { file: 'Not UTF-8 text.' },
-            });
+            throw badRequest('bad_captions', 'errors.captionsNotUtf8', { fields: { file: 'fields.notUtf8' } });
           }
           const converted = toWebVtt(text);
           if ('error' in converted) {
-            const where = converted.line ? `Line ${converted.line}: ` : '';
-            throw badRequest('bad_captions', `${where}${converted.error}`, {
-              fields: { file: `${where}${converted.error}` },
-              line: converted.line ?? null,
-            });
+            throw badRequest(
+              'bad_captions',
+              converted.error,
+              { fields: { file: 'fields.captionFileInvalid' }, line: converted.line ?? null },
+              converted.values,
+            );
           }
           const saved = await putCaption(
             db,
@@ -81,7 +80,9 @@ export function captionsRoutes(deps: AppDeps) {
             throw new ApiError(
               409,
               'too_many_captions',
-              `A lecture can have captions in at most ${LIMITS.captionsPerLecture} languages.`,
+              'errors.tooManyCaptions',
+              {},
+              { max: LIMITS.captionsPerLecture },
             );
           }
           return c.json(toCaptionJson(lecture.id, saved.row), saved.created ? 201 : 200);
@@ -97,7 +98,7 @@ export function captionsRoutes(deps: AppDeps) {
           const { id, captionId } = c.req.valid('param');
           const lecture = await taughtLecture(db, c.get('user'), id);
           const caption = await captionOfLecture(db, lecture.id, captionId);
-          if (!caption) throw notFound('caption_not_found', 'These captions do not exist.');
+          if (!caption) throw notFound('caption_not_found', 'errors.captionNotFound');
           await deleteCaption(db, caption.id);
           return c.json({ message: 'Captions deleted' });
         },
@@ -119,7 +120,7 @@ export function captionsRoutes(deps: AppDeps) {
           const { lecture } = await readableLecture(db, c.get('user'), id);
           const [captionId, kind] = file.split('.') as [string, 'vtt' | 'm3u8'];
           const caption = await captionOfLecture(db, lecture.id, captionId);
-          if (!caption) throw notFound('caption_not_found', 'These captions do not exist.');
+          if (!caption) throw notFound('caption_not_found', 'errors.captionNotFound');
           const headers = {
             'Cache-Control': 'private, no-cache',
             'Last-Modified': new Date(caption.updatedAt).toUTCString(),

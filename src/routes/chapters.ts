@@ -29,10 +29,13 @@ async function durationOf(db: Db, lecture: Pick<Lecture, 'videoId'>) {
 export async function checkDescription(db: Db, description: string, videoId: string | null) {
   const { problems } = chaptersFromDescription(description, await durationOf(db, { videoId }));
   if (problems.length > 0) {
-    throw badRequest('bad_chapters', `Chapters in the description: ${problems[0]}`, {
-      fields: { description: problems[0] },
-      problems,
-    });
+    // The rules' own words are English for now (src/contract/chapter-rules.ts, shared with the editor).
+    throw badRequest(
+      'bad_chapters',
+      'errors.badChaptersInDescription',
+      { fields: { description: problems[0] }, problems },
+      { problem: problems[0] ?? '' },
+    );
   }
 }
 
@@ -77,7 +80,12 @@ export function chaptersRoutes(deps: AppDeps) {
         if (list) {
           const problems = chapterProblems(list, duration);
           if (problems.length > 0) {
-            throw badRequest('bad_chapters', problems[0] as string, { fields: { chapters: problems[0] }, problems });
+            throw badRequest(
+              'bad_chapters',
+              'errors.badChapterList',
+              { fields: { chapters: problems[0] }, problems },
+              { problem: problems[0] ?? '' },
+            );
           }
         }
         const updated = await updateLecture(db, lecture.id, { chapters: list ? JSON.stringify(list) : null });

@@ -33,7 +33,7 @@ export function commentsRoutes(deps: AppDeps) {
         const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
         const { text, parentId } = c.req.valid('json');
         if (parentId && !(await commentOfLecture(db, lecture.id, parentId)))
-          throw notFound('comment_not_found', 'The comment you reply to was not found. It may have been deleted.');
+          throw notFound('comment_not_found', 'errors.parentCommentNotFound');
         // Its notification job is enqueued in the comment's own transaction (src/wiring.ts).
         const row = await addComment(db, { lectureId: lecture.id, userId: user.id, text, parentId });
         deps.jobs.wake();
@@ -51,9 +51,9 @@ export function commentsRoutes(deps: AppDeps) {
         const { id, commentId } = c.req.valid('param');
         const { lecture, membership } = await readableLecture(db, user, id);
         const comment = await commentOfLecture(db, lecture.id, commentId);
-        if (!comment) throw notFound('comment_not_found', 'Comment not found.');
+        if (!comment) throw notFound('comment_not_found', 'errors.commentNotFound');
         if (comment.userId !== user.id && membership !== 'teacher')
-          throw forbidden('Only the author or the teacher can delete a comment.');
+          throw forbidden('errors.onlyAuthorOrTeacherDeletes');
         await deleteComment(db, comment.id);
         return c.json({ message: 'Comment deleted' });
       },

@@ -47,7 +47,7 @@ export function coursesRoutes(deps: AppDeps) {
     .post('/', answers({ 201: courseJson }), requireApprovedTeacher, validate('json', createCourseBody), async (c) => {
       const user = c.get('user');
       const body = c.req.valid('json');
-      if (body.teacherId && body.teacherId !== user.id) throw forbidden('You can only create classes for yourself.');
+      if (body.teacherId && body.teacherId !== user.id) throw forbidden('errors.classesOnlyForYourself');
       const course = await createCourse(db, {
         courseName: body.courseName,
         teacherId: user.id,
@@ -95,7 +95,7 @@ export function coursesRoutes(deps: AppDeps) {
       const { id, userId } = c.req.valid('param');
       const course = await taughtCourse(db, c.get('user'), id);
       if (!(await removeStudent(db, course.id, userId))) {
-        throw notFound('student_not_found', 'This student is not in the class.');
+        throw notFound('student_not_found', 'errors.studentNotInClass');
       }
       return c.json({ message: 'Student removed', _id: userId });
     })

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { downloadableLecture } from '../auth/access';
-import { inWords } from '../auth/limits';
+import { waitValues } from '../auth/limits';
 import { requireUser } from '../auth/middleware';
 import {
   type DownloadJson,
@@ -54,16 +54,16 @@ export function downloadsRoutes(deps: AppDeps) {
   /** Counted once the lecture may be downloaded: a refused request writes nothing, not even a count. */
   const countRequest = async (userId: string) => {
     const wait = await requests.hit(userId);
-    if (wait > 0) throw tooMany(`Too many downloads asked for. Please try again in ${inWords(wait)}.`, wait);
+    if (wait > 0) throw tooMany('errors.tooManyDownloads', wait, waitValues(wait));
   };
 
   /** The lecture and its ready video, for someone who may download it; refused with why otherwise. */
   async function downloadable(user: User, lectureId: string): Promise<{ lecture: Lecture; video: Video }> {
     const { lecture } = await downloadableLecture(db, user, lectureId);
     const video = lecture.videoId ? await videoById(db, lecture.videoId) : undefined;
-    if (!video) throw new ApiError(409, 'no_video', 'This lecture has no video to download.');
+    if (!video) throw new ApiError(409, 'no_video', 'errors.noVideoToDownload');
     if (video.status !== 'ready') {
-      throw new ApiError(409, 'video_not_ready', 'This video is still being processed. Try again when it is ready.');
+      throw new ApiError(409, 'video_not_ready', 'errors.videoNotReadyTryLater');
     }
     return { lecture, video };
   }
@@ -133,8 +133,7 @@ export function downloadsRoutes(deps: AppDeps) {
       async (c) => {
         const { lecture, video } = await downloadable(c.get('user'), c.req.valid('param').id);
         const row = await downloadOf(db, video);
-        const notReady = () =>
-          new ApiError(409, 'download_not_ready', 'This download is not ready. Ask for it first and wait until it is.');
+        const notReady = () => new ApiError(409, 'download_not_ready', 'errors.downloadNotReady');
         if (row?.status !== 'ready') throw notReady();
         const key = downloadKey(video.id, row.id);
         const disposition = attachment(safeFilename(lecture.nameOfTopic));
@@ -173,7 +172,7 @@ export function downloadsRoutes(deps: AppDeps) {
         const { lecture, video } = await downloadable(c.get('user'), c.req.valid('param').id);
         const rung = rungOf(video);
         const playlist = await storage.get(mediaKey(video.id, { kind: 'playlist', rung: rung.index }));
-        if (!playlist) throw notFound('media_not_found', 'The files of this video are missing.');
+        if (!playlist) throw notFound('media_not_found', 'errors.videoFilesMissing');
         const files = rungFiles(await new Response(playlist).text(), rung.index);
         const token = tokens.issue(video.id);
         const base = `/media/videos/${video.id}/${token}`;

@@ -39,14 +39,11 @@ export function invitesRoutes(deps: AppDeps & { limits: AccountLimits }) {
     validate('param', inviteCodeParam),
     async (c) => {
       const address = clientAddress(c, config.trustProxy);
-      await refuseWhileLimited(limits.perClient.failedJoins, address, 'wrong class codes from this network');
+      await refuseWhileLimited(limits.perClient.failedJoins, address, 'wrongClassCodes');
       const course = await courseByInviteCode(db, c.req.valid('param').code);
       if (!course) {
         await limits.perClient.failedJoins.hit(address);
-        throw notFound(
-          'class_code_not_found',
-          'This invite link no longer works. Ask your teacher for the class code.',
-        );
+        throw notFound('class_code_not_found', 'errors.inviteLinkDead');
       }
       const teacher = await teacherRef(db, course.teacherId);
       return c.json({ courseName: course.courseName, teacherName: teacher.username || null });
@@ -61,18 +58,18 @@ export function enrollmentsRoutes(deps: AppDeps & { limits: AccountLimits }) {
   async function join(c: Context, user: User, code: string) {
     // Wrong codes are counted per network address, so nobody can walk through the codes of every class.
     const address = clientAddress(c, config.trustProxy);
-    await refuseWhileLimited(limits.perClient.failedJoins, address, 'wrong class codes from this network');
+    await refuseWhileLimited(limits.perClient.failedJoins, address, 'wrongClassCodes');
     const course = await courseByInviteCode(db, code);
     if (!course) {
       await limits.perClient.failedJoins.hit(address);
-      throw notFound('class_code_not_found', 'No class has this code. Please check it and try again.');
+      throw notFound('class_code_not_found', 'errors.classCodeNotFound');
     }
     const courseJson = toCourseJson(course, await teacherRef(db, course.teacherId));
     if (course.teacherId === user.id) {
       // The teacher scanning their own code lands in their class rather than on an error.
       return { created: false, body: toEnrollmentJson(courseJson) };
     }
-    if (user.role !== 'student') throw forbidden('Only students can join classes.');
+    if (user.role !== 'student') throw forbidden('errors.onlyStudentsJoin');
     const { enrollment, created } = await enroll(db, course.id, user.id);
     return { created, body: toEnrollmentJson(courseJson, enrollment) };
   }
@@ -83,7 +80,7 @@ export function enrollmentsRoutes(deps: AppDeps & { limits: AccountLimits }) {
     .post('/', answers({ 200: enrollmentJson, 201: enrollmentJson }), validate('json', enrollBody), async (c) => {
       const user = c.get('user');
       const body = c.req.valid('json');
-      if (body.studentId !== user.id) throw forbidden('You can only enroll yourself.');
+      if (body.studentId !== user.id) throw forbidden('errors.enrollOnlyYourself');
       const result = await join(c, user, body.classCode);
       return c.json(result.body, result.created ? 201 : 200);
     })

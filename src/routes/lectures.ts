@@ -33,7 +33,7 @@ import { reactionsRoutes } from './reactions';
 import { slidesRoutes } from './slides';
 
 const nameOfTopic = topicName;
-const videoLink = z.string().max(LIMITS.videoLinkMax, 'Video link is too long.').nullable();
+const videoLink = z.string().max(LIMITS.videoLinkMax, 'fields.videoLinkTooLong').nullable();
 
 const description = descriptionField.optional();
 const createBody = z.object({ courseId: idSchema, nameOfTopic, videoLink: videoLink.optional(), description });
@@ -46,13 +46,9 @@ async function videoForLink(db: Db, teacher: User, link: string | null): Promise
   const id = videoIdFromLink(link);
   const video = id ? await videoOwner(db, id) : undefined;
   if (!video || video.ownerId !== teacher.id) {
-    throw badRequest(
-      'invalid_video_link',
-      'This video link is not one of your uploads. Please upload the video again.',
-      {
-        fields: { videoLink: 'Not one of your uploads.' },
-      },
-    );
+    throw badRequest('invalid_video_link', 'errors.videoLinkNotYours', {
+      fields: { videoLink: 'fields.notYourUpload' },
+    });
   }
   return video.id;
 }

@@ -59,7 +59,7 @@ export function mediaRoutes(deps: AppDeps) {
       const file = parseMediaPath(token ? token.rest : rest);
       // Only rung playlists, init files and segments live under a token folder.
       if (!file || (token && (file === 'master' || file.kind === 'poster'))) {
-        throw notFound('media_not_found', 'Not found.');
+        throw notFound('media_not_found', 'errors.notFound');
       }
       if (token?.state === 'valid' && file !== 'master') {
         // No session, no database: the HMAC said yes. A playlist is read fresh each time (it grows while transcoding).
@@ -75,7 +75,7 @@ export function mediaRoutes(deps: AppDeps) {
 
       if (file === 'master') {
         if (video.status === 'failed' || (growing && video.firstPlayableAt === null)) {
-          throw new ApiError(409, 'video_not_ready', 'This video is still being processed.', {
+          throw new ApiError(409, 'video_not_ready', 'errors.videoNotReady', {
             status: video.status,
             progress: video.progress,
           });
@@ -121,6 +121,6 @@ export function mediaRoutes(deps: AppDeps) {
     const stored = await storage.stat(key);
     const response = stored && (await fileResponse(request, stored.size, (range) => storage.get(key, range), headers));
     if (response) return response;
-    throw notFound('media_not_found', 'Not found.');
+    throw notFound('media_not_found', 'errors.notFound');
   }
 }

@@ -1,20 +1,22 @@
 import { eq } from 'drizzle-orm';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { readableCourse } from '../auth/access';
 import { requireUser } from '../auth/middleware';
+import { directionOf, type Locale } from '../contract/locales';
 import { emailChoiceJson, messageJson } from '../contract/users';
 import { users } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
 import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
+import { localeOfAccount, localeOfRequest, translatorFor } from '../i18n/translate';
 import { PRODUCT_NAME } from '../mail/templates';
 import { EMAIL_CHOICES, emailChoiceOf, recordVisit, setEmailChoice } from '../notifications/notifications';
 import { readUnsubscribeToken } from '../notifications/unsubscribe-token';
 
 const choiceBody = z.object({
-  email: z.enum(EMAIL_CHOICES, { error: 'Choose every, daily or none.' }),
+  email: z.enum(EMAIL_CHOICES, { error: 'fields.emailChoice' }),
 });
 
 /** `GET`/`PUT /api/users/notifications`: the signed-in person's choice of notification email. */
@@ -34,15 +36,12 @@ export function notificationPrefsRoutes(deps: AppDeps) {
 
 const tokenQuery = z.object({ token: z.string().min(1).max(200) });
 
-const INVALID_LINK =
-  'This unsubscribe link is not valid. Copy the whole link from the email, or choose your emails in Settings.';
-
 /**
  * The small page a person sees when they open the unsubscribe link: opening it changes nothing (scanners prefetch).
  * It looks like the app (web/src/styles.css: its font, colours, brand and card) without loading any of it.
  */
-function page(title: string, body: string) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+function page(locale: Locale, title: string, body: string) {
+  return `<!doctype html><html lang="${locale}" dir="${directionOf(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title} · ${PRODUCT_NAME}</title>
 <style>body{font-family:ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#1e293b;background:linear-gradient(135deg,#eef2ff,#fff,#f0f9ff);margin:0;padding:40px 16px;min-height:100vh;box-sizing:border-box;-webkit-font-smoothing:antialiased}
 .brand{display:flex;align-items:center;justify-content:center;gap:8px;margin-bottom:24px;font-size:24px;font-weight:600;letter-spacing:-.025em;color:#0f172a}
@@ -54,8 +53,9 @@ button{font:inherit;font-size:14px;font-weight:600;color:#fff;background:#4f46e5
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-/** A message for the page: escaped, its closing "Settings" a link to the app's Settings (sign-in comes first there). */
-const withSettingsLink = (text: string) => escapeHtml(text).replace(/Settings\.$/, '<a href="/settings">Settings</a>.');
+/** A message for the page, escaped, then a link to the app's Settings (sign-in comes first there). */
+const withSettingsLink = (t: ReturnType<typeof translatorFor>, text: string) =>
+  `${escapeHtml(text)}</p><p><a href="/settings">${escapeHtml(t('unsubscribe.openSettings'))}</a>`;
 
 /**
  * `/api/notifications`: the one-click unsubscribe of RFC 8058 (no session: the signed token is the proof) and the
@@ -63,6 +63,18 @@ const withSettingsLink = (text: string) => escapeHtml(text).replace(/Settings\.$
  */
 export function notificationsRoutes(deps: AppDeps) {
   const { db, config } = deps;
+  /** The page's language: the account's own choice when the link names one, else the browser's. */
+  const pageLocale = async (c: Context, userId: string | undefined) => {
+    const [account] = userId
+      ? await db.select({ locale: users.locale }).from(users).where(eq(users.id, userId)).limit(1)
+      : [];
+    return account?.locale ? localeOfAccount(account, config) : localeOfRequest(c);
+  };
+  const invalidPage = (locale: Locale) => {
+    const t = translatorFor(locale);
+    const title = escapeHtml(t('unsubscribe.invalid.title'));
+    return page(locale, title, `<h1>${title}</h1><p>${withSettingsLink(t, t('errors.invalidUnsubscribeLink'))}</p>`);
+  };
   const htmlHeaders = {
     'Content-Security-Policy':
       "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
@@ -77,19 +89,17 @@ export function notificationsRoutes(deps: AppDeps) {
         async (c) => {
           const parsed = tokenQuery.safeParse(c.req.query());
           const userId = parsed.success ? readUnsubscribeToken(config.jwtSecret, parsed.data.token) : undefined;
-          if (!userId || !parsed.success) {
-            return c.html(
-              page('Link not valid', `<h1>Link not valid</h1><p>${withSettingsLink(INVALID_LINK)}</p>`),
-              400,
-              htmlHeaders,
-            );
-          }
+          const locale = await pageLocale(c, userId);
+          if (!userId || !parsed.success) return c.html(invalidPage(locale), 400, htmlHeaders);
+          const t = translatorFor(locale);
           const action = `/api/notifications/unsubscribe?token=${encodeURIComponent(parsed.data.token)}`;
+          const button = escapeHtml(t('mail.notification.unsubscribe'));
           return c.html(
             page(
-              'Unsubscribe',
-              `<h1>Stop notification emails?</h1><p>You will no longer get emails about new lectures and comments. You can turn them on again in <a href="/settings">Settings</a>.</p>
-<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
+              locale,
+              button,
+              `<h1>${escapeHtml(t('unsubscribe.confirm.heading'))}</h1><p>${withSettingsLink(t, t('unsubscribe.confirm.body'))}</p>
+<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${button}</button></form>`,
             ),
             200,
             htmlHeaders,
@@ -106,25 +116,24 @@ export function notificationsRoutes(deps: AppDeps) {
           const parsed = tokenQuery.safeParse(c.req.query());
           const userId = parsed.success ? readUnsubscribeToken(config.jwtSecret, parsed.data.token) : undefined;
           const wantsHtml = (c.req.header('accept') ?? '').includes('text/html');
+          const locale = await pageLocale(c, userId);
           if (!userId) {
-            if (wantsHtml)
-              return c.html(
-                page('Link not valid', `<h1>Link not valid</h1><p>${withSettingsLink(INVALID_LINK)}</p>`),
-                400,
-                htmlHeaders,
-              );
-            throw badRequest('invalid_unsubscribe_link', INVALID_LINK);
+            if (wantsHtml) return c.html(invalidPage(locale), 400, htmlHeaders);
+            throw badRequest('invalid_unsubscribe_link', 'errors.invalidUnsubscribeLink');
           }
           // A deleted account's link sets nothing (the foreign key refuses a row for no one).
           const [exists] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
           if (exists) await setEmailChoice(db, userId, 'none');
-          const message = 'You are unsubscribed: no more notification emails. You can turn them on again in Settings.';
-          if (wantsHtml)
+          const t = translatorFor(locale);
+          const message = t('unsubscribe.done.body');
+          if (wantsHtml) {
+            const title = escapeHtml(t('unsubscribe.done.title'));
             return c.html(
-              page('Unsubscribed', `<h1>Unsubscribed</h1><p>${withSettingsLink(message)}</p>`),
+              page(locale, title, `<h1>${title}</h1><p>${withSettingsLink(t, message)}</p>`),
               200,
               htmlHeaders,
             );
+          }
           return c.json({ message });
         },
       )

@@ -23,18 +23,20 @@ import { ApiError, badRequest, forbidden, notFound } from '../errors';
 import { smallFileForm } from '../http/form-file';
 import { answers, multipartBody } from '../http/openapi';
 import { idParam, invalidInput, validate } from '../http/validation';
+import type { MessageKey } from '../i18n/translate';
 import { toAvatar } from '../images/avatar';
 import { removeVideoFiles } from '../media/videos';
 import { avatarKey, tempDir } from '../storage/keys';
 
 /** A password account without its password: the 400 the spec's strict schema gave. */
-const passwordMissing = (field: string, message: string) => invalidInput([{ message, path: [field] }], field);
+const passwordMissing = (field: string, message: MessageKey) => invalidInput([{ message, path: [field] }], field);
 const picture = smallFileForm({
   field: 'profilePicture',
   maxBytes: LIMITS.avatarMaxBytes,
-  tooLarge: () => new ApiError(413, 'too_large', 'The picture is too large. The limit is 5 MB.'),
-  missing: 'Please select an image file to upload.',
-  what: 'the picture',
+  tooLarge: () =>
+    new ApiError(413, 'too_large', 'errors.pictureTooLarge', {}, { mb: LIMITS.avatarMaxBytes / 1024 ** 2 }),
+  missing: 'fields.choosePicture',
+  badForm: 'errors.sendPictureAsForm',
 });
 
 /**
@@ -42,20 +44,13 @@ const picture = smallFileForm({
  * to approve teachers or run it. The admin console has no way to make another administrator, so the message
  * names the ways there are (ADMIN_EMAIL at start, the set-admin-password command).
  */
-const lastAdmin = () =>
-  new ApiError(
-    409,
-    'last_admin',
-    'You are the only administrator, so your account cannot be deleted yet. Make someone else administrator first: ' +
-      'the admin console cannot do that, so set ADMIN_EMAIL to their address and restart the server, or run ' +
-      '`classroom set-admin-password` with it. Nothing was deleted.',
-  );
+const lastAdmin = () => new ApiError(409, 'last_admin', 'errors.lastAdmin');
 
 /** The signed-in user's own name, password and picture, and everyone's pictures. */
 export function profileRoutes(deps: AppDeps) {
   const { db, config, storage } = deps;
   const ensureSelf = (caller: User, id: string) => {
-    if (caller.id !== id) throw forbidden('You can only change your own account.');
+    if (caller.id !== id) throw forbidden('errors.onlyOwnAccount');
   };
 
   // Per route, not `.use()`: this app shares /api/users with the public sign-up routes.
@@ -87,7 +82,7 @@ export function profileRoutes(deps: AppDeps) {
         const { id } = c.req.valid('param');
         const version = await avatarVersionOf(db, id);
         const file = version ? await storage.get(avatarKey(id)) : undefined;
-        if (!file) throw notFound('avatar_not_found', 'This picture does not exist.');
+        if (!file) throw notFound('avatar_not_found', 'errors.pictureNotFound');
         return new Response(file, {
           headers: {
             'Content-Type': 'image/webp',
@@ -111,14 +106,14 @@ export function profileRoutes(deps: AppDeps) {
         if (first) {
           // A school-only account chooses its first password: only where passwords are a way in.
           if (!config.passwordSignin) {
-            throw forbidden('This server uses school sign-in only, so your account cannot have a password.');
+            throw forbidden('errors.noPasswordsHere');
           }
           await requireReauth(c, config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
         } else {
-          if (!body.currentPassword) throw passwordMissing('currentPassword', 'Current password is required.');
+          if (!body.currentPassword) throw passwordMissing('currentPassword', 'fields.currentPasswordRequired');
           if (!(await verifyPassword(body.currentPassword, caller.passwordHash))) {
-            throw badRequest('wrong_password', 'Your current password is not correct.', {
-              fields: { currentPassword: 'Your current password is not correct.' },
+            throw badRequest('wrong_password', 'errors.wrongCurrentPassword', {
+              fields: { currentPassword: 'errors.wrongCurrentPassword' },
             });
           }
         }
@@ -149,11 +144,9 @@ export function profileRoutes(deps: AppDeps) {
         if (!hasPassword(caller)) {
           await requireReauth(c, config.jwtSecret, { userId: caller.id, sessionId: c.get('sessionId') });
         } else if (!password) {
-          throw passwordMissing('password', 'Password is required.');
+          throw passwordMissing('password', 'fields.passwordRequired');
         } else if (!(await verifyPassword(password, caller.passwordHash))) {
-          throw badRequest('wrong_password', 'Your password is not correct.', {
-            fields: { password: 'Your password is not correct.' },
-          });
+          throw badRequest('wrong_password', 'errors.wrongPassword', { fields: { password: 'errors.wrongPassword' } });
         }
         if (caller.isAdmin) {
           const others = (await administrators(db)).filter((admin) => admin.id !== caller.id && !admin.disabledAt);
@@ -178,7 +171,19 @@ export function profileRoutes(deps: AppDeps) {
       async (c) => {
         const caller = c.get('user');
         ensureSelf(caller, c.req.valid('param').id);
-        return c.json(toPrivateUser(await updateUser(db, caller.id, { username: c.req.valid('json').username })));
+        const body = c.req.valid('json');
+        // A language the school does not offer (LOCALES) is refused, and nothing is changed.
+        if (body.locale && !config.locales.includes(body.locale)) {
+          throw badRequest('locale_not_offered', 'errors.localeNotOffered', {
+            fields: { locale: 'errors.localeNotOffered' },
+          });
+        }
+        const changes = {
+          ...(body.username !== undefined ? { username: body.username } : {}),
+          // null: follow the browser's language again.
+          ...(body.locale !== undefined ? { locale: body.locale } : {}),
+        };
+        return c.json(toPrivateUser(await updateUser(db, caller.id, changes)));
       },
     );
 }

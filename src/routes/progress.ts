@@ -11,8 +11,8 @@ import { idParam, idSchema, validate } from '../http/validation';
 
 const DAY_SECONDS = 24 * 60 * 60;
 const progressBody = z.object({
-  position: z.number({ error: 'Position must be a number of seconds.' }).min(0).max(DAY_SECONDS),
-  duration: z.number({ error: 'Duration must be a number of seconds.' }).positive().max(DAY_SECONDS),
+  position: z.number({ error: 'fields.positionSeconds' }).min(0).max(DAY_SECONDS),
+  duration: z.number({ error: 'fields.durationSeconds' }).positive().max(DAY_SECONDS),
 });
 const courseParam = z.object({ courseId: idSchema });
 
@@ -46,7 +46,7 @@ export function progressRoutes(deps: AppDeps) {
       validate('param', courseParam),
       async (c) => {
         const { course, membership } = await readableCourse(db, c.get('user'), c.req.valid('param').courseId);
-        if (membership !== 'teacher') throw forbidden('Only the teacher of this class can see who watched what.');
+        if (membership !== 'teacher') throw forbidden('errors.onlyTeacherSeesProgress');
         const { students, lectures, progress } = await courseProgress(db, course.id);
         return c.json(toCourseProgressJson(students, lectures, progress));
       },

@@ -24,7 +24,7 @@ export function reactionsRoutes(deps: AppDeps) {
       const { lecture } = await readableLecture(db, user, c.req.valid('param').id);
       const { added, noOfLikes } = await addLike(db, lecture.id, user.id);
       // The spec's client adds one locally on success, so a second like must fail rather than answer 200.
-      if (!added) throw new ApiError(409, 'already_liked', 'You already liked this lecture.', { noOfLikes });
+      if (!added) throw new ApiError(409, 'already_liked', 'errors.alreadyLiked', { noOfLikes });
       return c.json({ noOfLikes, liked: true });
     })
 

@@ -8,61 +8,58 @@ import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, errorBody, notFound } from '../errors';
 import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
+import type { MessageKey } from '../i18n/translate';
 import { newId } from '../lib/ids';
 import { acceptUpload, checkDiskRoom, checkUploadTarget, tooLarge } from '../media/accept-upload';
 
-const uploadGone = () => notFound('upload_not_found', 'There is no such upload. Please start it again.');
+const uploadGone = () => notFound('upload_not_found', 'errors.uploadNotFound');
 
 /** What each tus header is for, said to whoever sent a bad one. */
-const HEADER_PROBLEMS: Record<string, string> = {
-  'tus-resumable': 'This server speaks tus 1.0.0: send Tus-Resumable: 1.0.0.',
-  'upload-length': "Upload-Length must be the file's size in bytes.",
-  'upload-offset': 'Upload-Offset must be a number of bytes.',
-  'upload-metadata': 'Upload-Metadata must be key and base64 value pairs, separated by commas.',
-  'upload-defer-length': 'Please say how large the file is (Upload-Length).',
-  'content-type': "Send the file's bytes as application/offset+octet-stream.",
+const HEADER_PROBLEMS: Record<string, MessageKey> = {
+  'tus-resumable': 'errors.tusVersion',
+  'upload-length': 'errors.tusUploadLength',
+  'upload-offset': 'errors.tusUploadOffset',
+  'upload-metadata': 'errors.tusUploadMetadata',
+  'upload-defer-length': 'errors.tusLengthRequired',
+  'content-type': 'errors.tusContentType',
 };
 
 /** tus's own refusals (plain text) in our words, by tus's text; anything else by its status. */
-const TUS_REFUSALS: Record<string, [code: string, message: string]> = {
-  'tus-resumable required': ['tus_version_required', HEADER_PROBLEMS['tus-resumable']],
-  'upload-length or upload-defer-length header required': [
-    'length_required',
-    'Please say how large the file is (Upload-Length).',
-  ],
-  'upload-offset header required': ['offset_required', 'Please say where this piece starts (Upload-Offset).'],
-  'content-type header required': ['content_type_required', HEADER_PROBLEMS['content-type']],
-  'upload-offset conflict': [
-    'offset_conflict',
-    'This piece does not start where the upload stands. Ask where it stands (HEAD) and resume from there.',
-  ],
-  "upload's size exceeded": ['too_large', 'More bytes were sent than the upload said it would have.'],
-  'the file for this url was not found': ['upload_not_found', uploadGone().message],
-  'the file for this url no longer exists': ['upload_not_found', uploadGone().message],
-  'request aborted due to lock acquired': [
-    'upload_busy',
-    'Another request is sending to this upload. Please try again.',
-  ],
-  'cannot terminate an already completed upload': ['upload_complete', 'This upload is complete and cannot be ended.'],
+const TUS_REFUSALS: Record<string, [code: string, message: MessageKey]> = {
+  'tus-resumable required': ['tus_version_required', 'errors.tusVersion'],
+  'upload-length or upload-defer-length header required': ['length_required', 'errors.tusLengthRequired'],
+  'upload-offset header required': ['offset_required', 'errors.tusOffsetRequired'],
+  'content-type header required': ['content_type_required', 'errors.tusContentType'],
+  'upload-offset conflict': ['offset_conflict', 'errors.tusOffsetConflict'],
+  "upload's size exceeded": ['too_large', 'errors.tusSizeExceeded'],
+  'the file for this url was not found': ['upload_not_found', 'errors.uploadNotFound'],
+  'the file for this url no longer exists': ['upload_not_found', 'errors.uploadNotFound'],
+  'request aborted due to lock acquired': ['upload_busy', 'errors.uploadBusy'],
+  'cannot terminate an already completed upload': ['upload_complete', 'errors.uploadComplete'],
 };
 
 /** A tus refusal as our error shape: `Invalid upload-length upload-metadata` names each bad header in `fields`. */
-export function tusRefusal(status: number, text: string, maxUploadBytes: number) {
+export function tusRefusal(c: Context, status: number, text: string, maxUploadBytes: number) {
   const said = text.trim().toLowerCase();
   if (said.startsWith('invalid ')) {
     const headers = said.slice('invalid '.length).split(/\s+/);
-    const fields = Object.fromEntries(headers.map((name) => [name, HEADER_PROBLEMS[name] ?? `${name} is not valid.`]));
+    const fields = Object.fromEntries(
+      headers.map((name): [string, MessageKey] => [name, HEADER_PROBLEMS[name] ?? 'errors.tusHeaderInvalid']),
+    );
     const code = `invalid_${headers[0].replaceAll('-', '_')}`;
-    return errorBody(code, Object.values(fields)[0], { fields });
+    return errorBody(c, code, Object.values(fields)[0] ?? 'errors.tusHeaderInvalid', { fields });
   }
-  if (said === 'maximum size exceeded') return errorBody('too_large', tooLarge(maxUploadBytes).message);
+  if (said === 'maximum size exceeded') {
+    const error = tooLarge(maxUploadBytes);
+    return errorBody(c, 'too_large', error.message as MessageKey, {}, error.values);
+  }
   if (said.startsWith('upload-metadata is invalid')) {
-    return errorBody('invalid_upload_metadata', HEADER_PROBLEMS['upload-metadata']);
+    return errorBody(c, 'invalid_upload_metadata', 'errors.tusUploadMetadata');
   }
   const known = TUS_REFUSALS[said];
-  if (known) return errorBody(...known);
-  if (status >= 500) return errorBody('upload_failed', 'The upload failed. Please try again.');
-  return errorBody('upload_refused', 'The upload was refused. Please start it again.');
+  if (known) return errorBody(c, ...known);
+  if (status >= 500) return errorBody(c, 'upload_failed', 'errors.uploadFailed');
+  return errorBody(c, 'upload_refused', 'errors.uploadRefused');
 }
 
 /**
@@ -79,14 +76,18 @@ export function resumableUploadRoutes(deps: AppDeps) {
   const datastore = resumable.tus;
   // The signed-in user of each request tus hands back to our hooks.
   const users = new WeakMap<Request, User>();
+  // …and its context, for answers in the person's language.
+  const contexts = new WeakMap<Request, Context>();
   const userOf = (request: Request) => {
     const user = users.get(request);
-    if (!user) throw { status_code: 401, body: JSON.stringify(errorBody('unauthorized', 'Please sign in.')) };
-    return user;
+    const c = contexts.get(request);
+    if (!user || !c)
+      throw { status_code: 401, body: JSON.stringify({ error: 'Please sign in.', code: 'unauthorized' }) };
+    return { user, c };
   };
-  const refuse = (error: ApiError) => ({
+  const refuse = (c: Context, error: ApiError) => ({
     status_code: error.status,
-    body: JSON.stringify(errorBody(error.code, error.message, error.extra)),
+    body: JSON.stringify(errorBody(c, error.code, error.message as MessageKey, error.extra, error.values)),
   });
   const targetOf = (upload: Upload) => ({
     courseId: upload.metadata?.courseId ?? undefined,
@@ -104,33 +105,33 @@ export function resumableUploadRoutes(deps: AppDeps) {
     allowedOrigins: () => false,
     namingFunction: () => newId(),
     async onUploadCreate(request, upload) {
-      const user = userOf(request as unknown as Request);
+      const { user, c } = userOf(request as unknown as Request);
       try {
         if (upload.size === undefined) {
-          throw new ApiError(400, 'length_required', 'Please say how large the file is (Upload-Length).');
+          throw new ApiError(400, 'length_required', 'errors.tusLengthRequired');
         }
         if (upload.size > config.maxUploadBytes) throw tooLarge(config.maxUploadBytes);
         if (Object.values(upload.metadata ?? {}).some((value) => value?.includes('\0'))) {
-          throw new ApiError(400, 'invalid_upload_metadata', 'The upload’s details contain hidden characters.');
+          throw new ApiError(400, 'invalid_upload_metadata', 'errors.uploadDetailsHidden');
         }
         checkDiskRoom(config, upload.size);
         await checkUploadTarget(deps, user, targetOf(upload));
       } catch (error) {
-        if (error instanceof ApiError) throw refuse(error);
+        if (error instanceof ApiError) throw refuse(c, error);
         throw error;
       }
       // The owner is the server's word, whatever metadata the client sent.
       return { metadata: { ...upload.metadata, owner: user.id } };
     },
     async onIncomingRequest(request, uploadId) {
-      const user = userOf(request as unknown as Request);
+      const { user, c } = userOf(request as unknown as Request);
       // A creation names the id it is about to make: onUploadCreate checks that one.
       if (request.method === 'POST') return;
       const upload = await datastore.getUpload(uploadId).catch(() => undefined);
-      if (!upload || upload.metadata?.owner !== user.id) throw refuse(uploadGone());
+      if (!upload || upload.metadata?.owner !== user.id) throw refuse(c, uploadGone());
     },
     async onUploadFinish(request, upload) {
-      const user = userOf(request as unknown as Request);
+      const { user, c } = userOf(request as unknown as Request);
       let file: Awaited<ReturnType<typeof resumable.finished>> | undefined;
       try {
         file = await resumable.finished(upload.id);
@@ -144,29 +145,36 @@ export function resumableUploadRoutes(deps: AppDeps) {
         });
         return {};
       } catch (error) {
-        if (error instanceof ApiError) throw refuse(error);
+        if (error instanceof ApiError) throw refuse(c, error);
         throw error;
       } finally {
         file?.release();
         await resumable.forget(upload.id);
       }
     },
-    onResponseError(_request, error) {
+    onResponseError(request, error) {
       // tus answers its own refusals in plain text: give every client our one error shape.
       if ('status_code' in error && error.body.startsWith('{')) return error;
       const status = 'status_code' in error ? error.status_code : 500;
       const text = 'status_code' in error ? error.body : '';
-      return { status_code: status, body: JSON.stringify(tusRefusal(status, text, config.maxUploadBytes)) };
+      const c = contexts.get(request as unknown as Request);
+      const body = c
+        ? tusRefusal(c, status, text, config.maxUploadBytes)
+        : { error: 'The upload was refused.', code: 'upload_refused' };
+      return { status_code: status, body: JSON.stringify(body) };
     },
   });
 
   const handle = async (c: Context<AppEnv>) => {
     users.set(c.req.raw, c.get('user'));
+    contexts.set(c.req.raw, c);
     const response = await tus.handleWeb(c.req.raw);
     if (response.status < 400 || c.req.method === 'HEAD') return response;
     // Some refusals (a missing Tus-Resumable, a malformed header) are written before onResponseError is asked.
     const text = await response.text();
-    const body = text.startsWith('{') ? text : JSON.stringify(tusRefusal(response.status, text, config.maxUploadBytes));
+    const body = text.startsWith('{')
+      ? text
+      : JSON.stringify(tusRefusal(c, response.status, text, config.maxUploadBytes));
     const headers = new Headers(response.headers);
     headers.set('Content-Type', 'application/json');
     headers.delete('Content-Length');
@@ -213,7 +221,7 @@ export function resumableUploadRoutes(deps: AppDeps) {
         if (!video || video.ownerId !== c.get('user').id) {
           const pending = await datastore.getUpload(id).catch(() => undefined);
           if (pending?.metadata?.owner === c.get('user').id) {
-            throw new ApiError(409, 'upload_incomplete', 'This upload has not finished yet.', {
+            throw new ApiError(409, 'upload_incomplete', 'errors.uploadIncomplete', {
               offset: pending.offset,
               size: pending.size,
             });

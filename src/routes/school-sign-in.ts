@@ -28,6 +28,7 @@ import { ApiError, notFound, unauthorized } from '../errors';
 import { clientAddress } from '../http/client-address';
 import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
+import { localeOfRequest, translate } from '../i18n/translate';
 import type { Logger } from '../lib/log';
 
 const ATTEMPT_COOKIE = 'oidc_attempt';
@@ -40,12 +41,12 @@ const DEFAULT_NEXT = '/classroom';
  */
 export const nextPath = z
   .string()
-  .max(500, 'The return address is too long.')
+  .max(500, 'fields.returnPathTooLong')
   .refine(
     (path) => /^\/(?![/\\])/.test(path) && !path.includes('\\') && !/\p{Cc}/u.test(path),
     'The return address must be a path on this site, such as /classroom.',
   )
-  .refine((path) => new URL(path, 'http://same.invalid').origin === 'http://same.invalid', 'Not a path on this site.');
+  .refine((path) => new URL(path, 'http://same.invalid').origin === 'http://same.invalid', 'fields.returnPathNotHere');
 
 const startQuery = z.object({
   next: nextPath.optional(),
@@ -77,6 +78,10 @@ export async function endSessionUrlOf(config: Config, log: Logger): Promise<stri
 }
 
 /** For OIDC_ALLOWED_DOMAINS, Google's accounts are checked on their `hd` claim (the Workspace they belong to). */
+/** The school sign-in button's words: the school's own (OIDC_BUTTON_LABEL), else ours in the request's language. */
+const schoolLabel = (c: Context, config: Config) =>
+  config.oidc?.buttonLabel ?? translate(localeOfRequest(c), 'auth.schoolButton');
+
 const isGoogle = (issuer: string) => /^https:\/\/accounts\.google\.com\/?$/.test(issuer);
 
 /**
@@ -123,7 +128,7 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
       (c) =>
         c.json({
           password: config.passwordSignin,
-          oidc: config.oidc ? { label: config.oidc.buttonLabel } : null,
+          oidc: config.oidc ? { label: schoolLabel(c, config) } : null,
         }),
     )
 
@@ -145,11 +150,11 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
       validate('query', startQuery),
       async (c) => {
         const oidc = oidcClientOf(config, deps.log);
-        if (!oidc) throw notFound('oidc_off', 'School sign-in is not set up on this server.');
+        if (!oidc) throw notFound('oidc_off', 'errors.oidcOff');
         const query = c.req.valid('query');
         const intent = query.intent ?? 'sign_in';
         try {
-          await countOrRefuse(limits.oidcStarts, perClient(c), 'sign-in attempts from this network');
+          await countOrRefuse(limits.oidcStarts, perClient(c), 'signIns');
         } catch {
           return problemPage(c, 'too_many_attempts', 'start rate limit');
         }
@@ -157,11 +162,7 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
         if (intent === 'link' || intent === 'confirm') {
           const session = await signedIn(c);
           if (!session) {
-            throw unauthorized(
-              intent === 'link'
-                ? 'Please sign in first, then link your school account from Settings.'
-                : 'Please sign in first, then confirm with your school account from Settings.',
-            );
+            throw unauthorized(intent === 'link' ? 'errors.signInBeforeLinking' : 'errors.signInBeforeConfirming');
           }
           linkUserId = session.user.id;
         }
@@ -215,9 +216,9 @@ export function schoolSignInRoutes(deps: AppDeps & { limits: AccountLimits }) {
       ),
       async (c) => {
         const oidc = oidcClientOf(config, deps.log);
-        if (!oidc || !config.oidc) throw notFound('oidc_off', 'School sign-in is not set up on this server.');
+        if (!oidc || !config.oidc) throw notFound('oidc_off', 'errors.oidcOff');
         try {
-          await countOrRefuse(limits.oidcCallbacks, perClient(c), 'sign-in attempts from this network');
+          await countOrRefuse(limits.oidcCallbacks, perClient(c), 'signIns');
         } catch {
           return problemPage(c, 'too_many_attempts', 'callback rate limit');
         }
@@ -298,7 +299,7 @@ export function signInMethodsRoutes(deps: AppDeps) {
         return c.json({
           password: hasPassword(user),
           school: identities.map((row) => ({ id: row.id, email: row.email, linkedAt: row.createdAt })),
-          schoolLabel: config.oidc?.buttonLabel ?? null,
+          schoolLabel: config.oidc ? schoolLabel(c, config) : null,
         });
       },
     )
@@ -313,13 +314,9 @@ export function signInMethodsRoutes(deps: AppDeps) {
       async (c) => {
         const user = c.get('user');
         const result = await unlinkIdentity(db, user.id, c.req.valid('param').id);
-        if (result === 'not_found') throw notFound('not_found', 'This school account is not linked to you.');
+        if (result === 'not_found') throw notFound('not_found', 'errors.schoolAccountNotLinked');
         if (result === 'last_method') {
-          throw new ApiError(
-            409,
-            'last_sign_in_method',
-            'This is the only way to sign in to your account, so it cannot be unlinked.',
-          );
+          throw new ApiError(409, 'last_sign_in_method', 'errors.lastSignInMethod');
         }
         c.get('log').info({ event: 'oidc_unlinked', userId: user.id }, 'school account unlinked');
         return c.body(null, 204);

@@ -32,7 +32,7 @@ export function searchRoutes(deps: AppDeps, options: { perMinute?: number } = {}
       const user = c.get('user');
       const { q, courseId } = c.req.valid('query');
       const wait = await limiter.hit(user.id);
-      if (wait > 0) throw tooMany(`Too many searches. Please try again in ${wait} seconds.`, wait);
+      if (wait > 0) throw tooMany('errors.tooManySearches', wait, { count: wait });
       // A class the user cannot read answers its 404, as everywhere else.
       if (courseId) await readableCourse(db, user, courseId);
       const result: SearchResultJson = await search(db, user, tokensOf(q), courseId);

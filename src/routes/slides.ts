@@ -26,9 +26,9 @@ const lectureParam = z.object({ id: idSchema });
 const slideParam = z.object({ id: idSchema, slideId: idSchema });
 const thumbnailParam = z.object({
   id: idSchema,
-  file: z.string().regex(new RegExp(`^${ID_CHARS}\\.webp$`), 'Not a slide thumbnail.'),
+  file: z.string().regex(new RegExp(`^${ID_CHARS}\\.webp$`), 'fields.notSlideThumbnail'),
 });
-const slideNotFound = () => notFound('slide_not_found', 'This slide does not exist.');
+const slideNotFound = () => notFound('slide_not_found', 'errors.slideNotFound');
 
 /** A teacher's titles, hidings and switches per minute: each writes the lecture's search entries again. */
 export const SLIDE_CHANGES_PER_MINUTE = 60;
@@ -46,7 +46,7 @@ export function slidesRoutes(deps: AppDeps) {
   /** Counted once the teacher and the slide are known: a refused request writes nothing, not even a count. */
   const countChange = async (userId: string) => {
     const wait = await changes.hit(userId);
-    if (wait > 0) throw tooMany(`Too many changes to the slides. Please try again in ${wait} seconds.`, wait);
+    if (wait > 0) throw tooMany('errors.tooManySlideChanges', wait, { count: wait });
   };
   return new Hono<AppEnv>()
     .get(
@@ -139,7 +139,7 @@ export function slidesRoutes(deps: AppDeps) {
       validate('json', slideIndexChange),
       async (c) => {
         const lecture = await taughtLecture(db, c.get('user'), c.req.valid('param').id);
-        if (!lecture.videoId) throw notFound('video_not_found', 'This lecture has no video.');
+        if (!lecture.videoId) throw notFound('video_not_found', 'errors.lectureHasNoVideo');
         await countChange(c.get('user').id);
         const queued = await switchSlideIndex(db, lecture.id, lecture.videoId, c.req.valid('json').enabled);
         if (queued) deps.jobs.wake();

@@ -17,9 +17,9 @@ export function videosRoutes(deps: AppDeps) {
       return c.json(toVideoJson(await watchableVideo(db, c.get('user'), c.req.valid('param').id)));
     })
     .post('/:id/retry', answers({ 200: videoJson }), validate('param', idParam), async (c) => {
-      const video = await ownVideo(db, c.get('user'), c.req.valid('param').id, 'retry it');
+      const video = await ownVideo(db, c.get('user'), c.req.valid('param').id);
       if (!(await retryFailed(db, video.id))) {
-        throw new ApiError(409, 'not_failed', 'Only a video that failed can be retried.');
+        throw new ApiError(409, 'not_failed', 'errors.videoNotFailed');
       }
       jobs.wake();
       return c.json(toVideoJson(await watchableVideo(db, c.get('user'), video.id)));

@@ -7,7 +7,11 @@ export async function findUserByEmail(db: Db, email: string) {
   return user;
 }
 
-export async function updateUser(db: Db, id: string, values: Partial<Pick<User, 'username' | 'passwordHash'>>) {
+export async function updateUser(
+  db: Db,
+  id: string,
+  values: Partial<Pick<User, 'username' | 'passwordHash' | 'locale'>>,
+) {
   const [user] = await db.update(users).set(values).where(eq(users.id, id)).returning();
   return user as User;
 }
