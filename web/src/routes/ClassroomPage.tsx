@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { useSession } from '@lib/session';
 import { toast } from '@lib/toast';
 import { usePageTitle } from '@lib/use-page-title';
@@ -15,7 +16,7 @@ export function ClassroomPage() {
   const isTeacher = user?.role === 'teacher';
   const mayTeach = isTeacher && user?.teacherStatus === 'approved';
   const query = useCourses();
-  usePageTitle('Your classes');
+  usePageTitle(t('classes.page.title'));
   const rename = useRenameCourse();
   const remove = useDeleteCourse();
   const [createOpen, setCreateOpen] = useState(false);
@@ -26,47 +27,43 @@ export function ClassroomPage() {
   // Both throw on failure, so the card stays open with what the user typed (the toast says why).
   const onRename = async (course: Course, courseName: string) => {
     await rename.mutateAsync({ id: course._id, courseName });
-    toast.success(`Renamed to ${courseName}`);
+    toast.success(t('classes.page.renamed', { name: courseName }));
   };
   const onDelete = async (course: Course) => {
     await remove.mutateAsync(course._id);
-    toast.success(`Deleted ${course.courseName}`);
+    toast.success(t('classes.page.deleted', { name: course.courseName }));
   };
 
   return (
     <section>
       <div className="flex items-center justify-between gap-4">
-        <h1 className="page-title">Your classes</h1>
+        <h1 className="page-title">{t('classes.page.title')}</h1>
         {isTeacher ? (
           <button type="button" className="btn btn-primary" onClick={() => setCreateOpen(true)} disabled={!mayTeach}>
-            <PlusIcon size={18} /> Create class
+            <PlusIcon size={18} /> {t('classes.page.create')}
           </button>
         ) : (
           <button type="button" className="btn btn-primary" onClick={() => setJoinOpen(true)}>
-            <LogInIcon size={18} /> Join class
+            <LogInIcon size={18} /> {t('classes.page.join')}
           </button>
         )}
       </div>
 
       {isTeacher && !mayTeach && (
         <p role="status" className="mt-4 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
-          {user?.teacherStatus === 'declined'
-            ? 'Your request to teach was declined. Please ask your administrator.'
-            : "Your teacher account is waiting for the administrator's approval. You can create classes once it is approved."}
+          {user?.teacherStatus === 'declined' ? t('classes.page.declined') : t('classes.page.pending')}
         </p>
       )}
       <div className="mt-6">
         <QueryState
           query={query}
-          label="your classes"
+          label={t('classes.page.what')}
           empty={
             <div className="empty-state">
               <BookIcon size={40} className="text-indigo-400" />
-              <p className="mt-3 font-medium text-slate-800">No classes yet</p>
+              <p className="mt-3 font-medium text-slate-800">{t('classes.page.empty')}</p>
               <p className="mt-1 max-w-sm text-sm text-slate-600">
-                {isTeacher
-                  ? 'Create your first class, then share its link or QR code with your students.'
-                  : 'Join a class with the code your teacher gives you, or scan the QR code in class.'}
+                {t(isTeacher ? 'classes.page.emptyTeacher' : 'classes.page.emptyStudent')}
               </p>
               <button
                 type="button"
@@ -74,7 +71,7 @@ export function ClassroomPage() {
                 onClick={() => (isTeacher ? setCreateOpen(true) : setJoinOpen(true))}
                 disabled={isTeacher && !mayTeach}
               >
-                {isTeacher ? 'Create a class' : 'Join a class'}
+                {t(isTeacher ? 'classes.page.createFirst' : 'classes.page.joinFirst')}
               </button>
             </div>
           }

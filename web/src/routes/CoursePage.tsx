@@ -1,6 +1,7 @@
 import { ApiError } from '@api/client';
 import { errorMessage, queryClient } from '@api/query-client';
 import { teacherIdOf, teacherName } from '@lib/course-teacher';
+import { t } from '@lib/i18n';
 import { seekRequestAtom } from '@lib/playback';
 import { useSession } from '@lib/session';
 import { toast } from '@lib/toast';
@@ -139,7 +140,7 @@ export function CoursePage() {
 
   if (!course && courseQuery.isError) return <CourseLoadError query={courseQuery} />;
   if (!lectures && lecturesQuery.isError) {
-    return <LoadError label="this class's lectures" query={lecturesQuery} />;
+    return <LoadError label={t('course.lecturesWhat')} query={lecturesQuery} />;
   }
   if (!course || !lectures) return <FullPageLoader />;
   const isTeacher = user?._id === teacherIdOf(course);
@@ -159,7 +160,7 @@ export function CoursePage() {
         if (selectedId === lecture._id) setSelectedId(null);
         if (params.get('lecture') === lecture._id) setParams({}, { replace: true });
         setDeleting(null);
-        toast.success(`Deleted "${lecture.nameOfTopic}"`);
+        toast.success(t('course.lectureDeleted', { name: lecture.nameOfTopic }));
       },
       () => setDeleting(null),
     );
@@ -168,16 +169,18 @@ export function CoursePage() {
     <div className="flex flex-col gap-6">
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <h1 className="page-title break-words">{course.courseName}</h1>
+          <h1 className="page-title break-words" translate="no">
+            {course.courseName}
+          </h1>
           <p className="mt-1 text-sm text-slate-600">
-            {teacherName(course)}
-            {course.semester ? ` · Semester ${course.semester}` : ''}
+            <span translate="no">{teacherName(course)}</span>
+            {course.semester ? ` · ${t('classes.semester', { semester: course.semester })}` : ''}
           </p>
         </div>
         <SearchBox
           courseId={course._id}
-          label={`Search in ${course.courseName}`}
-          placeholder="Search this class"
+          label={t('course.searchIn', { name: course.courseName })}
+          placeholder={t('course.searchPlaceholder')}
           className="w-full sm:w-72"
         />
         {isTeacher && (
@@ -187,7 +190,7 @@ export function CoursePage() {
             onClick={() => setSharing((open) => !open)}
             aria-expanded={sharing}
           >
-            <ShareIcon size={18} /> {sharing ? 'Hide Share' : 'Share Classroom'}
+            <ShareIcon size={18} /> {t(sharing ? 'course.hideShare' : 'course.share')}
           </button>
         )}
       </header>
@@ -278,16 +281,16 @@ export function CourseLoadError({ query }: { query: UseQueryResult<unknown> }) {
   if (query.error instanceof ApiError && query.error.status === 404) {
     return <CourseError message={errorMessage(query.error)} />;
   }
-  return <LoadError label="this class" query={query} />;
+  return <LoadError label={t('course.what')} query={query} />;
 }
 
 function CourseError({ message }: { message: string }) {
   return (
     <div className="empty-state">
       <p className="font-medium text-slate-800">{message}</p>
-      <p className="mt-1 text-sm text-slate-600">It may have been deleted, or you are not in this class.</p>
+      <p className="mt-1 text-sm text-slate-600">{t('course.goneHint')}</p>
       <Link to="/classroom" className="btn btn-primary mt-5">
-        Back to your classes
+        {t('course.back')}
       </Link>
     </div>
   );

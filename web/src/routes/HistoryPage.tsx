@@ -1,4 +1,5 @@
 import { formatClock, formatLongDate } from '@lib/format';
+import { t } from '@lib/i18n';
 import { usePageTitle } from '@lib/use-page-title';
 import { HistoryIcon, PlayIcon } from '@ui/icons';
 import { QueryState } from '@ui/QueryState';
@@ -7,19 +8,19 @@ import { useHistory } from '../features/lectures/api/lectures';
 
 export function HistoryPage() {
   const query = useHistory();
-  usePageTitle('History');
+  usePageTitle(t('history.title'));
   return (
     <section className="mx-auto max-w-3xl">
-      <h1 className="page-title">History</h1>
+      <h1 className="page-title">{t('history.title')}</h1>
       <div className="mt-6">
         <QueryState
           query={query}
-          label="your history"
+          label={t('history.what')}
           empty={
             <div className="empty-state">
               <HistoryIcon size={40} className="text-indigo-400" />
-              <p className="mt-3 font-medium text-slate-800">Nothing here yet</p>
-              <p className="mt-1 text-sm text-slate-600">Lectures you watch will appear here, with how far you got.</p>
+              <p className="mt-3 font-medium text-slate-800">{t('history.empty')}</p>
+              <p className="mt-1 text-sm text-slate-600">{t('history.emptyHint')}</p>
             </div>
           }
         >
@@ -44,12 +45,20 @@ export function HistoryPage() {
                       </span>
                     </div>
                     <div className="min-w-0 flex-1">
-                      <p className="truncate font-medium text-slate-900">{entry.nameOfTopic}</p>
-                      <p className="truncate text-sm text-slate-600">{entry.courseName}</p>
+                      <p className="truncate font-medium text-slate-900" translate="no">
+                        {entry.nameOfTopic}
+                      </p>
+                      <p className="truncate text-sm text-slate-600" translate="no">
+                        {entry.courseName}
+                      </p>
                       <p className="mt-1 text-xs text-slate-500">
                         {entry.completed
-                          ? 'Finished'
-                          : `${entry.watchedPercent}% watched · stopped at ${formatClock(entry.position)} of ${formatClock(entry.duration)}`}{' '}
+                          ? t('history.finished')
+                          : t('history.progress', {
+                              percent: entry.watchedPercent,
+                              position: formatClock(entry.position),
+                              duration: formatClock(entry.duration),
+                            })}{' '}
                         · {formatLongDate(entry.watchedAt)}
                       </p>
                     </div>

@@ -1,4 +1,5 @@
 import { LIMITS } from '@contract/limits';
+import { rich, t } from '@lib/i18n';
 import { useAtomValue } from 'jotai';
 import { useId } from 'react';
 import { uploadsAtom } from '../../features/uploads/state/uploads';
@@ -15,7 +16,7 @@ export function TopicNameField({
   const id = useId();
   return (
     <div className="field">
-      <label htmlFor={id}>Topic Name</label>
+      <label htmlFor={id}>{t('topic.name')}</label>
       <input
         id={id}
         className="input"
@@ -47,7 +48,13 @@ export function DescriptionField({
   return (
     <div className="field">
       <label htmlFor={id}>
-        Description <span className="font-normal text-slate-500">(optional)</span>
+        {rich(t('topic.description'), [
+          (words) => (
+            <span key="optional" className="font-normal text-slate-500">
+              {words}
+            </span>
+          ),
+        ])}
       </label>
       <textarea
         id={id}
@@ -62,7 +69,7 @@ export function DescriptionField({
         aria-invalid={error ? true : undefined}
       />
       <p id={`${id}-hint`} className="text-xs text-slate-500">
-        Lines that start with a time, such as 0:00 Introduction, become chapters.
+        {t('topic.descriptionHint')}
       </p>
       {error && (
         <p id={`${id}-error`} role="alert" className="text-sm font-medium text-red-600 [overflow-wrap:anywhere]">
@@ -118,19 +125,19 @@ export function UploadProgress({ uploadKey }: { uploadKey: string | null }) {
   return (
     <div className="flex flex-col gap-1">
       <p className="text-sm font-medium text-slate-700">
-        {item.status === 'failed' ? item.error : `Uploading: ${percent}%`}
+        {item.status === 'failed' ? item.error : t('topic.uploadingPercent', { percent })}
       </p>
       <div
         className="h-2 overflow-hidden rounded-full bg-slate-200"
         role="progressbar"
-        aria-label="Upload progress"
+        aria-label={t('topic.uploadProgress')}
         aria-valuenow={percent}
         aria-valuemin={0}
         aria-valuemax={100}
       >
         <div className="h-full bg-indigo-600 transition-[width]" style={{ width: `${percent}%` }} />
       </div>
-      <p className="text-xs text-slate-500">You can close this window: the upload goes on in the uploads tray.</p>
+      <p className="text-xs text-slate-500">{t('topic.closeHint')}</p>
     </div>
   );
 }

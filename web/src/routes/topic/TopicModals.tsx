@@ -2,6 +2,7 @@ import { ApiError } from '@api/client';
 import { errorMessage } from '@api/query-client';
 import { lectureKeys } from '@api/query-keys';
 import { LIMITS } from '@contract/limits';
+import { locale, rich, t } from '@lib/i18n';
 import { toast } from '@lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { FormError } from '@ui/FormError';
@@ -21,10 +22,11 @@ const topicNameOf = (file: File) =>
     .replace(/\.[^.]+$/, '')
     .replace(/[_-]+/g, ' ')
     .trim()
-    .slice(0, LIMITS.topicNameMax) || 'Untitled topic';
+    .slice(0, LIMITS.topicNameMax) || t('topic.untitled');
 
-const MISSING_ONE = 'Please provide both a topic name and a video file.';
-const MISSING_NAMES = 'Please give every topic a name.';
+// Read when said (not when this module loads): the language's messages may arrive after it.
+const missingOne = () => t('topic.missingOne');
+const missingNames = () => t('topic.missingNames');
 
 /**
  * Add New Topic: the upload runs in the tray (resumable), so closing the modal, Escape or a click outside never
@@ -50,7 +52,7 @@ export function AddTopicModal({
   // "Something is missing" goes away by itself once every name and a file are there; other problems stay.
   const complete =
     files.length > 1 ? files.every((entry) => entry.name.trim()) : name.trim() !== '' && files.length === 1;
-  const missing = error === MISSING_ONE || error === MISSING_NAMES;
+  const missing = error === missingOne() || error === missingNames();
   useEffect(() => {
     if (missing && complete) setError('');
   }, [missing, complete]);
@@ -80,25 +82,24 @@ export function AddTopicModal({
     event.preventDefault();
     if (files.length > 1) {
       if (files.some((entry) => !entry.name.trim())) {
-        setError(MISSING_NAMES);
+        setError(missingNames());
         return;
       }
       // Said at once, before anything starts: the batch goes only when every file is a video.
       const notVideos = files.filter((entry) => !looksLikeVideo(entry.file)).map((entry) => `"${entry.file.name}"`);
       if (notVideos.length > 0) {
-        setError(
-          `${notVideos.join(', ')} ${notVideos.length === 1 ? 'is not a video' : 'are not videos'}. Please choose video files only.`,
-        );
+        const list = new Intl.ListFormat(locale, { type: 'unit', style: 'short' }).format(notVideos);
+        setError(t('topic.notVideos', { count: notVideos.length, files: list }));
         return;
       }
       for (const entry of files) startUpload(entry.file, { courseId, nameOfTopic: entry.name.trim() });
-      toast.info(`Uploading ${files.length} videos. Follow them in the uploads tray.`);
+      toast.info(t('topic.uploadingMany', { count: files.length }));
       close();
       return;
     }
     const file = files[0]?.file;
     if (!name.trim() || !file) {
-      setError(MISSING_ONE);
+      setError(missingOne());
       return;
     }
     setError('');
@@ -110,11 +111,11 @@ export function AddTopicModal({
   }
 
   return (
-    <Modal open={open} title="Add New Topic" onClose={close}>
+    <Modal open={open} title={t('topic.addTitle')} onClose={close}>
       <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
         {files.length <= 1 && <TopicNameField value={name} onChange={setName} disabled={busy} />}
         <VideoFileField
-          label="Video File"
+          label={t('topic.videoFile')}
           multiple
           disabled={busy}
           onChange={(picked) => {
@@ -124,16 +125,18 @@ export function AddTopicModal({
         />
         {files.length > 1 && (
           <fieldset className="flex flex-col gap-2">
-            <legend className="text-sm font-medium text-slate-700">One topic per file</legend>
+            <legend className="text-sm font-medium text-slate-700">{t('topic.onePerFile')}</legend>
             {files.map((entry, index) => (
               <label
                 key={`${entry.file.name}-${entry.file.size}-${entry.file.lastModified}`}
                 className="flex flex-col gap-1 text-xs text-slate-500"
               >
-                <span className="truncate">{entry.file.name}</span>
+                <span className="truncate" translate="no">
+                  {entry.file.name}
+                </span>
                 <input
                   className="input"
-                  aria-label={`Topic name for ${entry.file.name}`}
+                  aria-label={t('topic.nameFor', { file: entry.file.name })}
                   value={entry.name}
                   maxLength={LIMITS.topicNameMax}
                   onChange={(event) =>
@@ -148,7 +151,7 @@ export function AddTopicModal({
         )}
         <UploadProgress uploadKey={uploadKey} />
         <FormError message={error} />
-        <ModalActions onCancel={close} busy={busy} label="Save" busyLabel="Uploading..." />
+        <ModalActions onCancel={close} busy={busy} label={t('common.save')} busyLabel={t('topic.uploading')} />
       </form>
     </Modal>
   );
@@ -158,7 +161,7 @@ type VideoAction = 'keep' | 'delete' | 'update';
 
 export function EditTopicModal({ lecture, onClose }: { lecture: Lecture | null; onClose: () => void }) {
   return (
-    <Modal open={lecture !== null} title="Edit Topic" onClose={onClose}>
+    <Modal open={lecture !== null} title={t('topic.editTitle')} onClose={onClose}>
       {lecture && <EditTopicForm key={lecture._id} lecture={lecture} onClose={onClose} />}
       {lecture && <CaptionsEditor key={`captions-${lecture._id}`} lecture={lecture} />}
       {lecture && <ChaptersEditor key={`chapters-${lecture._id}`} lecture={lecture} />}
@@ -181,15 +184,15 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!name.trim()) {
-      setError('Please provide a topic name.');
+      setError(t('topic.needName'));
       return;
     }
     if (action === 'update' && !file) {
-      setError('Please choose the new video file.');
+      setError(t('topic.needFile'));
       return;
     }
     if (action === 'update' && file && !looksLikeVideo(file)) {
-      setError(`"${file.name}" is not a video. Please choose a video file (such as MP4, MOV or WebM).`);
+      setError(t('topic.notVideo', { file: file.name }));
       return;
     }
     setBusy(true);
@@ -210,8 +213,8 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
       // A new video goes through the tray (resumable); the topic shows it when the last byte lands.
       if (action === 'update' && file) {
         startUpload(file, { courseId: lecture.courseId, lectureId: lecture._id });
-        toast.info('Saved. Uploading the new video: follow it in the uploads tray.');
-      } else toast.success(action === 'delete' ? 'Saved. The video was removed.' : 'Topic saved');
+        toast.info(t('topic.savedUploading'));
+      } else toast.success(t(action === 'delete' ? 'topic.savedRemoved' : 'topic.saved'));
       onClose();
     } catch (failure) {
       // A refused description (its chapters, its length) is said by the field, in the server's words.
@@ -225,9 +228,9 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
   }
 
   const options: { value: VideoAction; label: string }[] = [
-    { value: 'keep', label: 'Keep current video' },
-    { value: 'delete', label: 'Delete video' },
-    { value: 'update', label: 'Update video' },
+    { value: 'keep', label: t('topic.keepVideo') },
+    { value: 'delete', label: t('topic.deleteVideo') },
+    { value: 'update', label: t('topic.updateVideo') },
   ];
 
   return (
@@ -235,13 +238,26 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
       <TopicNameField value={name} onChange={setName} disabled={busy} />
       <DescriptionField value={description} onChange={setDescription} disabled={busy} error={descriptionError} />
       <p className="text-sm text-slate-600">
-        Current video:{' '}
-        <span className="font-medium break-all text-slate-900">
-          {lecture.video ? lecture.video.fileName || 'HLS Stream' : 'none'}
-        </span>
+        {rich(
+          t('topic.currentVideo', {
+            file: lecture.video ? lecture.video.fileName || t('topic.hlsStream') : t('topic.noVideo'),
+          }),
+          [
+            (file) => (
+              // A file's own name is the teacher's; "none" and "HLS Stream" are ours.
+              <span
+                key="file"
+                className="font-medium break-all text-slate-900"
+                translate={lecture.video?.fileName ? 'no' : undefined}
+              >
+                {file}
+              </span>
+            ),
+          ],
+        )}
       </p>
       <fieldset className="flex flex-col gap-2" disabled={busy}>
-        <legend className="sr-only">Video</legend>
+        <legend className="sr-only">{t('topic.video')}</legend>
         {options
           .filter((option) => lecture.video || option.value !== 'delete')
           .map((option) => (
@@ -259,10 +275,14 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
           ))}
       </fieldset>
       {action === 'update' && (
-        <VideoFileField label="New video file" onChange={(picked) => setFile(picked[0] ?? null)} disabled={busy} />
+        <VideoFileField
+          label={t('topic.newVideoFile')}
+          onChange={(picked) => setFile(picked[0] ?? null)}
+          disabled={busy}
+        />
       )}
       <FormError message={error} />
-      <ModalActions onCancel={onClose} busy={busy} label="Save" busyLabel="Saving..." />
+      <ModalActions onCancel={onClose} busy={busy} label={t('common.save')} busyLabel={t('common.saving')} />
     </form>
   );
 }

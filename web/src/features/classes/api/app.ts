@@ -1,6 +1,7 @@
 import { answer, api } from '@api/client';
 import { accountKeys } from '@api/query-keys';
 import type { AppInfoJson } from '@contract/app';
+import { t } from '@lib/i18n';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 export type AppInfo = AppInfoJson;
@@ -28,11 +29,11 @@ export function shareOrigin(info: AppInfo | undefined, location: Pick<Location, 
   if (info?.lanUrl) {
     return {
       origin: info.lanUrl,
-      warning: `Phones cannot open "${location.hostname}": this link uses the server's network address instead. Set PUBLIC_URL to choose the address.`,
+      warning: t('classes.share.lanWarning', { host: location.hostname }),
     };
   }
   return {
     origin: location.origin,
-    warning: `Phones cannot open "${location.hostname}". Open the app by the server's network name, or set PUBLIC_URL.`,
+    warning: t('classes.share.localWarning', { host: location.hostname }),
   };
 }

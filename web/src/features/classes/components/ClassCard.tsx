@@ -2,6 +2,7 @@ import { LIMITS } from '@contract/limits';
 import { teacherName } from '@lib/course-teacher';
 import { useForm } from '@lib/form';
 import { loadSchemas } from '@lib/form-check';
+import { rich, t } from '@lib/i18n';
 import { useMutation } from '@tanstack/react-query';
 import { Field } from '@ui/Field';
 import { BookIcon, MoreIcon, PlayIcon, ShareIcon } from '@ui/icons';
@@ -93,29 +94,29 @@ export function ClassCard({
         {/* Names wrap between words (up to 3 lines); room for the options button only when there is one. */}
         <h2
           title={course.courseName}
-          className={`line-clamp-3 text-lg font-semibold [overflow-wrap:break-word] text-slate-900 ${isTeacher ? 'pr-10' : ''}`}
+          className={`line-clamp-3 text-lg font-semibold [overflow-wrap:break-word] text-slate-900 ${isTeacher ? 'pe-10' : ''}`}
         >
           {course.hasNew && (
             // Something new since the last visit (a lecture for students, a comment for the teacher).
             <span
               role="img"
-              aria-label="new"
-              title="New since your last visit"
-              className="mr-2 inline-block h-2.5 w-2.5 rounded-full bg-indigo-600 align-middle ring-2 ring-white"
+              aria-label={t('classes.card.new')}
+              title={t('classes.card.newSinceVisit')}
+              className="me-2 inline-block h-2.5 w-2.5 rounded-full bg-indigo-600 align-middle ring-2 ring-white"
             />
           )}
-          {course.courseName}
+          <span translate="no">{course.courseName}</span>
         </h2>
         <p className="mt-1 truncate text-sm text-slate-700">
-          {teacherName(course)}
-          {course.semester ? ` · Semester ${course.semester}` : ''}
+          <span translate="no">{teacherName(course)}</span>
+          {course.semester ? ` · ${t('classes.semester', { semester: course.semester })}` : ''}
         </p>
       </Link>
       {isTeacher && (
         <button
           type="button"
-          className="icon-btn absolute top-3 right-3 z-10 bg-white/60 hover:bg-white"
-          aria-label={`Options for ${course.courseName}`}
+          className="icon-btn absolute end-3 top-3 z-10 bg-white/60 hover:bg-white"
+          aria-label={t('classes.card.options', { name: course.courseName })}
           onClick={() => setMenuOpen(true)}
         >
           <MoreIcon size={18} />
@@ -125,8 +126,8 @@ export function ClassCard({
         <button
           type="button"
           className="icon-btn bg-white/70 hover:bg-white"
-          aria-label={`Watch lectures of ${course.courseName}`}
-          title="Watch lectures"
+          aria-label={t('classes.card.watchOf', { name: course.courseName })}
+          title={t('classes.card.watch')}
           onClick={() => navigate(`/classroom/${course._id}`)}
         >
           <PlayIcon size={16} />
@@ -135,8 +136,8 @@ export function ClassCard({
           <button
             type="button"
             className="icon-btn bg-white/70 hover:bg-white"
-            aria-label={`Share ${course.courseName}`}
-            title="Share classroom"
+            aria-label={t('classes.card.shareOf', { name: course.courseName })}
+            title={t('classes.shareClassroom')}
             onClick={() => navigate(`/share/${course._id}`)}
           >
             <ShareIcon size={16} />
@@ -145,8 +146,8 @@ export function ClassCard({
           <button
             type="button"
             className="icon-btn bg-white/70 hover:bg-white"
-            aria-label={`Notes for ${course.courseName}`}
-            title="Course notes"
+            aria-label={t('classes.card.notesOf', { name: course.courseName })}
+            title={t('classes.card.notes')}
             onClick={() => navigate(`/classroom/${course._id}#notes`)}
           >
             <BookIcon size={16} />
@@ -158,7 +159,7 @@ export function ClassCard({
         {editing ? (
           <form onSubmit={onSave} onFocus={form.prefetch} className="flex flex-col gap-3">
             <Field
-              label="Class title"
+              label={t('classes.card.classTitle')}
               id={`rename-${course._id}`}
               value={name}
               maxLength={LIMITS.courseNameMax}
@@ -168,35 +169,41 @@ export function ClassCard({
               autoFocus
             />
             <button type="submit" className="btn btn-primary" disabled={busy || !name.trim()}>
-              {busy ? 'Saving...' : 'Save'}
+              {t(busy ? 'common.saving' : 'common.save')}
             </button>
           </form>
         ) : confirmDelete ? (
           <div className="flex flex-col gap-3">
             <p className="text-slate-700">
-              Delete <strong>{course.courseName}</strong>? Its students, notes and lectures are removed too.
+              {rich(t('classes.card.confirmDelete', { name: course.courseName }), [
+                (name) => (
+                  <strong key="name" translate="no">
+                    {name}
+                  </strong>
+                ),
+              ])}
             </p>
             <button type="button" className="btn btn-danger" onClick={onConfirmDelete} disabled={busy}>
-              {busy ? 'Deleting...' : 'Delete class'}
+              {t(busy ? 'common.deleting' : 'classes.card.deleteClass')}
             </button>
             <button type="button" className="btn btn-secondary" onClick={() => setConfirmDelete(false)}>
-              Cancel
+              {t('common.cancel')}
             </button>
           </div>
         ) : (
           <div className="flex flex-col gap-2">
             <button type="button" className="btn btn-secondary" onClick={() => setEditing(true)}>
-              Edit
+              {t('common.edit')}
             </button>
             <button
               type="button"
               className="btn btn-secondary text-red-600 hover:bg-red-50"
               onClick={() => setConfirmDelete(true)}
             >
-              Delete
+              {t('common.delete')}
             </button>
             <button type="button" className="btn btn-secondary" onClick={closeMenu}>
-              Cancel
+              {t('common.cancel')}
             </button>
           </div>
         )}

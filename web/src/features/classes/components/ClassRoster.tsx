@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { toast } from '@lib/toast';
 import { Avatar } from '@ui/Avatar';
 import { ConfirmDialog } from '@ui/ConfirmDialog';
@@ -13,14 +14,14 @@ export function ClassRoster({ courseId }: { courseId: string }) {
   return (
     <section aria-labelledby="roster-title" className="card overflow-hidden">
       <h2 id="roster-title" className="border-b border-slate-100 px-4 py-3 font-semibold text-slate-900">
-        Students
+        {t('classes.roster.title')}
       </h2>
       <div className="p-4">
         <QueryState
           query={query}
-          label="the students"
+          label={t('classes.roster.what')}
           compact
-          empty={<p className="text-sm text-slate-600">Nobody has joined yet. Share the class code.</p>}
+          empty={<p className="text-sm text-slate-600">{t('classes.roster.empty')}</p>}
         >
           {(students) => (
             <ul className="flex flex-col gap-3">
@@ -28,16 +29,20 @@ export function ClassRoster({ courseId }: { courseId: string }) {
                 <li key={student._id} className="flex items-center gap-3">
                   <Avatar src={student.profilePictureImageLink} name={student.username} size={32} />
                   <span className="min-w-0 flex-1">
-                    <span className="block truncate text-sm font-medium text-slate-900">{student.username}</span>
-                    <span className="block truncate text-xs text-slate-600">{student.email}</span>
+                    <span className="block truncate text-sm font-medium text-slate-900" translate="no">
+                      {student.username}
+                    </span>
+                    <span className="block truncate text-xs text-slate-600" translate="no">
+                      {student.email}
+                    </span>
                   </span>
                   <button
                     type="button"
                     className="btn btn-secondary h-8 px-3 text-xs"
                     onClick={() => setRemoving(student)}
-                    aria-label={`Remove ${student.username} from the class`}
+                    aria-label={t('classes.roster.removeLabel', { name: student.username })}
                   >
-                    Remove
+                    {t('common.remove')}
                   </button>
                 </li>
               ))}
@@ -47,22 +52,21 @@ export function ClassRoster({ courseId }: { courseId: string }) {
       </div>
       <ConfirmDialog
         open={removing !== null}
-        title={`Remove ${removing?.username ?? ''}?`}
-        confirmLabel="Remove"
+        title={t('classes.roster.confirmTitle', { name: removing?.username ?? '' })}
+        confirmLabel={t('common.remove')}
         busy={remove.isPending}
         onClose={() => setRemoving(null)}
         onConfirm={() =>
           removing &&
           remove.mutate(removing._id, {
             onSuccess: () => {
-              toast.success(`${removing.username} was removed from the class.`);
+              toast.success(t('classes.roster.removed', { name: removing.username }));
               setRemoving(null);
             },
           })
         }
       >
-        They lose access at once, with their notes for this class. They can join again only with the current class code:
-        make a new code in Share Classroom to keep them out.
+        {t('classes.roster.confirmBody')}
       </ConfirmDialog>
     </section>
   );

@@ -2,6 +2,7 @@ import { ApiError } from '@api/client';
 import { LIMITS } from '@contract/limits';
 import { useForm } from '@lib/form';
 import { loadSchemas } from '@lib/form-check';
+import { t } from '@lib/i18n';
 import { useSession } from '@lib/session';
 import { toast } from '@lib/toast';
 import { Field } from '@ui/Field';
@@ -30,34 +31,39 @@ export function CreateClassModal({ open, onClose }: { open: boolean; onClose: ()
         setCourseName('');
         setSemester('');
         onClose();
-        toast.success(`${course.courseName} is ready. Share it with your students.`);
+        toast.success(t('classes.create.ready', { course: course.courseName }));
       },
-      onError: (error) => toast.error(error instanceof ApiError ? error.message : 'Could not create the class.'),
+      onError: (error) => toast.error(error instanceof ApiError ? error.message : t('classes.create.failed')),
     });
   }
 
   return (
-    <Modal open={open} title="Create New Class" onClose={onClose}>
+    <Modal open={open} title={t('classes.create.title')} onClose={onClose}>
       <form onSubmit={onSubmit} onFocus={form.prefetch} className="flex flex-col gap-4">
         <Field
-          label="Class name"
+          label={t('classes.create.name')}
           id="new-class-name"
-          placeholder="e.g. Physics 101"
+          placeholder={t('classes.create.namePlaceholder')}
           maxLength={LIMITS.courseNameMax}
           required
           {...form.bind('courseName', courseName, setCourseName)}
         />
         <Field
-          label="Semester"
+          label={t('classes.create.semester')}
           id="new-class-semester"
           type="number"
           inputMode="numeric"
           min={LIMITS.semesterMin}
           max={LIMITS.semesterMax}
-          placeholder={`Optional, ${LIMITS.semesterMin} to ${LIMITS.semesterMax}`}
+          placeholder={t('classes.create.semesterPlaceholder', { min: LIMITS.semesterMin, max: LIMITS.semesterMax })}
           {...form.bind('semester', semester, setSemester)}
         />
-        <ModalActions onCancel={onClose} busy={form.busy} label="Create Class" busyLabel="Creating..." />
+        <ModalActions
+          onCancel={onClose}
+          busy={form.busy}
+          label={t('classes.create.submit')}
+          busyLabel={t('classes.create.creating')}
+        />
       </form>
     </Modal>
   );

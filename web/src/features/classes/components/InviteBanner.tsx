@@ -1,4 +1,5 @@
 import { ApiError } from '@api/client';
+import { rich, t } from '@lib/i18n';
 import { pendingInvite } from '@lib/pending-invite';
 import { useState } from 'react';
 import { useInvitePreview } from '../api/courses';
@@ -12,17 +13,35 @@ export function InviteBanner({ signUp }: { signUp: boolean }) {
     return (
       <p role="status" className="mb-4 rounded-xl bg-amber-50 p-3 text-sm text-amber-900">
         {preview.error instanceof ApiError && preview.error.status === 404
-          ? 'This invite link no longer works. After you sign in, enter the class code your teacher gave you.'
-          : 'You have an invite to a class: sign in to join it.'}
+          ? t('classes.invite.dead')
+          : t('classes.invite.generic')}
       </p>
     );
   }
   return (
     <div role="status" className="mb-4 rounded-xl bg-indigo-50 p-3 text-center text-sm text-indigo-900">
-      <p className="font-semibold">You're invited to {preview.data.courseName}</p>
+      <p className="font-semibold">
+        {rich(t('classes.invite.title', { course: preview.data.courseName }), [
+          (course) => (
+            <span key="course" translate="no">
+              {course}
+            </span>
+          ),
+        ])}
+      </p>
       <p className="mt-0.5">
-        {preview.data.teacherName ? `${preview.data.teacherName}'s class. ` : ''}
-        {signUp ? 'Create your account to join.' : 'Log in to join.'}
+        {preview.data.teacherName && (
+          <>
+            {rich(t('classes.invite.teacherClass', { teacher: preview.data.teacherName }), [
+              (teacher) => (
+                <span key="teacher" translate="no">
+                  {teacher}
+                </span>
+              ),
+            ])}{' '}
+          </>
+        )}
+        {t(signUp ? 'classes.invite.signUp' : 'classes.invite.logIn')}
       </p>
     </div>
   );

@@ -1,6 +1,7 @@
 import { LIMITS } from '@contract/limits';
 import { useForm } from '@lib/form';
 import { loadSchemas } from '@lib/form-check';
+import { t } from '@lib/i18n';
 import { useSession } from '@lib/session';
 import { toast } from '@lib/toast';
 import { Field } from '@ui/Field';
@@ -33,34 +34,39 @@ export function JoinClassModal({ open, onClose }: { open: boolean; onClose: () =
       { studentId: user._id, classCode },
       {
         onSuccess: (enrollment) => {
-          toast.success(`You joined ${enrollment.course.courseName}.`);
+          toast.success(t('classes.join.joined', { course: enrollment.course.courseName }));
           close();
         },
-        onError: () => setError('Failed to join classroom. Please check the class code.'),
+        onError: () => setError(t('classes.join.failed')),
       },
     );
   }
 
   return (
-    <Modal open={open} title="Join Classroom" onClose={close}>
+    <Modal open={open} title={t('classes.join.title')} onClose={close}>
       <form onSubmit={onSubmit} onFocus={form.prefetch} className="flex flex-col gap-4">
         <Field
-          label="Class code"
+          label={t('classes.classCode')}
           id="join-class-code"
           className="font-mono text-lg tracking-widest uppercase placeholder:tracking-normal placeholder:normal-case"
           value={classCode}
           onValue={setClassCode}
-          placeholder="e.g. K7PQ2XM"
+          placeholder={t('classes.join.placeholder')}
           autoCapitalize="characters"
           autoComplete="off"
           spellCheck={false}
           maxLength={LIMITS.inviteCodeInputMax}
           required
-          hint="Ask your teacher for the code shown in the class."
+          hint={t('classes.join.hint')}
           problem={form.problems.classCode}
         />
         <FormError message={error} />
-        <ModalActions onCancel={close} busy={form.busy} label="Join" busyLabel="Joining..." />
+        <ModalActions
+          onCancel={close}
+          busy={form.busy}
+          label={t('classes.join.submit')}
+          busyLabel={t('classes.join.joining')}
+        />
       </form>
     </Modal>
   );

@@ -1,4 +1,5 @@
 import { teacherIdOf } from '@lib/course-teacher';
+import { rich, t } from '@lib/i18n';
 import { useSession } from '@lib/session';
 import { toast } from '@lib/toast';
 import { Field } from '@ui/Field';
@@ -96,7 +97,7 @@ export function SharePanel({ course }: { course: Course }) {
   const regenerate = () =>
     regenerateCode.mutate(course._id, {
       onSuccess: () => {
-        toast.success('New code ready. The old link and code no longer work.');
+        toast.success(t('classes.share.regenerated'));
         setConfirmOpen(false);
       },
     });
@@ -105,7 +106,7 @@ export function SharePanel({ course }: { course: Course }) {
   // The layout follows the panel's own width (a container query), not the window's: beside an open navigation at
   // 768 px the panel is narrow, and the QR code beside the code left the code three lines and the link "http:".
   return (
-    <section aria-label="Share classroom" className="card @container p-5 sm:p-6">
+    <section aria-label={t('classes.shareClassroom')} className="card @container p-5 sm:p-6">
       <div className="grid gap-6 @2xl:grid-cols-[auto_1fr] @2xl:items-center">
         <figure className="mx-auto flex flex-col items-center gap-2">
           <div className="rounded-xl border border-slate-200 bg-white p-2">
@@ -115,7 +116,7 @@ export function SharePanel({ course }: { course: Course }) {
                   value={link}
                   size={QR_SIZE}
                   marginSize={2}
-                  aria-label="QR code of the invite link"
+                  aria-label={t('classes.share.qr')}
                   role="img"
                 />
               ) : (
@@ -123,19 +124,20 @@ export function SharePanel({ course }: { course: Course }) {
               )}
             </Suspense>
           </div>
-          <figcaption className="text-sm text-slate-600">Scan to join the classroom</figcaption>
+          <figcaption className="text-sm text-slate-600">{t('classes.share.scan')}</figcaption>
         </figure>
         <div className="flex min-w-0 flex-col gap-4">
           <div>
-            <p className="text-sm font-medium text-slate-600">Class code</p>
+            <p className="text-sm font-medium text-slate-600">{t('classes.classCode')}</p>
             <p
               className="font-mono text-[clamp(1.75rem,11cqi,3.75rem)] leading-tight font-bold tracking-[0.15em] whitespace-nowrap text-slate-900 @2xl:text-[clamp(1.75rem,8cqi,3.75rem)]"
               data-testid="invite-code"
+              translate="no"
             >
               {course.inviteCode}
             </p>
           </div>
-          <Field label="Invite link" id="invite-link">
+          <Field label={t('classes.share.link')} id="invite-link">
             {(wiring) => (
               <>
                 <div className="flex gap-2">
@@ -154,14 +156,14 @@ export function SharePanel({ course }: { course: Course }) {
                     className="btn btn-secondary shrink-0 self-start"
                     onClick={copy}
                     disabled={!link}
-                    aria-label="Copy invite link"
+                    aria-label={t('classes.share.copyLink')}
                   >
                     <CopyIcon size={18} />
-                    <span className="hidden sm:inline">Copy</span>
+                    <span className="hidden sm:inline">{t('common.copy')}</span>
                   </button>
                 </div>
                 <p role="status" className="h-5 text-sm font-medium text-emerald-700">
-                  {copied ? 'Link copied to clipboard!' : ''}
+                  {copied ? t('classes.share.copied') : ''}
                 </p>
                 {warning && (
                   <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="share-warning">
@@ -173,22 +175,31 @@ export function SharePanel({ course }: { course: Course }) {
           </Field>
           {isTeacher && (
             <button type="button" className="btn btn-secondary self-start" onClick={() => setConfirmOpen(true)}>
-              <RefreshIcon size={18} /> New code
+              <RefreshIcon size={18} /> {t('classes.share.newCode')}
             </button>
           )}
         </div>
       </div>
-      <Modal open={isTeacher && confirmOpen} title="Make a new class code?" onClose={() => setConfirmOpen(false)}>
+      <Modal
+        open={isTeacher && confirmOpen}
+        title={t('classes.share.confirmTitle')}
+        onClose={() => setConfirmOpen(false)}
+      >
         <p className="text-slate-700">
-          The current code <strong className="font-mono">{course.inviteCode}</strong>, its link and its QR code stop
-          working at once. Students already in the class stay in it.
+          {rich(t('classes.share.confirmBody', { code: course.inviteCode }), [
+            (code) => (
+              <strong key="code" className="font-mono" translate="no">
+                {code}
+              </strong>
+            ),
+          ])}
         </p>
         <div className="mt-5 flex justify-end gap-2">
           <button type="button" className="btn btn-secondary" onClick={() => setConfirmOpen(false)}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="button" className="btn btn-primary" onClick={regenerate} disabled={busy}>
-            {busy ? 'Making...' : 'Make new code'}
+            {t(busy ? 'classes.share.making' : 'classes.share.make')}
           </button>
         </div>
       </Modal>

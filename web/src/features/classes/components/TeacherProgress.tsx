@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { LoadError } from '@ui/QueryState';
 import { Fragment, useState } from 'react';
 import { useCourseProgress } from '../api/courses';
@@ -7,7 +8,7 @@ export function TeacherProgress({ courseId }: { courseId: string }) {
   const query = useCourseProgress(courseId);
   const [open, setOpen] = useState<string | null>(null);
   if (!query.data && query.isError) {
-    return <LoadError label="student progress" query={query} />;
+    return <LoadError label={t('classes.progress.what')} query={query} />;
   }
   const data = query.data;
   if (!data || data.lectures.length === 0) return null;
@@ -17,15 +18,18 @@ export function TeacherProgress({ courseId }: { courseId: string }) {
   return (
     <section aria-labelledby="progress-title" className="card @container overflow-hidden">
       <h2 id="progress-title" className="border-b border-slate-100 px-4 py-3 font-semibold text-slate-900">
-        Student progress <span className="font-normal text-slate-500">({data.students.length} enrolled)</span>
+        {t('classes.progress.title')}{' '}
+        <span className="font-normal text-slate-500">
+          {t('classes.progress.enrolled', { count: data.students.length })}
+        </span>
       </h2>
       <div className="overflow-x-auto">
         <table className="w-full text-sm @max-md:block">
-          <thead className="bg-slate-50 text-left text-xs text-slate-500 uppercase @max-md:sr-only">
+          <thead className="bg-slate-50 text-start text-xs text-slate-500 uppercase @max-md:sr-only">
             <tr>
-              <th className="px-4 py-2 font-medium">Lecture</th>
-              <th className="px-4 py-2 font-medium">Started</th>
-              <th className="px-4 py-2 font-medium">Finished</th>
+              <th className="px-4 py-2 font-medium">{t('classes.progress.lecture')}</th>
+              <th className="px-4 py-2 font-medium">{t('classes.progress.started')}</th>
+              <th className="px-4 py-2 font-medium">{t('classes.progress.finished')}</th>
             </tr>
           </thead>
           <tbody className="@max-md:block">
@@ -35,21 +39,21 @@ export function TeacherProgress({ courseId }: { courseId: string }) {
                   <td className="px-4 py-2 @max-md:block @max-md:w-full @max-md:p-0">
                     <button
                       type="button"
-                      className="min-h-6 text-left font-medium text-slate-900 hover:text-indigo-700 [overflow-wrap:anywhere] pointer-coarse:min-h-11"
+                      className="min-h-6 text-start font-medium text-slate-900 hover:text-indigo-700 [overflow-wrap:anywhere] pointer-coarse:min-h-11"
                       aria-expanded={open === lecture._id}
                       aria-controls={`watchers-${lecture._id}`}
                       onClick={() => setOpen((id) => (id === lecture._id ? null : lecture._id))}
                     >
-                      {lecture.nameOfTopic}
+                      <span translate="no">{lecture.nameOfTopic}</span>
                     </button>
                   </td>
                   <td className="px-4 py-2 whitespace-nowrap text-slate-700 @max-md:block @max-md:p-0 @max-md:text-xs">
-                    <span className="text-slate-500 @md:hidden">Started </span>
-                    {lecture.started} / {lecture.enrolled}
+                    <span className="text-slate-500 @md:hidden">{t('classes.progress.started')} </span>
+                    {t('classes.progress.ratio', { done: lecture.started, total: lecture.enrolled })}
                   </td>
                   <td className="px-4 py-2 whitespace-nowrap text-slate-700 @max-md:block @max-md:p-0 @max-md:text-xs">
-                    <span className="text-slate-500 @md:hidden">Finished </span>
-                    {lecture.finished} / {lecture.enrolled}
+                    <span className="text-slate-500 @md:hidden">{t('classes.progress.finished')} </span>
+                    {t('classes.progress.ratio', { done: lecture.finished, total: lecture.enrolled })}
                   </td>
                 </tr>
                 {open === lecture._id && (
@@ -57,18 +61,20 @@ export function TeacherProgress({ courseId }: { courseId: string }) {
                     <td colSpan={3} className="px-4 pb-3 @max-md:block">
                       <ul
                         className="flex flex-col gap-1 @max-md:gap-2"
-                        aria-label={`Who watched ${lecture.nameOfTopic}`}
+                        aria-label={t('classes.progress.whoWatched', { lecture: lecture.nameOfTopic })}
                       >
-                        {lecture.watchers.length === 0 && <li className="text-slate-500">Nobody yet.</li>}
+                        {lecture.watchers.length === 0 && (
+                          <li className="text-slate-500">{t('classes.progress.nobody')}</li>
+                        )}
                         {lecture.watchers.map((watcher) => (
                           <li
                             key={watcher.studentId}
                             className="flex items-center gap-2 @max-md:flex-wrap @max-md:rounded-lg @max-md:border @max-md:border-slate-100 @max-md:bg-slate-50 @max-md:px-3 @max-md:py-2"
                           >
-                            <span className="w-32 truncate text-slate-700 @max-md:w-full">
+                            <span className="w-32 truncate text-slate-700 @max-md:w-full" translate="no">
                               {nameOf.get(watcher.studentId)}
                             </span>
-                            <span className="text-xs text-slate-500 @md:sr-only">Watched</span>
+                            <span className="text-xs text-slate-500 @md:sr-only">{t('classes.progress.watched')}</span>
                             <span className="h-1.5 w-24 overflow-hidden rounded-full bg-slate-200 @max-md:w-auto @max-md:min-w-0 @max-md:flex-1">
                               <span
                                 className="block h-full bg-emerald-500"
@@ -76,7 +82,9 @@ export function TeacherProgress({ courseId }: { courseId: string }) {
                               />
                             </span>
                             <span className="text-xs text-slate-500">
-                              {watcher.completed ? 'finished' : `${watcher.watchedPercent}%`}
+                              {watcher.completed
+                                ? t('classes.progress.done')
+                                : t('common.percent', { percent: watcher.watchedPercent })}
                             </span>
                           </li>
                         ))}

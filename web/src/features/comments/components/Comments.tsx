@@ -5,6 +5,7 @@ import { LIMITS } from '@contract/limits';
 import { useForm } from '@lib/form';
 import { loadSchemas } from '@lib/form-check';
 import { formatClock, formatLongDate, formatRelative, secondsOf, TIME_IN_TEXT } from '@lib/format';
+import { rich, t } from '@lib/i18n';
 import { playerClockAtom, seekRequestAtom } from '@lib/playback';
 import { useSession } from '@lib/session';
 import { toast } from '@lib/toast';
@@ -34,7 +35,7 @@ async function refusalOf(failure: unknown, courseId: string | undefined) {
     if (!(again instanceof ApiError && again.status === 404)) return errorMessage(failure);
     // Their class list drops the class too.
     void queryClient.invalidateQueries({ queryKey: courseKeys.list() });
-    return 'You are no longer in this class, so your comment could not be posted.';
+    return t('comments.notInClass');
   }
 }
 
@@ -121,7 +122,9 @@ export function Comments({
           <div className="flex flex-wrap items-start gap-x-2">
             <div className="min-w-0 flex-1">
               <div className="flex flex-wrap items-baseline gap-x-2">
-                <span className="text-sm font-semibold text-slate-900">{comment.userId.username}</span>
+                <span className="text-sm font-semibold text-slate-900" translate="no">
+                  {comment.userId.username}
+                </span>
                 {/* The spec's long date with hours and minutes, in the reader's locale; how long ago beside it. */}
                 <time className="text-xs text-slate-500" dateTime={comment.createdAt}>
                   {formatLongDate(comment.createdAt)}
@@ -129,8 +132,18 @@ export function Comments({
                   <span className="text-slate-500">{formatRelative(comment.createdAt)}</span>
                 </time>
               </div>
-              {parent && <p className="text-xs text-slate-500">Reply to {parent.userId.username}</p>}
-              <p className="mt-0.5 text-sm whitespace-pre-wrap break-words text-slate-700">
+              {parent && (
+                <p className="text-xs text-slate-500">
+                  {rich(t('comments.inReplyTo', { name: parent.userId.username }), [
+                    (name) => (
+                      <span key="name" translate="no">
+                        {name}
+                      </span>
+                    ),
+                  ])}
+                </p>
+              )}
+              <p className="mt-0.5 text-sm whitespace-pre-wrap break-words text-slate-700" translate="no">
                 <TextWithTimes text={comment.text} />
               </p>
               {comment.userId._id !== user?._id && (
@@ -138,13 +151,13 @@ export function Comments({
                   type="button"
                   // At least 24 px to hit (WCAG 2.2), 44 px on a touch screen.
                   className="-ms-1 mt-0.5 inline-flex min-h-6 min-w-6 items-center px-1 text-xs font-medium text-indigo-700 hover:text-indigo-900 pointer-coarse:min-h-11 pointer-coarse:min-w-11"
-                  aria-label={`Reply to ${comment.userId.username}`}
+                  aria-label={t('comments.replyTo', { name: comment.userId.username })}
                   onClick={() => {
                     setReplyTo(comment);
                     textRef.current?.focus();
                   }}
                 >
-                  Reply
+                  {t('comments.reply')}
                 </button>
               )}
             </div>
@@ -152,7 +165,7 @@ export function Comments({
               <button
                 type="button"
                 className="icon-btn size-8 shrink-0"
-                aria-label="Delete comment"
+                aria-label={t('comments.deleteLabel')}
                 onClick={() => setDeleting(comment)}
               >
                 <TrashIcon size={16} />
@@ -161,8 +174,8 @@ export function Comments({
           </div>
           {replies.length > 0 && (
             <ul
-              aria-label={`Replies to ${comment.userId.username}`}
-              className="mt-3 flex flex-col gap-3 border-l-2 border-slate-100 pl-3"
+              aria-label={t('comments.repliesTo', { name: comment.userId.username })}
+              className="mt-3 flex flex-col gap-3 border-s-2 border-slate-100 ps-3"
             >
               {replies.map((reply) => renderComment(reply))}
             </ul>
@@ -177,11 +190,16 @@ export function Comments({
       <h2 id="comments-title">
         <button
           type="button"
-          className="flex w-full items-center justify-between px-4 py-3 text-left font-semibold text-slate-900"
+          className="flex w-full items-center justify-between px-4 py-3 text-start font-semibold text-slate-900"
           aria-expanded={open}
           onClick={() => setOpen((value) => !value)}
         >
-          <span>Comments {query.data && <span className="font-normal text-slate-500">({comments.length})</span>}</span>
+          <span>
+            {t('comments.title')}{' '}
+            {query.data && (
+              <span className="font-normal text-slate-500">{t('comments.count', { count: comments.length })}</span>
+            )}
+          </span>
           <ChevronIcon size={18} className={`transition-transform ${open ? 'rotate-180' : ''}`} />
         </button>
       </h2>
@@ -190,18 +208,26 @@ export function Comments({
           <form onSubmit={onSubmit} onFocus={form.prefetch} className="flex flex-col gap-2">
             {replyTo && (
               <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
-                Replying to <strong className="font-semibold">{replyTo.userId.username}</strong>
+                <span>
+                  {rich(t('comments.replyingTo', { name: replyTo.userId.username }), [
+                    (name) => (
+                      <strong key="name" className="font-semibold" translate="no">
+                        {name}
+                      </strong>
+                    ),
+                  ])}
+                </span>
                 <button
                   type="button"
                   className="inline-flex min-h-6 items-center font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900 pointer-coarse:min-h-11"
                   onClick={() => setReplyTo(null)}
                 >
-                  Cancel reply
+                  {t('comments.cancelReply')}
                 </button>
               </p>
             )}
             <Field
-              label={replyTo ? `Reply to ${replyTo.userId.username}` : 'Add a comment'}
+              label={replyTo ? t('comments.replyTo', { name: replyTo.userId.username }) : t('comments.add')}
               labelClassName="sr-only"
               id="comment-text"
               problem={problem}
@@ -211,7 +237,7 @@ export function Comments({
                   {...wiring}
                   ref={textRef}
                   className="textarea min-h-20 aria-invalid:border-red-500"
-                  placeholder="Share your thoughts..."
+                  placeholder={t('comments.placeholder')}
                   value={text}
                   maxLength={LIMITS.commentMax}
                   onChange={(event) => setText(event.target.value)}
@@ -223,30 +249,32 @@ export function Comments({
             <FormError message={error} />
             {waiting && (
               <p role="status" className="text-sm text-slate-700">
-                Offline – your comment will post when you're back online. Keep this page open.
+                {t('comments.offline')}
               </p>
             )}
             <div className="flex flex-wrap items-center justify-end gap-2">
               <button type="button" className="btn btn-secondary" onClick={addCurrentTime}>
-                Add current time ({formatClock(clock)})
+                {t('comments.addTime', { time: formatClock(clock) })}
               </button>
               <button type="submit" className="btn btn-primary" disabled={!text.trim() || submitting}>
-                {waiting
-                  ? 'Waiting for connection...'
-                  : submitting
-                    ? 'Submitting...'
-                    : replyTo
-                      ? 'Reply'
-                      : 'Add Comment'}
+                {t(
+                  waiting
+                    ? 'comments.waiting'
+                    : submitting
+                      ? 'comments.submitting'
+                      : replyTo
+                        ? 'comments.reply'
+                        : 'comments.submit',
+                )}
               </button>
             </div>
           </form>
           {/* Offline or failed: said in words with Retry, never a spinner for ever nor an empty list. */}
           <QueryState
             query={query}
-            label="comments"
+            label={t('comments.what')}
             compact
-            empty={<p className="text-center text-sm text-slate-500">No comments yet. Start the conversation.</p>}
+            empty={<p className="text-center text-sm text-slate-500">{t('comments.empty')}</p>}
           >
             {(loaded) => (
               <ul className="flex flex-col gap-4">
@@ -258,16 +286,16 @@ export function Comments({
       )}
       <ConfirmDialog
         open={deleting !== null}
-        title="Delete this comment?"
-        confirmLabel="Delete"
-        busyLabel="Deleting..."
+        title={t('comments.deleteTitle')}
+        confirmLabel={t('common.delete')}
+        busyLabel={t('common.deleting')}
         busy={remove.isPending}
         onConfirm={() =>
           deleting &&
           remove.mutate(deleting._id, {
             onSuccess: () => {
               setDeleting(null);
-              toast.success('Comment deleted');
+              toast.success(t('comments.deleted'));
             },
             onError: () => setDeleting(null),
           })
@@ -275,8 +303,15 @@ export function Comments({
         onClose={() => setDeleting(null)}
       >
         <p>
-          {deleting?.userId._id === user?._id ? 'Your comment' : `${deleting?.userId.username}'s comment`} will be
-          removed for everyone in the class.
+          {deleting?.userId._id === user?._id
+            ? t('comments.deleteOwn')
+            : rich(t('comments.deleteOther', { name: deleting?.userId.username ?? '' }), [
+                (name) => (
+                  <span key="name" translate="no">
+                    {name}
+                  </span>
+                ),
+              ])}
         </p>
       </ConfirmDialog>
     </section>
@@ -323,7 +358,7 @@ function TextWithTimes({ text }: { text: string }) {
         key={`s${index}`}
         type="button"
         className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
-        aria-label={`Play from ${match[0]}`}
+        aria-label={t('lectures.playFrom', { time: match[0] })}
         onClick={() => seek({ seconds, at: Date.now() })}
       >
         {match[0]}

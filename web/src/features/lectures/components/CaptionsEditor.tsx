@@ -3,6 +3,7 @@ import { errorMessage } from '@api/query-client';
 import { LIMITS } from '@contract/limits';
 import { useForm } from '@lib/form';
 import { loadSchemas } from '@lib/form-check';
+import { t } from '@lib/i18n';
 import { toast } from '@lib/toast';
 import { Field, FileField } from '@ui/Field';
 import { FormError } from '@ui/FormError';
@@ -44,8 +45,7 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
   const form = useForm({
     schema: async () => (await contract()).captionFields,
     mutation: addCaption,
-    also: (values: Added): Record<string, string> =>
-      values.file ? {} : { file: 'Please choose a caption file (.vtt or .srt).' },
+    also: (values: Added): Record<string, string> => (values.file ? {} : { file: t('lectures.captions.noFile') }),
     send: (values: Added) => ({
       lecture,
       file: values.file as File,
@@ -64,7 +64,9 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
       { file, language, label },
       {
         onSuccess: () => {
-          toast.success(replacing ? `Captions replaced: ${label.trim()}` : `Captions added: ${label.trim()}`);
+          toast.success(
+            t(replacing ? 'lectures.captions.replaced' : 'lectures.captions.added', { label: label.trim() }),
+          );
           setFile(null);
           setLanguage('');
           setLabel('');
@@ -82,7 +84,7 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
   async function onDelete(caption: Caption) {
     try {
       await deleteCaption.mutateAsync({ lecture, caption });
-      toast.success(`Captions deleted: ${caption.label}`);
+      toast.success(t('lectures.captions.deleted', { label: caption.label }));
     } catch (failure) {
       setError(errorMessage(failure));
     }
@@ -91,15 +93,15 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
   return (
     <section aria-labelledby={`${id}-heading`} className="mt-6 flex flex-col gap-3 border-t border-slate-200 pt-4">
       <h3 id={`${id}-heading`} className="text-sm font-semibold text-slate-900">
-        Captions
+        {t('lectures.captions.title')}
       </h3>
       {lecture.captions.length === 0 ? (
-        <p className="text-sm text-slate-600">No captions yet. Students choose them with the CC button.</p>
+        <p className="text-sm text-slate-600">{t('lectures.captions.empty')}</p>
       ) : (
         <ul className="flex flex-col gap-1">
           {lecture.captions.map((caption) => (
             <li key={caption.id} className="flex items-center justify-between gap-2 text-sm">
-              <span>
+              <span translate="no">
                 {caption.label} <span className="text-slate-500">({caption.language})</span>
               </span>
               <button
@@ -107,9 +109,9 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
                 className="rounded px-2 py-1 font-medium text-red-700 hover:bg-red-50 disabled:opacity-50"
                 disabled={deleteCaption.isPending}
                 onClick={() => onDelete(caption)}
-                aria-label={`Delete captions ${caption.label}`}
+                aria-label={t('lectures.captions.deleteLabel', { label: caption.label })}
               >
-                Delete
+                {t('common.delete')}
               </button>
             </li>
           ))}
@@ -117,7 +119,7 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
       )}
       <form onSubmit={onAdd} onFocus={form.prefetch} className="flex flex-col gap-3" noValidate>
         <FileField
-          label="Caption file (.vtt or .srt)"
+          label={t('lectures.captions.file')}
           problem={form.problems.file}
           ref={fileInput}
           accept=".vtt,.srt,text/vtt"
@@ -128,9 +130,9 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <div className="flex flex-col gap-1">
             <Field
-              label="Language code"
+              label={t('lectures.captions.language')}
               list={`${id}-languages`}
-              placeholder="en"
+              placeholder={t('lectures.captions.languagePlaceholder')}
               maxLength={LIMITS.captionLanguageMax}
               disabled={form.busy}
               {...form.bind('language', language, (value) => {
@@ -147,8 +149,8 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
             </datalist>
           </div>
           <Field
-            label="Label students see"
-            placeholder="English"
+            label={t('lectures.captions.label')}
+            placeholder={t('lectures.captions.labelPlaceholder')}
             maxLength={LIMITS.captionLabelMax}
             disabled={form.busy}
             {...form.bind('label', label, (value) => {
@@ -159,7 +161,7 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
         </div>
         <FormError message={error} />
         <button type="submit" className="btn btn-secondary self-start" disabled={form.busy}>
-          {form.busy ? 'Adding…' : 'Add captions'}
+          {t(form.busy ? 'lectures.captions.adding' : 'lectures.captions.add')}
         </button>
       </form>
     </section>

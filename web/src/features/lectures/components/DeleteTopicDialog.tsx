@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { useMutation } from '@tanstack/react-query';
 import { ConfirmDialog } from '@ui/ConfirmDialog';
 import type { Lecture } from '../api/lectures';
@@ -20,15 +21,19 @@ export function DeleteTopicDialog({
   return (
     <ConfirmDialog
       open={lecture !== null}
-      title="Confirm Deletion"
-      confirmLabel="Delete"
-      busyLabel="Deleting..."
+      title={t('lectures.delete.title')}
+      confirmLabel={t('common.delete')}
+      busyLabel={t('common.deleting')}
       busy={remove.isPending}
       onClose={onClose}
       onConfirm={confirm}
     >
-      <p>Are you sure you want to delete this lecture?</p>
-      {lecture && <p className="mt-1 font-medium break-words text-slate-900">{lecture.nameOfTopic}</p>}
+      <p>{t('lectures.delete.body')}</p>
+      {lecture && (
+        <p className="mt-1 font-medium break-words text-slate-900" translate="no">
+          {lecture.nameOfTopic}
+        </p>
+      )}
     </ConfirmDialog>
   );
 }

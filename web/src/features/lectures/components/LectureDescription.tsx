@@ -1,6 +1,7 @@
 import { timedLines } from '@contract/chapter-rules';
 import { LIMITS } from '@contract/limits';
 import { formatClock } from '@lib/format';
+import { t } from '@lib/i18n';
 import { seekRequestAtom } from '@lib/playback';
 import { useSetAtom } from 'jotai';
 import { useId, useState } from 'react';
@@ -43,8 +44,13 @@ export function LectureDescription({ description }: { description: string }) {
 
   return (
     <div className="flex flex-col items-start gap-1">
-      <h3 className="sr-only">Description</h3>
-      <div id={id} className="text-sm break-words whitespace-pre-wrap text-slate-700" data-testid="lecture-description">
+      <h3 className="sr-only">{t('lectures.description.title')}</h3>
+      <div
+        id={id}
+        className="text-sm break-words whitespace-pre-wrap text-slate-700"
+        data-testid="lecture-description"
+        translate="no"
+      >
         {shown.map((line, index) => {
           const seconds = timeAt.get(index);
           const time = seconds === undefined ? null : /^\s*[\d:]+/.exec(line)?.[0];
@@ -56,7 +62,7 @@ export function LectureDescription({ description }: { description: string }) {
                   <button
                     type="button"
                     className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
-                    aria-label={`Play from ${formatClock(seconds)}`}
+                    aria-label={t('lectures.playFrom', { time: formatClock(seconds) })}
                     onClick={() => seek({ seconds, at: Date.now() })}
                   >
                     {time.trim()}
@@ -79,7 +85,7 @@ export function LectureDescription({ description }: { description: string }) {
           aria-controls={id}
           onClick={() => setExpanded((value) => !value)}
         >
-          {expanded ? 'Show less' : 'Show more'}
+          {t(expanded ? 'lectures.description.less' : 'lectures.description.more')}
         </button>
       )}
     </div>

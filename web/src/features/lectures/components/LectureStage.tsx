@@ -1,4 +1,5 @@
-import { asSentence, plural, processingForStudents } from '@lib/format';
+import { asSentence, processingForStudents } from '@lib/format';
+import { rich, t } from '@lib/i18n';
 import type { PlayerProps } from '@lib/playback';
 import { EyeIcon, HeartIcon, PlayIcon } from '@ui/icons';
 import { type ComponentType, useEffect, useState } from 'react';
@@ -50,16 +51,16 @@ export function LectureStage({
     return (
       <div className="card flex aspect-video flex-col items-center justify-center gap-3 bg-slate-900 p-6 text-center text-slate-200">
         <PlayIcon size={36} className="text-slate-400" />
-        <p className="font-medium">No lectures yet</p>
+        <p className="font-medium">{t('lectures.stage.empty')}</p>
         {onAddFirst ? (
           <>
-            <p className="max-w-sm text-sm text-slate-300">Upload a video and your students can watch it here.</p>
+            <p className="max-w-sm text-sm text-slate-300">{t('lectures.stage.emptyTeacher')}</p>
             <button type="button" className="btn btn-primary" onClick={onAddFirst}>
-              Add the first lecture
+              {t('lectures.stage.addFirst')}
             </button>
           </>
         ) : (
-          <p className="max-w-sm text-sm text-slate-300">Your teacher has not added a lecture yet.</p>
+          <p className="max-w-sm text-sm text-slate-300">{t('lectures.stage.emptyStudent')}</p>
         )}
       </div>
     );
@@ -96,14 +97,20 @@ export function LectureStage({
           {upNextIn !== null && next && (
             <div
               role="status"
-              className="absolute top-3 right-3 z-20 flex max-w-[calc(100%-1.5rem)] flex-col gap-2 rounded-xl bg-black/85 p-3 text-sm text-white shadow-lg"
+              className="absolute end-3 top-3 z-20 flex max-w-[calc(100%-1.5rem)] flex-col gap-2 rounded-xl bg-black/85 p-3 text-sm text-white shadow-lg"
             >
               <p>
-                Up next: <strong className="break-words">{next.nameOfTopic}</strong>, in {upNextIn} s
+                {rich(t('lectures.stage.upNext', { name: next.nameOfTopic, seconds: upNextIn }), [
+                  (name) => (
+                    <strong key="name" className="break-words" translate="no">
+                      {name}
+                    </strong>
+                  ),
+                ])}
               </p>
               <div className="flex gap-2">
                 <button type="button" className="btn btn-secondary px-3 py-1 text-xs" onClick={() => setUpNextIn(null)}>
-                  Cancel
+                  {t('common.cancel')}
                 </button>
                 <button
                   type="button"
@@ -113,7 +120,7 @@ export function LectureStage({
                     onNext?.(next);
                   }}
                 >
-                  Play now
+                  {t('lectures.stage.playNow')}
                 </button>
               </div>
             </div>
@@ -122,35 +129,36 @@ export function LectureStage({
       ) : (
         <div className="flex aspect-video flex-col items-center justify-center gap-3 rounded-2xl bg-slate-900 p-6 text-center text-slate-200">
           {!video ? (
-            <p className="font-medium">This topic has no video.</p>
+            <p className="font-medium">{t('lectures.stage.noVideo')}</p>
           ) : video.status === 'failed' || video.status === 'cancelled' ? (
             <>
-              <p className="font-medium">This video is not available yet.</p>
+              <p className="font-medium">{t('lectures.stage.unavailable')}</p>
               {/* The reason and what to do (Retry, delete) are the teacher's; a student only learns it is not there. */}
               {canRetry && <p className="max-w-sm text-sm text-slate-300">{video.error}</p>}
             </>
           ) : (
             <>
-              <p className="font-medium">Preparing this lecture…</p>
+              <p className="font-medium">{t('lectures.stage.preparing')}</p>
               <div className="h-2 w-56 max-w-full overflow-hidden rounded-full bg-slate-700">
                 <div className="h-full bg-indigo-500 transition-[width]" style={{ width: `${video.progress}%` }} />
               </div>
               <p className="text-sm text-slate-300">
-                {asSentence(processingForStudents(video.etaSeconds))} It will play here as soon as the first part is
-                ready.
+                {t('lectures.stage.playsSoon', { status: asSentence(processingForStudents(video.etaSeconds)) })}
               </p>
             </>
           )}
         </div>
       )}
-      {resumeAt > 0 && video?.playable && <p className="text-xs text-slate-500">Resuming where you stopped.</p>}
+      {resumeAt > 0 && video?.playable && <p className="text-xs text-slate-500">{t('lectures.stage.resuming')}</p>}
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <h2 className="text-lg font-semibold break-words text-slate-900">{lecture.nameOfTopic}</h2>
+          <h2 className="text-lg font-semibold break-words text-slate-900" translate="no">
+            {lecture.nameOfTopic}
+          </h2>
           <p className="mt-0.5 flex items-center gap-1 text-sm text-slate-600">
-            <EyeIcon size={16} /> {lecture.noOfViews} {lecture.noOfViews === 1 ? 'view' : 'views'}
+            <EyeIcon size={16} /> {t('lectures.stage.views', { count: lecture.noOfViews })}
             {video?.status === 'processing' && video.playable && (
-              <span className="ml-2 text-indigo-700">· {processingForStudents(video.etaSeconds)}</span>
+              <span className="ms-2 text-indigo-700">· {processingForStudents(video.etaSeconds)}</span>
             )}
           </p>
         </div>
@@ -165,7 +173,7 @@ export function LectureStage({
           {/* Screen readers hear the action with the count ("Like (3 likes)"); the eye sees the count. */}
           <span aria-hidden="true">{lecture.noOfLikes}</span>
           <span className="sr-only">
-            {lecture.likedByMe ? 'Unlike' : 'Like'} ({plural(lecture.noOfLikes, 'like')})
+            {t(lecture.likedByMe ? 'lectures.stage.unlike' : 'lectures.stage.like', { count: lecture.noOfLikes })}
           </span>
         </button>
       </div>
@@ -186,14 +194,20 @@ export function RemovedLecture({ next, onWatch }: { next: Lecture | null; onWatc
       data-testid="lecture-removed"
     >
       <h2 id="removed-lecture-title" className="font-medium text-white">
-        This lecture was removed
+        {t('lectures.removed.title')}
       </h2>
-      <p className="max-w-sm text-sm text-slate-300">
-        It is no longer in this class. The class's other lectures are in the Course Playlist.
-      </p>
+      <p className="max-w-sm text-sm text-slate-300">{t('lectures.removed.body')}</p>
       {next && (
         <button type="button" className="btn btn-primary max-w-full" onClick={() => onWatch(next)}>
-          <span className="truncate">Watch {next.nameOfTopic}</span>
+          <span className="truncate">
+            {rich(t('lectures.removed.watch', { name: next.nameOfTopic }), [
+              (name) => (
+                <span key="name" translate="no">
+                  {name}
+                </span>
+              ),
+            ])}
+          </span>
         </button>
       )}
     </section>

@@ -1,4 +1,5 @@
 import { formatClock, formatEta, processingForStudents } from '@lib/format';
+import { t } from '@lib/i18n';
 import { type Lecture, useRetryVideo } from '../api/lectures';
 
 /**
@@ -9,26 +10,28 @@ import { type Lecture, useRetryVideo } from '../api/lectures';
 export function LectureStatus({ lecture, canRetry }: { lecture: Lecture; canRetry: boolean }) {
   const retry = useRetryVideo(lecture.courseId);
   const video = lecture.video;
-  if (!video) return <span className="text-xs text-slate-600">No video</span>;
+  if (!video) return <span className="text-xs text-slate-600">{t('lectures.status.noVideo')}</span>;
   if (!canRetry && (video.status === 'queued' || (video.status === 'processing' && !video.playable)))
     return <span className="text-xs font-medium text-indigo-700">{processingForStudents(video.etaSeconds)}</span>;
   if (!canRetry && (video.status === 'failed' || video.status === 'cancelled'))
-    return <span className="text-xs text-slate-600">Video not available yet</span>;
+    return <span className="text-xs text-slate-600">{t('lectures.status.unavailable')}</span>;
   if (!canRetry && video.status === 'processing')
     return <span className="text-xs text-slate-600">{formatClock(video.durationSeconds)}</span>;
-  if (video.status === 'queued') return <span className="text-xs font-medium text-amber-700">Waiting to process…</span>;
+  if (video.status === 'queued')
+    return <span className="text-xs font-medium text-amber-700">{t('lectures.status.waiting')}</span>;
   if (video.status === 'processing') {
     const eta = formatEta(video.etaSeconds);
     return (
       <span className="flex flex-col gap-1">
         <span className="text-xs font-medium text-indigo-700">
-          Processing {Math.floor(video.progress)}%{eta ? ` · ${eta}` : ''}
-          {video.playable ? ' · watchable' : ''}
+          {t('lectures.status.processing', { percent: Math.floor(video.progress) })}
+          {eta ? ` · ${eta}` : ''}
+          {video.playable ? ` · ${t('lectures.status.watchable')}` : ''}
         </span>
         <span
           className="h-1 overflow-hidden rounded-full bg-indigo-100"
           role="progressbar"
-          aria-label={`Processing ${lecture.nameOfTopic}`}
+          aria-label={t('lectures.status.processingOf', { name: lecture.nameOfTopic })}
           aria-valuenow={Math.floor(video.progress)}
           aria-valuemin={0}
           aria-valuemax={100}
@@ -43,8 +46,8 @@ export function LectureStatus({ lecture, canRetry }: { lecture: Lecture; canRetr
       <span className="flex flex-col items-start gap-1">
         <span className="text-xs font-medium text-red-700">
           {video.status === 'cancelled'
-            ? (video.error ?? 'Processing was cancelled.')
-            : `Processing failed: ${video.error ?? 'unknown reason'}`}
+            ? (video.error ?? t('lectures.status.cancelled'))
+            : t('lectures.status.failed', { reason: video.error ?? t('lectures.status.unknownReason') })}
         </span>
         {canRetry && (
           <button
@@ -53,7 +56,7 @@ export function LectureStatus({ lecture, canRetry }: { lecture: Lecture; canRetr
             onClick={() => retry.mutate(video._id)}
             disabled={retry.isPending}
           >
-            Retry
+            {t('common.retry')}
           </button>
         )}
       </span>

@@ -1,3 +1,4 @@
+import { direction, t } from '@lib/i18n';
 import { useDismiss } from '@lib/use-dismiss';
 import { MoreIcon, PlayIcon, PlusIcon } from '@ui/icons';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -27,16 +28,16 @@ export function Playlist({
     <section aria-labelledby="playlist-title" className="card flex flex-col">
       <div className="flex items-center justify-between gap-2 border-b border-slate-100 px-4 py-3">
         <h2 id="playlist-title" className="font-semibold text-slate-900">
-          Course Playlist
+          {t('lectures.playlist.title')}
         </h2>
         {isTeacher && (
           <button type="button" className="btn btn-primary h-9 px-3 text-xs" onClick={onAdd}>
-            <PlusIcon size={16} /> Add New Topic
+            <PlusIcon size={16} /> {t('lectures.playlist.add')}
           </button>
         )}
       </div>
       {lectures.length === 0 ? (
-        <p className="px-4 py-8 text-center text-sm text-slate-500">No topics yet.</p>
+        <p className="px-4 py-8 text-center text-sm text-slate-500">{t('lectures.playlist.empty')}</p>
       ) : (
         // Shorter from 768 px until it moves beside the player at 1280: it sits between the player and its chapters.
         <ol className="flex max-h-[32rem] flex-col gap-1 overflow-y-auto p-2 md:max-h-80 xl:max-h-[32rem]">
@@ -45,7 +46,7 @@ export function Playlist({
             return (
               <li key={lecture._id} className="relative">
                 <div
-                  className={`flex items-start gap-3 rounded-xl p-2 pr-10 transition-colors ${
+                  className={`flex items-start gap-3 rounded-xl p-2 pe-10 transition-colors ${
                     selected ? 'bg-indigo-50 ring-1 ring-indigo-200' : 'hover:bg-slate-50'
                   }`}
                 >
@@ -56,18 +57,18 @@ export function Playlist({
                   <div className="flex min-w-0 flex-1 flex-col gap-0.5">
                     <button
                       type="button"
-                      className="playlist-title text-left text-sm font-medium break-words text-slate-900 after:absolute after:inset-0 after:content-['']"
+                      className="playlist-title text-start text-sm font-medium break-words text-slate-900 after:absolute after:inset-0 after:content-['']"
                       aria-current={selected ? 'true' : undefined}
                       onClick={() => onSelect(lecture)}
                     >
-                      <span className="text-slate-600">{index + 1}. </span>
-                      {lecture.nameOfTopic}
+                      <span className="text-slate-600">{t('lectures.playlist.number', { number: index + 1 })} </span>
+                      <span translate="no">{lecture.nameOfTopic}</span>
                     </button>
                     <LectureStatus lecture={lecture} canRetry={isTeacher} />
                   </div>
                 </div>
                 {isTeacher && (
-                  <div className="absolute top-2 right-1 z-10">
+                  <div className="absolute end-1 top-2 z-10">
                     <TopicMenu
                       lecture={lecture}
                       open={menuFor === lecture._id}
@@ -113,8 +114,8 @@ function WatchedBar({ lecture }: { lecture: Lecture }) {
   if (!progress) return null;
   if (progress.completed) {
     return (
-      <span className="absolute right-1 bottom-1 rounded bg-black/70 px-1 text-[10px] font-medium text-white">
-        ✓ Watched
+      <span className="absolute end-1 bottom-1 rounded bg-black/70 px-1 text-[10px] font-medium text-white">
+        {t('lectures.playlist.watchedMark')}
       </span>
     );
   }
@@ -123,7 +124,7 @@ function WatchedBar({ lecture }: { lecture: Lecture }) {
     <span
       className="absolute inset-x-0 bottom-0 h-1 bg-white/30"
       role="img"
-      aria-label={`Watched ${Math.round(percent)}%`}
+      aria-label={t('lectures.playlist.watchedPercent', { percent: Math.round(percent) })}
     >
       <span className="block h-full bg-red-600" style={{ width: `${percent}%` }} />
     </span>
@@ -149,7 +150,8 @@ function TopicMenu({
 }) {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
-  const [position, setPosition] = useState<{ top: number; right: number } | null>(null);
+  /** From the top, and from the window's edge on the button's end side (the right in English, the left in Arabic). */
+  const [position, setPosition] = useState<{ top: number; end: number } | null>(null);
 
   const onOpenChangeRef = useRef(onOpenChange);
   onOpenChangeRef.current = onOpenChange;
@@ -166,7 +168,8 @@ function TopicMenu({
     }
     const menuHeight = 96;
     const below = rect.bottom + 4 + menuHeight <= window.innerHeight;
-    setPosition({ top: below ? rect.bottom + 4 : rect.top - 4 - menuHeight, right: window.innerWidth - rect.right });
+    const end = direction === 'rtl' ? rect.left : window.innerWidth - rect.right;
+    setPosition({ top: below ? rect.bottom + 4 : rect.top - 4 - menuHeight, end });
   }, []);
   useLayoutEffect(() => {
     if (open) place();
@@ -215,7 +218,7 @@ function TopicMenu({
         ref={buttonRef}
         type="button"
         className="icon-btn size-8"
-        aria-label={`Actions for ${lecture.nameOfTopic}`}
+        aria-label={t('lectures.playlist.actions', { name: lecture.nameOfTopic })}
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={() => onOpenChange(!open)}
@@ -226,25 +229,29 @@ function TopicMenu({
         <div
           ref={menuRef}
           role="menu"
-          aria-label={`Actions for ${lecture.nameOfTopic}`}
+          aria-label={t('lectures.playlist.actions', { name: lecture.nameOfTopic })}
           className="fixed z-40 flex w-32 flex-col rounded-xl border border-slate-200 bg-white p-1 shadow-lg"
-          style={position ? { top: position.top, right: position.right } : { visibility: 'hidden' }}
+          style={
+            position
+              ? { top: position.top, [direction === 'rtl' ? 'left' : 'right']: position.end }
+              : { visibility: 'hidden' }
+          }
         >
           <button
             type="button"
             role="menuitem"
-            className="rounded-lg px-3 py-2 text-left text-sm hover:bg-slate-100 focus:bg-slate-100 focus:outline-none"
+            className="rounded-lg px-3 py-2 text-start text-sm hover:bg-slate-100 focus:bg-slate-100 focus:outline-none"
             onClick={() => choose(onEdit)}
           >
-            Edit
+            {t('common.edit')}
           </button>
           <button
             type="button"
             role="menuitem"
-            className="rounded-lg px-3 py-2 text-left text-sm text-red-600 hover:bg-red-50 focus:bg-red-50 focus:outline-none"
+            className="rounded-lg px-3 py-2 text-start text-sm text-red-600 hover:bg-red-50 focus:bg-red-50 focus:outline-none"
             onClick={() => choose(onDelete)}
           >
-            Delete
+            {t('common.delete')}
           </button>
         </div>
       )}

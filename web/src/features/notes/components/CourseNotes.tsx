@@ -3,6 +3,7 @@ import { errorMessage, queryClient } from '@api/query-client';
 import { courseKeys } from '@api/query-keys';
 import type { NotesJson } from '@contract/courses';
 import { fieldProblems, loadSchemas } from '@lib/form-check';
+import { t } from '@lib/i18n';
 import { useOnline } from '@lib/online';
 import { toast } from '@lib/toast';
 import { Field } from '@ui/Field';
@@ -18,9 +19,9 @@ export function CourseNotes({ courseId }: { courseId: string }) {
   return (
     <section id="notes" aria-labelledby="notes-title" className="card flex flex-col gap-3 p-4 sm:p-5">
       <h2 id="notes-title" className="font-semibold text-slate-900">
-        Course Notes
+        {t('notes.title')}
       </h2>
-      <QueryState query={query} label="your notes" compact>
+      <QueryState query={query} label={t('notes.what')} compact>
         {(saved) => <NotesEditor key={courseId} courseId={courseId} saved={saved} />}
       </QueryState>
     </section>
@@ -93,7 +94,7 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
   const onSave = async () => {
     if (await check(notes)) return;
     if (!navigator.onLine && keepOnDevice(notes)) {
-      toast.info('Saved on this device', { description: 'Your notes will sync when you are back online.' });
+      toast.info(t('notes.savedOnDevice'), { description: t('notes.willSync') });
       return;
     }
     save.mutate(notes, {
@@ -101,12 +102,12 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
         setLastSaved(notes);
         setSavedHere(true);
         setAutoError('');
-        toast.success('Note saved successfully');
+        toast.success(t('notes.saved'));
       },
       onError: (error) => {
         if (keepOnDevice(notes, error)) {
-          toast.info('Saved on this device', { description: 'Your notes will sync when you are back online.' });
-        } else toast.error('Error saving note', { description: errorMessage(error) });
+          toast.info(t('notes.savedOnDevice'), { description: t('notes.willSync') });
+        } else toast.error(t('notes.saveError'), { description: errorMessage(error) });
       },
     });
   };
@@ -162,31 +163,33 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
   }, [courseId]);
 
   const status = problem
-    ? 'Not saved'
+    ? t('notes.notSaved')
     : autoError
-      ? `Not saved: ${autoError}`
-      : onDevice
-        ? 'Saved on this device — will sync when you are back online'
-        : save.isPending
-          ? 'Saving…'
-          : dirty
-            ? online
-              ? 'Unsaved changes'
-              : "Offline – your notes will be saved on this device and sync when you're back online"
-            : savedHere
-              ? 'Saved. Only you can see these'
-              : 'Only you can see these';
+      ? t('notes.notSavedBecause', { reason: autoError })
+      : t(
+          onDevice
+            ? 'notes.onDevice'
+            : save.isPending
+              ? 'notes.autoSaving'
+              : dirty
+                ? online
+                  ? 'notes.unsaved'
+                  : 'notes.offline'
+                : savedHere
+                  ? 'notes.savedPrivate'
+                  : 'notes.private',
+        );
   return (
     <>
       <span className={`-mt-2 text-xs ${autoError || problem ? 'text-red-700' : 'text-slate-500'}`} role="status">
         {status}
       </span>
-      <Field label="Course notes" labelClassName="sr-only" id={`notes-${courseId}`} problem={problem}>
+      <Field label={t('notes.label')} labelClassName="sr-only" id={`notes-${courseId}`} problem={problem}>
         {(wiring) => (
           <textarea
             {...wiring}
             className="textarea min-h-40 aria-invalid:border-red-500"
-            placeholder="Take notes for this course..."
+            placeholder={t('notes.placeholder')}
             value={notes}
             onChange={(event) => setNotes(event.target.value)}
             onFocus={() => void contract()}
@@ -194,7 +197,7 @@ function NotesEditor({ courseId, saved }: { courseId: string; saved: NotesJson }
         )}
       </Field>
       <button type="button" className="btn btn-primary self-end" onClick={onSave} disabled={save.isPending}>
-        {save.isPending ? 'Saving...' : 'Save Notes'}
+        {t(save.isPending ? 'common.saving' : 'notes.save')}
       </button>
     </>
   );
