@@ -142,7 +142,8 @@ export function CaptionsEditor({ lecture: initial }: { lecture: Lecture }) {
             />
             <datalist id={`${id}-languages`}>
               {COMMON_LANGUAGES.map((tag) => (
-                <option key={tag} value={tag}>
+                // Each language by its own name (an autonym), as a pupil who reads it would look for it.
+                <option key={tag} value={tag} lang={tag} translate="no">
                   {languageName(tag)}
                 </option>
               ))}
