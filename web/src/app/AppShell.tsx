@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { useSession } from '@lib/session';
 import { Avatar } from '@ui/Avatar';
 import { CapIcon, DownloadIcon, HistoryIcon, HomeIcon, MenuIcon, SettingsIcon, ShieldIcon } from '@ui/icons';
@@ -18,14 +19,15 @@ import { UploadTray } from '../features/uploads/components/UploadTray';
 const NARROW_BREAKPOINT = 1024;
 const isNarrow = () => window.innerWidth < NARROW_BREAKPOINT;
 
+/** The menu's pages; each label is read when drawn (the messages load after this module). */
 const navItems = [
-  { to: '/classroom', label: 'Home', Icon: HomeIcon },
-  { to: '/history', label: 'History', Icon: HistoryIcon },
-  { to: '/downloads', label: 'Downloads', Icon: DownloadIcon },
-  { to: '/settings', label: 'Settings', Icon: SettingsIcon },
+  { to: '/classroom', label: () => t('shell.nav.home'), Icon: HomeIcon },
+  { to: '/history', label: () => t('shell.nav.history'), Icon: HistoryIcon },
+  { to: '/downloads', label: () => t('shell.nav.downloads'), Icon: DownloadIcon },
+  { to: '/settings', label: () => t('shell.nav.settings'), Icon: SettingsIcon },
 ];
 /** Only administrators see it. */
-const adminItem = { to: '/admin', label: 'Admin', Icon: ShieldIcon };
+const adminItem = { to: '/admin', label: () => t('shell.nav.admin'), Icon: ShieldIcon };
 
 /** Header with brand and avatar, a collapsible side navigation, and the page. */
 export function AppShell() {
@@ -72,9 +74,9 @@ export function AppShell() {
       {/* The first Tab stop: straight past the header and the menu to the page's content. */}
       <a
         href="#main-content"
-        className="sr-only z-50 rounded-lg bg-indigo-600 px-4 py-2 font-medium text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        className="sr-only z-50 rounded-lg bg-indigo-600 px-4 py-2 font-medium text-white focus:not-sr-only focus:fixed focus:top-2 focus:start-2"
       >
-        Skip to content
+        {t('shell.skipToContent')}
       </a>
       <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-2 backdrop-blur sm:px-4">
         <button
@@ -82,7 +84,7 @@ export function AppShell() {
           type="button"
           className="icon-btn"
           onClick={toggle}
-          aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
+          aria-label={t(collapsed ? 'shell.expandNav' : 'shell.collapseNav')}
           aria-expanded={!collapsed}
           aria-controls="side-nav"
         >
@@ -92,13 +94,15 @@ export function AppShell() {
           <span className="flex size-8 items-center justify-center rounded-lg bg-indigo-600 text-white">
             <CapIcon size={18} />
           </span>
-          <span className="text-lg tracking-tight max-sm:sr-only">Classroom</span>
+          <span className="text-lg tracking-tight max-sm:sr-only" translate="no">
+            Classroom
+          </span>
         </Link>
         <div className="flex min-w-0 flex-1 justify-center px-1 sm:px-4">
-          <SearchBox className="w-full max-w-md" placeholder="Search" label="Search my classes" />
+          <SearchBox className="w-full max-w-md" placeholder={t('shell.search')} label={t('shell.searchLabel')} />
         </div>
         {user && (
-          <Link to="/settings" className="rounded-full focus-visible:outline-2" aria-label="Open settings">
+          <Link to="/settings" className="rounded-full focus-visible:outline-2" aria-label={t('shell.openSettings')}>
             <Avatar src={user.profilePictureImageLink} name={user.username} size={36} />
           </Link>
         )}
@@ -106,48 +110,52 @@ export function AppShell() {
       <div className="flex">
         <nav
           id="side-nav"
-          aria-label="Main"
+          aria-label={t('shell.mainNav')}
           onMouseEnter={() => setHovered(true)}
           onMouseLeave={() => setHovered(false)}
-          className={`fixed top-14 bottom-0 left-0 z-20 overflow-hidden border-r border-slate-200 bg-white transition-[width,transform] duration-200 ${
-            expanded ? 'w-64 shadow-lg lg:shadow-none' : 'w-16 max-md:-translate-x-full'
+          // Folded on a phone, it slides out past the start side: the left, or the right in a right-to-left language.
+          className={`fixed start-0 top-14 bottom-0 z-20 overflow-hidden border-e border-slate-200 bg-white transition-[width,transform] duration-200 ${
+            expanded ? 'w-64 shadow-lg lg:shadow-none' : 'w-16 max-md:ltr:-translate-x-full max-md:rtl:translate-x-full'
           }`}
         >
           <ul className="flex flex-col gap-1 p-2">
-            {[...navItems, ...(user?.isAdmin ? [adminItem] : [])].map(({ to, label, Icon }) => (
-              <li key={to}>
-                <NavLink
-                  to={to}
-                  onClick={() => {
-                    if (isNarrow()) {
-                      setCollapsed(true);
-                      setHovered(false);
+            {[...navItems, ...(user?.isAdmin ? [adminItem] : [])].map(({ to, label: words, Icon }) => {
+              const label = words();
+              return (
+                <li key={to}>
+                  <NavLink
+                    to={to}
+                    onClick={() => {
+                      if (isNarrow()) {
+                        setCollapsed(true);
+                        setHovered(false);
+                      }
+                    }}
+                    className={({ isActive }) =>
+                      `relative flex h-11 items-center gap-3 rounded-xl px-3 text-sm font-medium transition-colors ${
+                        isActive
+                          ? 'bg-indigo-50 text-indigo-700'
+                          : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900'
+                      }`
                     }
-                  }}
-                  className={({ isActive }) =>
-                    `relative flex h-11 items-center gap-3 rounded-xl px-3 text-sm font-medium transition-colors ${
-                      isActive
-                        ? 'bg-indigo-50 text-indigo-700'
-                        : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900'
-                    }`
-                  }
-                  title={label}
-                >
-                  <Icon className="shrink-0" />
-                  <span className={expanded ? 'truncate' : 'sr-only'}>{label}</span>
-                  {to === adminItem.to && (
-                    <WaitingTeachersBadge className={expanded ? 'ml-auto' : 'absolute top-0.5 right-0.5'} />
-                  )}
-                </NavLink>
-              </li>
-            ))}
+                    title={label}
+                  >
+                    <Icon className="shrink-0" />
+                    <span className={expanded ? 'truncate' : 'sr-only'}>{label}</span>
+                    {to === adminItem.to && (
+                      <WaitingTeachersBadge className={expanded ? 'ms-auto' : 'absolute end-0.5 top-0.5'} />
+                    )}
+                  </NavLink>
+                </li>
+              );
+            })}
           </ul>
         </nav>
         {!collapsed && (
           // On phones and tablets the open navigation lies over the page; a tap beside it closes it.
           <button
             type="button"
-            aria-label="Close navigation"
+            aria-label={t('shell.closeNav')}
             className="fixed inset-0 top-14 z-10 bg-slate-900/30 lg:hidden"
             onClick={toggle}
           />
@@ -155,7 +163,7 @@ export function AppShell() {
         <main
           id="main-content"
           tabIndex={-1}
-          className={`min-w-0 flex-1 focus:outline-none transition-[padding] duration-200 md:pl-16 ${collapsed ? '' : 'lg:pl-64'}`}
+          className={`min-w-0 flex-1 focus:outline-none transition-[padding] duration-200 md:ps-16 ${collapsed ? '' : 'lg:ps-64'}`}
         >
           <div className="mx-auto max-w-7xl p-4 sm:p-6">
             {/* Uploads dock here, in the page's flow: above the page, over none of its controls. */}

@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { useSession } from '@lib/session';
 import { usePageTitle } from '@lib/use-page-title';
 import { Tabs } from '@ui/Tabs';
@@ -8,30 +9,37 @@ import { AdminUsers } from '../features/admin/components/AdminUsers';
 import { WaitingTeachersBadge } from '../features/admin/components/WaitingTeachersBadge';
 import { NotFoundPage } from './NotFoundPage';
 
-const tabs = ['Users', 'Classes', 'Server'] as const;
+const tabs = ['users', 'classes', 'server'] as const;
 type Tab = (typeof tabs)[number];
+/** Each tab's name, read when drawn (the messages load after this module). */
+const tabLabels = (): Record<Tab, string> => ({
+  users: t('admin.tab.users'),
+  classes: t('admin.tab.classes'),
+  server: t('admin.tab.server'),
+});
 
 /** /admin: the administrator's console (the API refuses everyone else too). */
 export function AdminPage() {
   const { user } = useSession();
-  usePageTitle(user?.isAdmin ? 'Administration' : null);
-  const [tab, setTab] = useState<Tab>('Users');
+  usePageTitle(user?.isAdmin ? t('admin.title') : null);
+  const [tab, setTab] = useState<Tab>('users');
   if (!user?.isAdmin) return <NotFoundPage />;
   return (
     <section className="mx-auto max-w-4xl">
-      <h1 className="page-title">Administration</h1>
+      <h1 className="page-title">{t('admin.title')}</h1>
       <div className="mt-6">
         <Tabs
-          label="Administration"
+          label={t('admin.title')}
           tabs={tabs}
+          labels={tabLabels()}
           selected={tab}
           onSelect={setTab}
           panelClassName="pt-6"
-          badges={{ Users: <WaitingTeachersBadge className="ms-2" /> }}
+          badges={{ users: <WaitingTeachersBadge className="ms-2" /> }}
         >
-          {tab === 'Users' && <AdminUsers />}
-          {tab === 'Classes' && <AdminClasses />}
-          {tab === 'Server' && <AdminServer />}
+          {tab === 'users' && <AdminUsers />}
+          {tab === 'classes' && <AdminClasses />}
+          {tab === 'server' && <AdminServer />}
         </Tabs>
       </div>
     </section>

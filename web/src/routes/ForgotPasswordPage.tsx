@@ -3,6 +3,7 @@ import { LIMITS } from '@contract/limits';
 import { destinationAfterSignIn } from '@lib/after-sign-in';
 import { useForm } from '@lib/form';
 import { loadSchemas } from '@lib/form-check';
+import { rich, t } from '@lib/i18n';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '@lib/messages';
 import { useProviders } from '@lib/providers';
 import { useSession } from '@lib/session';
@@ -32,7 +33,7 @@ export function ForgotPasswordPage() {
     send: (values: { email: string }) => values.email,
   });
   const providers = useProviders();
-  usePageTitle(sentTo ? 'Choose a new password' : 'Reset your password');
+  usePageTitle(t(sentTo ? 'forgot.title.choose' : 'forgot.title.reset'));
 
   function onAsk(event: FormEvent) {
     event.preventDefault();
@@ -42,25 +43,23 @@ export function ForgotPasswordPage() {
   return (
     <AuthLayout>
       {providers.data?.password === false ? (
-        <SchoolOnlyNotice title="There is no password to reset" providers={providers.data} />
+        <SchoolOnlyNotice title={t('forgot.noPassword')} providers={providers.data} />
       ) : sentTo ? (
         <ResetForm email={sentTo} onBack={() => setSentTo(null)} />
       ) : (
         <>
-          <h1 className="auth-title">Reset your password</h1>
-          <p className="mt-2 text-center text-sm text-slate-600">
-            Enter the address you signed up with. We will email you a code to choose a new password.
-          </p>
+          <h1 className="auth-title">{t('forgot.heading.reset')}</h1>
+          <p className="mt-2 text-center text-sm text-slate-600">{t('forgot.lead')}</p>
           <form onSubmit={onAsk} onFocus={askForm.prefetch} className="mt-6 flex flex-col gap-4">
             <EmailField id="reset-email" value={email} onValue={setEmail} problem={askForm.problems.email} />
             <FormError message={ask.isError ? errorMessage(ask.error) : ''} />
             <button type="submit" className="btn btn-primary w-full" disabled={ask.isPending}>
-              {ask.isPending ? 'Sending...' : 'Send code'}
+              {t(ask.isPending ? 'forgot.sending' : 'forgot.sendCode')}
             </button>
           </form>
           <p className="mt-6 text-center text-sm text-slate-600">
             <Link to="/login" className="link">
-              Back to login
+              {t('forgot.backToLogin')}
             </Link>
           </p>
         </>
@@ -79,7 +78,7 @@ function ResetForm({ email, onBack }: { email: string; onBack: () => void }) {
     mutationFn: (body: { otp: string; newPassword: string }) => resetPassword(email, body.otp, body.newPassword),
     meta: { quiet: true },
     onSuccess: async ({ token }) => {
-      toast.success('Your password is changed. Every other device was signed out.', { duration: AUTH_TOAST_MS });
+      toast.success(t('forgot.changed'), { duration: AUTH_TOAST_MS });
       await signIn(token);
       setTimeout(() => navigate(destinationAfterSignIn().path), REDIRECT_DELAY_MS);
     },
@@ -90,7 +89,7 @@ function ResetForm({ email, onBack }: { email: string; onBack: () => void }) {
     mutation: reset,
     // The second typing is the form's own check: the server never sees it.
     also: (values: { confirm: string; newPassword: string }): Record<string, string> =>
-      values.newPassword !== values.confirm ? { confirm: "The passwords don't match." } : {},
+      values.newPassword !== values.confirm ? { confirm: t('forgot.mismatch') } : {},
     send: ({ otp, newPassword }: { email: string; otp: string; newPassword: string; confirm: string }) => ({
       otp,
       newPassword,
@@ -104,14 +103,19 @@ function ResetForm({ email, onBack }: { email: string; onBack: () => void }) {
 
   return (
     <>
-      <h1 className="auth-title">Choose a new password</h1>
+      <h1 className="auth-title">{t('forgot.heading.choose')}</h1>
       <p className="mt-2 text-center text-sm text-slate-600">
-        If an account uses <strong className="text-slate-900 [overflow-wrap:anywhere]">{email}</strong>, we sent it a
-        6-digit code.
+        {rich(t('forgot.codeSent', { email, digits: LIMITS.otpDigits }), [
+          (words) => (
+            <strong key="email" className="text-slate-900 [overflow-wrap:anywhere]" translate="no">
+              {words}
+            </strong>
+          ),
+        ])}
       </p>
       <form onSubmit={onSubmit} onFocus={form.prefetch} className="mt-6 flex flex-col gap-4">
         <Field
-          label="Code from the email"
+          label={t('forgot.codeLabel')}
           id="reset-code"
           className="text-center font-mono text-xl tracking-[0.4em]"
           inputMode="numeric"
@@ -131,10 +135,10 @@ function ResetForm({ email, onBack }: { email: string; onBack: () => void }) {
         />
         <FormError message={reset.isError ? errorMessage(reset.error) : ''} />
         <button type="submit" className="btn btn-primary w-full" disabled={reset.isPending}>
-          {reset.isPending ? 'Saving...' : 'Set new password'}
+          {t(reset.isPending ? 'common.saving' : 'forgot.setPassword')}
         </button>
         <button type="button" className="btn btn-secondary w-full" onClick={onBack}>
-          Go back
+          {t('common.goBack')}
         </button>
       </form>
     </>

@@ -1,4 +1,5 @@
 import { ApiError } from '@api/client';
+import { rich, t } from '@lib/i18n';
 import { pendingInvite } from '@lib/pending-invite';
 import { schoolSignInUrl, useProviders } from '@lib/providers';
 import { toast } from '@lib/toast';
@@ -23,7 +24,7 @@ export function JoinPage() {
   const [state, setState] = useState<JoinState>('initializing');
   const [message, setMessage] = useState('');
   const started = useRef(false);
-  usePageTitle(state === 'error' ? 'Could not join the class' : state === 'signed-out' ? null : 'Joining a class');
+  usePageTitle(state === 'error' ? t('join.title.failed') : state === 'signed-out' ? null : t('join.title.joining'));
 
   const join = useCallback(async () => {
     if (!readToken()) {
@@ -37,7 +38,7 @@ export function JoinPage() {
       // Back from a school sign-in, the code kept for the round trip is used now.
       pendingInvite.clear();
       setState('joined');
-      toast.success(`You joined ${enrollment.course.courseName}`);
+      toast.success(t('join.joined', { name: enrollment.course.courseName }));
       navigate(`/classroom/${enrollment.courseId}`, { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
@@ -46,7 +47,7 @@ export function JoinPage() {
         return;
       }
       pendingInvite.clear();
-      setMessage(error instanceof ApiError && error.status ? error.message : 'Failed to join classroom');
+      setMessage(error instanceof ApiError && error.status ? error.message : t('join.failed'));
       setState('error');
     }
   }, [inviteCode, navigate]);
@@ -63,7 +64,7 @@ export function JoinPage() {
     <AuthLayout>
       {state === 'error' ? (
         <div className="text-center">
-          <h1 className="auth-title">Error Joining Classroom</h1>
+          <h1 className="auth-title">{t('join.errorHeading')}</h1>
           <p role="alert" className="mt-3 text-red-600">
             {message}
           </p>
@@ -74,21 +75,21 @@ export function JoinPage() {
               // Back inside the app; a link opened from a chat or a QR code has no page of ours before it.
               onClick={() => ((window.history.state?.idx ?? 0) > 0 ? navigate(-1) : navigate('/classroom'))}
             >
-              Go Back
+              {t('common.goBack')}
             </button>
             <Link to="/classroom?join" className="btn btn-primary">
-              Enter a class code
+              {t('join.enterCode')}
             </Link>
             <button type="button" className="btn btn-secondary" onClick={() => window.location.reload()}>
-              Try Again
+              {t('common.tryAgain')}
             </button>
           </div>
         </div>
       ) : (
         <div className="flex flex-col items-center gap-4 py-6 text-center">
-          <Spinner label={state === 'initializing' ? 'Initializing' : 'Joining'} />
+          <Spinner label={t(state === 'initializing' ? 'join.initializing' : 'join.joining')} />
           <p className="font-medium text-slate-700">
-            {state === 'initializing' ? 'Initializing join process...' : 'Joining classroom...'}
+            {t(state === 'initializing' ? 'join.initializingLong' : 'join.joiningLong')}
           </p>
         </div>
       )}
@@ -100,12 +101,12 @@ export function JoinPage() {
 function InviteLanding({ inviteCode }: { inviteCode: string }) {
   const preview = useInvitePreview(inviteCode);
   const providers = useProviders();
-  usePageTitle(preview.data ? `Join ${preview.data.courseName}` : 'Join a class');
+  usePageTitle(preview.data ? t('join.title.join', { name: preview.data.courseName }) : t('join.title.aClass'));
   if (preview.isPending || (!providers.data && !providers.error)) {
     return (
       <AuthLayout>
         <div className="flex justify-center py-6">
-          <Spinner label="Loading the invite" />
+          <Spinner label={t('join.loadingInvite')} />
         </div>
       </AuthLayout>
     );
@@ -118,46 +119,53 @@ function InviteLanding({ inviteCode }: { inviteCode: string }) {
       <div className="text-center">
         <h1 className="auth-title">
           {preview.data
-            ? `You're invited to ${preview.data.courseName}`
-            : dead
-              ? 'This invite link no longer works'
-              : 'You have an invite to a class'}
+            ? rich(t('join.invitedTo', { name: preview.data.courseName }), [
+                (words) => (
+                  <span key="name" translate="no">
+                    {words}
+                  </span>
+                ),
+              ])
+            : t(dead ? 'join.deadLink' : 'join.haveInvite')}
         </h1>
         <p className="mt-3 text-slate-700">
-          {preview.data?.teacherName ? `${preview.data.teacherName}'s class. ` : ''}
-          {dead
-            ? 'Ask your teacher for the class code: you can enter it once you are signed in.'
-            : password
-              ? 'Create your account to join, or log in if you already have one.'
-              : 'Sign in with your school account to join.'}
+          {preview.data?.teacherName &&
+            rich(t('join.teachersClass', { name: preview.data.teacherName }), [
+              (words) => (
+                <span key="name" translate="no">
+                  {words}
+                </span>
+              ),
+            ])}{' '}
+          {t(dead ? 'join.askForCode' : password ? 'join.createOrLogIn' : 'join.schoolToJoin')}
         </p>
       </div>
       {password && (
         <div className="mt-6 grid gap-3 sm:grid-cols-2">
           <Link to="/signup" className="btn btn-primary">
-            Create your account
+            {t('join.createAccount')}
           </Link>
           <Link to="/login" className="btn btn-secondary">
-            Log in
+            {t('join.logIn')}
           </Link>
         </div>
       )}
       {oidc && (
         <>
-          {password && <p className="or-divider">or</p>}
+          {password && <p className="or-divider">{t('auth.or')}</p>}
           <a
             href={schoolSignInUrl(`/join/${encodeURIComponent(inviteCode)}`)}
             className={`btn mt-5 w-full ${password ? 'btn-secondary' : 'btn-primary'}`}
           >
-            {oidc.label}
+            {oidc.label ?? t('auth.schoolButton')}
           </a>
         </>
       )}
       {providers.error !== undefined && (
         <div role="alert" className="mt-5 flex flex-col items-center gap-2 text-center text-sm text-red-800">
-          <p>Could not load the ways to sign in. Check your connection.</p>
+          <p>{t('auth.providersFailed')}</p>
           <button type="button" className="btn btn-secondary" onClick={providers.retry}>
-            Try again
+            {t('common.tryAgain')}
           </button>
         </div>
       )}

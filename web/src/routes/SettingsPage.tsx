@@ -1,3 +1,4 @@
+import { offeredLocales, t } from '@lib/i18n';
 import { useProviders } from '@lib/providers';
 import { useSession } from '@lib/session';
 import { toast } from '@lib/toast';
@@ -12,6 +13,7 @@ import { logout } from '../features/auth/api/users';
 import { flushNotes, hasQueuedNotes } from '../features/notes/state/notes-queue';
 import { logoutEverywhere } from '../features/settings/api/account';
 import { DeleteAccountForm } from '../features/settings/components/DeleteAccountForm';
+import { LanguageForm } from '../features/settings/components/LanguageForm';
 import { LinkedSignIn } from '../features/settings/components/LinkedSignIn';
 import { NotificationSettings } from '../features/settings/components/NotificationSettings';
 import { PictureForm } from '../features/settings/components/PictureForm';
@@ -19,28 +21,33 @@ import { ProfileInfoForm } from '../features/settings/components/ProfileInfoForm
 import { SecurityForm } from '../features/settings/components/SecurityForm';
 import { discardAllUploads, hasActiveUploads } from '../features/uploads/state/uploads';
 
-const baseTabs = ['Profile Info', 'Security', 'Profile Picture'] as const;
+const baseTabs = ['profile', 'security', 'picture'] as const;
 /** Shown when the server has a school sign-in (OIDC) to link. */
-const withLinkedSignIn = [...baseTabs, 'Linked sign-in'] as const;
+const withLinkedSignIn = [...baseTabs, 'linked'] as const;
 type Tab = (typeof withLinkedSignIn)[number];
+/** Each tab's name, read when drawn (the messages load after this module). */
+const tabLabels = (): Record<Tab, string> => ({
+  profile: t('settings.tab.profile'),
+  security: t('settings.tab.security'),
+  picture: t('settings.tab.picture'),
+  linked: t('settings.tab.linked'),
+});
 /** A phone's row of four tabs (three whole names fit 375 px, four do not): a word of each long name, read whole. */
-const phoneLabels: Partial<Record<Tab, string>> = {
-  'Profile Info': 'Profile',
-  'Profile Picture': 'Picture',
-  'Linked sign-in': 'Sign-in',
-};
+const phoneLabels = (): Partial<Record<Tab, string>> => ({
+  profile: t('settings.tab.profileShort'),
+  picture: t('settings.tab.pictureShort'),
+  linked: t('settings.tab.linkedShort'),
+});
 
 export function SettingsPage() {
   const { user, setUser, signOut } = useSession();
-  usePageTitle('Settings');
+  usePageTitle(t('settings.title'));
   const [params, setParams] = useSearchParams();
   // Back from linking a school account (?linked=school): its tab, a confirmation, and a clean address bar.
   const [justLinked, setJustLinked] = useState(() => params.get('linked') === 'school');
   // Back from confirming with the school account (?confirmed=delete|password): the Security tab, ready.
   // Otherwise Profile Picture, the spec's default tab.
-  const [tab, setTab] = useState<Tab>(
-    justLinked ? 'Linked sign-in' : params.has('confirmed') ? 'Security' : 'Profile Picture',
-  );
+  const [tab, setTab] = useState<Tab>(justLinked ? 'linked' : params.has('confirmed') ? 'security' : 'picture');
   useEffect(() => {
     if (params.has('linked')) setParams({}, { replace: true });
   }, [params, setParams]);
@@ -73,8 +80,8 @@ export function SettingsPage() {
       window.location.assign(endSessionUrl);
       return;
     }
-    if (everywhere && !ended) toast.error('Could not reach the server: other devices are still signed in.');
-    else toast.success(everywhere ? 'Logged out of all devices' : 'Logged out successfully');
+    if (everywhere && !ended) toast.error(t('settings.logout.othersStillIn'));
+    else toast.success(t(everywhere ? 'settings.logout.everywhereDone' : 'settings.logout.done'));
   };
 
   const ask = async (everywhere: boolean) => {
@@ -89,58 +96,62 @@ export function SettingsPage() {
     <section className="mx-auto max-w-2xl">
       <ConfirmDialog
         open={askingEverywhere !== null}
-        title={unsentNotes ? 'Notes not sent yet' : 'Uploads are still running'}
-        confirmLabel={unsentNotes ? 'Log out and lose them' : 'Stop uploads and log out'}
-        busyLabel="Logging out..."
+        title={t(unsentNotes ? 'settings.logout.notesTitle' : 'settings.logout.uploadsTitle')}
+        confirmLabel={t(unsentNotes ? 'settings.logout.notesConfirm' : 'settings.logout.uploadsConfirm')}
+        busyLabel={t('settings.logout.busy')}
         busy={leaving}
         onConfirm={() => void leave(askingEverywhere === true)}
         onClose={() => setAskingEverywhere(null)}
       >
-        {unsentNotes
-          ? 'Notes you wrote offline are kept on this device until the server can be reached. Logging out deletes them. Stay until they say "Saved".'
-          : 'Logging out stops them and deletes what was sent. Stay to let them finish.'}
+        {t(unsentNotes ? 'settings.logout.notesText' : 'settings.logout.uploadsText')}
       </ConfirmDialog>
-      <h1 className="page-title">Settings</h1>
+      <h1 className="page-title">{t('settings.title')}</h1>
       {/* Side by side only from lg: beside a tablet's sidebar the buttons left the name a few letters. */}
-      <div className="card mt-6 flex flex-col items-center gap-4 p-6 text-center lg:flex-row lg:text-left">
+      <div className="card mt-6 flex flex-col items-center gap-4 p-6 text-center lg:flex-row lg:text-start">
         <Avatar src={user.profilePictureImageLink} name={user.username} size={80} />
         <div className="min-w-0 flex-1">
-          <p className="truncate text-xl font-semibold text-slate-900">{user.username}</p>
-          <p className="truncate text-slate-600">{user.email}</p>
+          <p className="truncate text-xl font-semibold text-slate-900" translate="no">
+            {user.username}
+          </p>
+          <p className="truncate text-slate-600" translate="no">
+            {user.email}
+          </p>
           <span className="mt-1 inline-block rounded-full bg-indigo-50 px-2.5 py-0.5 text-xs font-medium capitalize text-indigo-700">
-            {user.role}
+            {t(user.role === 'teacher' ? 'common.role.teacher' : 'common.role.student')}
           </span>
         </div>
         <div className="flex flex-col gap-2">
           <button type="button" className="btn btn-secondary" onClick={() => void ask(false)}>
-            <LogOutIcon size={18} /> Logout
+            <LogOutIcon size={18} /> {t('settings.logout.button')}
           </button>
           <button type="button" className="btn btn-secondary text-sm" onClick={() => void ask(true)}>
-            Log out of all devices
+            {t('settings.logout.everywhere')}
           </button>
         </div>
       </div>
 
       <div className="card mt-6">
         <Tabs
-          label="Settings"
+          label={t('settings.title')}
           tabs={tabs}
+          labels={tabLabels()}
           selected={tab}
           onSelect={setTab}
           panelClassName="p-6"
-          shortLabels={tabs.length > baseTabs.length ? phoneLabels : undefined}
+          shortLabels={tabs.length > baseTabs.length ? phoneLabels() : undefined}
         >
-          {tab === 'Profile Info' && <ProfileInfoForm user={user} onSaved={setUser} />}
-          {tab === 'Security' && (
+          {tab === 'profile' && <ProfileInfoForm user={user} onSaved={setUser} />}
+          {tab === 'security' && (
             <>
               <SecurityForm user={user} />
               <DeleteAccountForm user={user} />
             </>
           )}
-          {tab === 'Profile Picture' && <PictureForm user={user} onSaved={setUser} />}
-          {tab === 'Linked sign-in' && <LinkedSignIn justLinked={justLinked} onDismiss={() => setJustLinked(false)} />}
+          {tab === 'picture' && <PictureForm user={user} onSaved={setUser} />}
+          {tab === 'linked' && <LinkedSignIn justLinked={justLinked} onDismiss={() => setJustLinked(false)} />}
         </Tabs>
       </div>
+      {offeredLocales.length > 1 && <LanguageForm user={user} onSaved={setUser} />}
       <NotificationSettings />
     </section>
   );

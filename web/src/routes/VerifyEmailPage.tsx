@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { useProviders } from '@lib/providers';
 import { usePageTitle } from '@lib/use-page-title';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -10,19 +11,19 @@ export function VerifyEmailPage() {
   const navigate = useNavigate();
   const email = params.get('email')?.trim();
   const providers = useProviders();
-  usePageTitle('Verify your email');
+  usePageTitle(t('auth.title.verify'));
   return (
     <AuthLayout>
       {providers.data?.password === false ? (
-        <SchoolOnlyNotice title="There is no email code to enter" providers={providers.data} />
+        <SchoolOnlyNotice title={t('verify.noCode')} providers={providers.data} />
       ) : email ? (
         <VerifyEmailForm email={email.toLowerCase()} onBack={() => navigate('/login')} />
       ) : (
         <div className="text-center">
-          <h1 className="auth-title">Verify Your Email</h1>
-          <p className="mt-4 text-slate-600">No email address provided for verification.</p>
+          <h1 className="auth-title">{t('verify.heading')}</h1>
+          <p className="mt-4 text-slate-600">{t('verify.noAddress')}</p>
           <Link to="/login" className="btn btn-primary mt-6 inline-flex">
-            Go to Login
+            {t('verify.goToLogin')}
           </Link>
         </div>
       )}

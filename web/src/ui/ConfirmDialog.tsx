@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import type { ReactNode } from 'react';
 import { Modal } from './Modal';
 
@@ -5,9 +6,10 @@ import { Modal } from './Modal';
 export function ConfirmDialog({
   open,
   title,
+  heading,
   children,
   confirmLabel,
-  busyLabel = 'Working...',
+  busyLabel = t('common.working'),
   busy,
   danger = true,
   onConfirm,
@@ -15,6 +17,8 @@ export function ConfirmDialog({
 }: {
   open: boolean;
   title: string;
+  /** The title as drawn, when it holds someone's words (see Modal). */
+  heading?: ReactNode;
   children: ReactNode;
   confirmLabel: string;
   /** What the confirm button says while it works (default 'Working...'). */
@@ -25,11 +29,11 @@ export function ConfirmDialog({
   onClose: () => void;
 }) {
   return (
-    <Modal open={open} title={title} onClose={onClose}>
+    <Modal open={open} title={title} heading={heading} onClose={onClose}>
       <div className="text-slate-700">{children}</div>
       <div className="mt-5 flex justify-end gap-2">
         <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button
           type="button"

@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { type InputHTMLAttributes, type ReactNode, type Ref, useId } from 'react';
 import { FieldProblem } from './FieldProblem';
 
@@ -69,7 +70,7 @@ export function Field({
 
 /** The email address field of the account forms. */
 export function EmailField(props: Omit<FieldProps, 'label' | 'type'>) {
-  return <Field label="Email" type="email" autoComplete="email" required {...props} />;
+  return <Field label={t('common.email')} type="email" autoComplete="email" required {...props} />;
 }
 
 /** A file field: `onFile` gets the chosen file (or none); `ref` reaches the input, to empty it after a send. */

@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { CloseIcon } from './icons';
 
@@ -5,11 +6,15 @@ import { CloseIcon } from './icons';
 export function Modal({
   open,
   title,
+  heading = title,
   onClose,
   children,
 }: {
   open: boolean;
+  /** The dialog's name, read by screen readers. */
   title: string;
+  /** The title as drawn, when it holds someone's words (a name in `translate="no"`): `title` by default. */
+  heading?: ReactNode;
   onClose: () => void;
   children: ReactNode;
 }) {
@@ -37,8 +42,8 @@ export function Modal({
       {open && (
         <div className="p-6">
           <div className="mb-4 flex items-start justify-between gap-4">
-            <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
-            <button type="button" className="icon-btn -mr-2 -mt-1" onClick={onClose} aria-label="Close">
+            <h2 className="text-lg font-semibold text-slate-900">{heading}</h2>
+            <button type="button" className="icon-btn -me-2 -mt-1" onClick={onClose} aria-label={t('common.close')}>
               <CloseIcon size={18} />
             </button>
           </div>
@@ -64,7 +69,7 @@ export function ModalActions({
   return (
     <div className="flex justify-end gap-2">
       <button type="button" className="btn btn-secondary" onClick={onCancel}>
-        Cancel
+        {t('common.cancel')}
       </button>
       <button type="submit" className="btn btn-primary" disabled={busy}>
         {busy ? busyLabel : label}

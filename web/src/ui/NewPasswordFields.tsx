@@ -1,4 +1,5 @@
 import { LIMITS } from '@contract/limits';
+import { t } from '@lib/i18n';
 import { PasswordInput } from './PasswordInput';
 
 /**
@@ -21,17 +22,17 @@ export function NewPasswordFields({
   return (
     <>
       <PasswordInput
-        label="New password"
+        label={t('ui.newPassword')}
         name="newPassword"
         value={password}
         onChange={onPassword}
         autoComplete="new-password"
         minLength={LIMITS.passwordMin}
-        hint={`At least ${LIMITS.passwordMin} characters.`}
+        hint={t('ui.passwordMinHint', { count: LIMITS.passwordMin })}
         problem={problems.password}
       />
       <PasswordInput
-        label="Confirm new password"
+        label={t('ui.confirmNewPassword')}
         name="confirmPassword"
         value={confirm}
         onChange={onConfirm}

@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { retryFailedPages } from '@lib/lazy-page';
 import { Component, type ReactNode } from 'react';
 
@@ -53,14 +54,10 @@ export class PageLoadBoundary extends Component<Props, State> {
           role="alert"
           className="flex max-w-md flex-col items-center gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-center"
         >
-          <p className="text-sm font-medium text-red-800">Could not load this page.</p>
-          <p className="text-sm text-red-700">
-            {offline
-              ? 'You are offline. It will load by itself once you are back online.'
-              : 'The connection dropped, or the app was updated. Try again.'}
-          </p>
+          <p className="text-sm font-medium text-red-800">{t('ui.pageLoadFailed')}</p>
+          <p className="text-sm text-red-700">{t(offline ? 'ui.pageLoadOffline' : 'ui.pageLoadDropped')}</p>
           <button type="button" className="btn btn-secondary" onClick={this.retry}>
-            Retry
+            {t('common.retry')}
           </button>
         </div>
       </div>

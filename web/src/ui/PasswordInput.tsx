@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { useState } from 'react';
 import { Field } from './Field';
 
@@ -60,7 +61,7 @@ export function PasswordInput({
             {...wiring}
             name={name}
             type={visible ? 'text' : 'password'}
-            className="input pr-11 aria-invalid:border-red-500"
+            className="input pe-11 aria-invalid:border-red-500"
             value={value}
             onChange={(event) => onChange(event.target.value)}
             autoComplete={autoComplete}
@@ -69,9 +70,9 @@ export function PasswordInput({
           />
           <button
             type="button"
-            className="absolute inset-y-0 right-0 flex w-11 items-center justify-center text-slate-500 hover:text-slate-800"
+            className="absolute inset-y-0 end-0 flex w-11 items-center justify-center text-slate-500 hover:text-slate-800"
             onClick={() => setVisible((shown) => !shown)}
-            aria-label={visible ? 'Hide password' : 'Show password'}
+            aria-label={t(visible ? 'ui.hidePassword' : 'ui.showPassword')}
             aria-pressed={visible}
           >
             <Eye crossed={visible} />

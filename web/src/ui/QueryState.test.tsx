@@ -4,7 +4,7 @@ import { courseKeys } from '@api/query-keys';
 import { onlineManager, QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { OFFLINE_MESSAGE, QueryState } from './QueryState';
+import { offlineMessage, QueryState } from './QueryState';
 
 /** A class list whose loads the test answers one at a time, as the server would. */
 function classesSource() {
@@ -103,7 +103,7 @@ test('a first load held back offline says so with Retry, never a spinner for eve
     // TanStack Query does not even start the request while offline: paused, with no error.
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Could not load classes.');
-    expect(alert.textContent).toContain(OFFLINE_MESSAGE);
+    expect(alert.textContent).toContain(offlineMessage());
     expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
     expect(screen.queryByRole('status', { name: 'Loading classes' })).toBeNull();
     expect(screen.queryByText('No classes yet.')).toBeNull();

@@ -1,4 +1,5 @@
 import { errorMessage } from '@api/query-client';
+import { t } from '@lib/i18n';
 import { onlineManager, type UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Spinner } from './Spinner';
@@ -17,7 +18,10 @@ export function QueryState<T>({
   compact = false,
 }: {
   query: UseQueryResult<T>;
-  /** What is loading, in words ("classes"): for the spinner and the error. */
+  /**
+   * What is loading, translated, as a noun phrase that reads after "Loading" and "Could not load" ("classes",
+   * "your notes"): the spinner's name and the error's first line are sentences made around it.
+   */
   label: string;
   empty?: ReactNode;
   isEmpty?: (data: T) => boolean;
@@ -31,7 +35,7 @@ export function QueryState<T>({
     }
     return (
       <div className={`flex justify-center ${compact ? 'py-6' : 'py-20'}`}>
-        <Spinner label={`Loading ${label}`} />
+        <Spinner label={t('ui.loadingWhat', { what: label })} />
       </div>
     );
   }
@@ -40,7 +44,7 @@ export function QueryState<T>({
 }
 
 /** The words for a first load TanStack Query holds back while the browser says it is offline. */
-export const OFFLINE_MESSAGE = 'You are offline. This will load by itself once you are back online.';
+export const offlineMessage = () => t('ui.offlineLoad');
 
 /**
  * A failed first load: what could not be loaded, why, and Retry. A load held back offline (TanStack Query pauses it
@@ -59,8 +63,8 @@ export function LoadError({
       role="alert"
       className="flex flex-col items-center gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-center"
     >
-      <p className="text-sm font-medium text-red-800">Could not load {label}.</p>
-      <p className="text-sm text-red-700">{paused ? OFFLINE_MESSAGE : errorMessage(query.error)}</p>
+      <p className="text-sm font-medium text-red-800">{t('ui.loadFailedWhat', { what: label })}</p>
+      <p className="text-sm text-red-700">{paused ? offlineMessage() : errorMessage(query.error)}</p>
       <button
         type="button"
         className="btn btn-secondary"
@@ -71,7 +75,7 @@ export function LoadError({
         }}
         disabled={query.isFetching}
       >
-        {query.isFetching ? 'Retrying...' : 'Retry'}
+        {t(query.isFetching ? 'common.retrying' : 'common.retry')}
       </button>
     </div>
   );

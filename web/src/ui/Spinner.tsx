@@ -1,4 +1,6 @@
-export function Spinner({ label = 'Loading', size = 32 }: { label?: string; size?: number }) {
+import { t } from '@lib/i18n';
+
+export function Spinner({ label = t('common.loading'), size = 32 }: { label?: string; size?: number }) {
   return (
     <output className="inline-flex items-center justify-center" aria-label={label}>
       <span

@@ -2,7 +2,7 @@ import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 're
 
 /**
  * Tabs that follow the ARIA tabs pattern: a tablist of buttons and the selected tab's panel. Only the selected tab
- * is a Tab stop; Left and Right (wrapping), Home and End move to another tab and select it. The tabs are one row at
+ * is a Tab stop; Left and Right (wrapping, mirrored right to left), Home and End move to another tab and select it. The tabs are one row at
  * every width: `shortLabels` makes a phone's row fit (each tab keeps its whole name as its accessible name, and the
  * short one is a word of it, so speaking what is seen still works); a row that is still too long scrolls sideways
  * and keeps the selected tab in view.
@@ -13,15 +13,19 @@ export function Tabs<Name extends string>({
   selected,
   onSelect,
   panelClassName,
+  labels,
   shortLabels,
   badges,
   children,
 }: {
   label: string;
+  /** Each tab's name in the code (its id); what it shows is `labels[name]` when given. */
   tabs: readonly Name[];
   selected: Name;
   onSelect: (name: Name) => void;
   panelClassName?: string;
+  /** Each tab's words, translated (the name itself when left out). */
+  labels?: Partial<Record<Name, string>>;
   /** What a tab shows below the `sm` breakpoint, when its name is too long for a phone's row. */
   shortLabels?: Partial<Record<Name, string>>;
   /** Shown after a tab's name (a count); it should carry its own words for screen readers. */
@@ -32,10 +36,14 @@ export function Tabs<Name extends string>({
   const list = useRef<HTMLDivElement>(null);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const at = tabs.indexOf(selected);
+    // Right to left, the next tab is the one on the left.
+    const rtl = getComputedStyle(event.currentTarget).direction === 'rtl';
+    const nextKey = rtl ? 'ArrowLeft' : 'ArrowRight';
+    const previousKey = rtl ? 'ArrowRight' : 'ArrowLeft';
     const to =
-      event.key === 'ArrowRight'
+      event.key === nextKey
         ? (at + 1) % tabs.length
-        : event.key === 'ArrowLeft'
+        : event.key === previousKey
           ? (at - 1 + tabs.length) % tabs.length
           : event.key === 'Home'
             ? 0
@@ -48,14 +56,16 @@ export function Tabs<Name extends string>({
     onSelect(next);
     list.current?.querySelectorAll<HTMLElement>('[role="tab"]')[to]?.focus();
   };
-  // Sideways only: scrollIntoView would also scroll the page to a tab list below the fold.
+  // Sideways only: scrollIntoView would also scroll the page to a tab list below the fold. Measured on screen, so
+  // it holds right to left too (where scrollLeft counts down from 0).
   useEffect(() => {
     const row = list.current;
     const tab = row?.querySelectorAll<HTMLElement>('[role="tab"]')[tabs.indexOf(selected)];
     if (!row || !tab) return;
-    if (tab.offsetLeft < row.scrollLeft) row.scrollLeft = tab.offsetLeft;
-    else if (tab.offsetLeft + tab.offsetWidth > row.scrollLeft + row.clientWidth)
-      row.scrollLeft = tab.offsetLeft + tab.offsetWidth - row.clientWidth;
+    const shown = row.getBoundingClientRect();
+    const box = tab.getBoundingClientRect();
+    if (box.left < shown.left) row.scrollLeft -= shown.left - box.left;
+    else if (box.right > shown.right) row.scrollLeft += box.right - shown.right;
   }, [tabs, selected]);
   return (
     <>
@@ -69,6 +79,7 @@ export function Tabs<Name extends string>({
         onKeyDown={onKeyDown}
       >
         {tabs.map((name) => {
+          const words = labels?.[name] ?? name;
           const short = shortLabels?.[name];
           return (
             <button
@@ -88,13 +99,13 @@ export function Tabs<Name extends string>({
             >
               {short ? (
                 <>
-                  <span className="max-sm:sr-only">{name}</span>
+                  <span className="max-sm:sr-only">{words}</span>
                   <span className="sm:hidden" aria-hidden="true">
                     {short}
                   </span>
                 </>
               ) : (
-                name
+                words
               )}
               {badges?.[name]}
             </button>

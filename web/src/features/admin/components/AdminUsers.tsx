@@ -1,9 +1,11 @@
-import { formatLongDate, plural } from '@lib/format';
+import { formatLongDate } from '@lib/format';
+import { type MessageKey, t } from '@lib/i18n';
 import { useSession } from '@lib/session';
 import { toast } from '@lib/toast';
 import { ConfirmDialog } from '@ui/ConfirmDialog';
 import { Field } from '@ui/Field';
 import { QueryState } from '@ui/QueryState';
+import { theirWords } from '@ui/TheirWords';
 import { useState } from 'react';
 import { type AdminUser, useAdminUsers, useDeleteUser, useSendReset, useUpdateUser } from '../api/admin';
 
@@ -16,10 +18,14 @@ export function AdminUsers() {
   return (
     <section aria-labelledby="admin-users" className="flex flex-col gap-4">
       <h2 id="admin-users" className="sr-only">
-        Users
+        {t('admin.tab.users')}
       </h2>
-      <Field label="Search by name or email" id="user-search" type="search" value={search} onValue={setSearch} />
-      <QueryState query={query} label="users" empty={<p className="text-sm text-slate-600">No user matches.</p>}>
+      <Field label={t('admin.users.search')} id="user-search" type="search" value={search} onValue={setSearch} />
+      <QueryState
+        query={query}
+        label={t('admin.users.what')}
+        empty={<p className="text-sm text-slate-600">{t('admin.users.empty')}</p>}
+      >
         {(users) => (
           <ul className="flex flex-col gap-3">
             {users.map((user) => (
@@ -30,28 +36,25 @@ export function AdminUsers() {
       </QueryState>
       <ConfirmDialog
         open={deleting !== null}
-        title={`Delete ${deleting?.username ?? ''}?`}
-        confirmLabel="Delete account"
+        title={t('admin.deleteTitle', { name: deleting?.username ?? '' })}
+        heading={theirWords(t('admin.deleteHeading', { name: deleting?.username ?? '' }))}
+        confirmLabel={t('admin.users.deleteConfirm')}
         busy={remove.isPending}
         onClose={() => setDeleting(null)}
         onConfirm={() =>
           deleting &&
           remove.mutate(deleting._id, {
             onSuccess: () => {
-              toast.success(`${deleting.username} was deleted.`);
+              toast.success(t('admin.users.deleted', { name: deleting.username }));
               setDeleting(null);
             },
           })
         }
       >
-        <p>
-          The account of <strong>{deleting?.email}</strong> goes for good, with everything only it holds:
-        </p>
-        <ul className="mt-2 list-disc pl-5 text-sm">
-          {deleting?.role === 'teacher' && (
-            <li>the classes it teaches, their lectures, videos and students' notes in them</li>
-          )}
-          <li>its uploads, comments, likes, notes and watch history</li>
+        <p>{theirWords(t('admin.users.deleteText', { email: deleting?.email ?? '' }), 'font-bold')}</p>
+        <ul className="mt-2 list-disc ps-5 text-sm">
+          {deleting?.role === 'teacher' && <li>{t('admin.users.deleteGoesTeacher')}</li>}
+          <li>{t('admin.users.deleteGoesAll')}</li>
         </ul>
       </ConfirmDialog>
     </section>
@@ -65,27 +68,33 @@ function UserRow({ user, onDelete }: { user: AdminUser; onDelete: () => void }) 
   const [disabling, setDisabling] = useState(false);
   const isMe = me?._id === user._id;
   const badges = [
-    user.isAdmin && 'Administrator',
-    user.teacherStatus === 'pending' && 'Waits for approval',
-    user.teacherStatus === 'declined' && 'Declined',
-    user.disabled && 'Disabled',
-  ].filter((badge): badge is string => Boolean(badge));
+    user.isAdmin && 'admin.users.badge.admin',
+    user.teacherStatus === 'pending' && 'admin.users.badge.pending',
+    user.teacherStatus === 'declined' && 'admin.users.badge.declined',
+    user.disabled && 'admin.users.badge.disabled',
+  ].filter((badge): badge is MessageKey => Boolean(badge));
   return (
     <li className="card flex flex-col gap-3 p-4 sm:flex-row sm:items-center">
       <div className="min-w-0 flex-1">
         <p className="font-medium break-words text-slate-900">
-          {user.username} <span className="text-sm font-normal capitalize text-slate-600">· {user.role}</span>
+          <span translate="no">{user.username}</span>{' '}
+          <span className="text-sm font-normal capitalize text-slate-600">
+            · {t(user.role === 'teacher' ? 'common.role.teacher' : 'common.role.student')}
+          </span>
         </p>
-        <p className="text-sm break-all text-slate-600">{user.email}</p>
+        <p className="text-sm break-all text-slate-600" translate="no">
+          {user.email}
+        </p>
         <p className="mt-1 text-xs text-slate-600">
-          {plural(user.classes, 'class', 'classes')} · last sign-in{' '}
-          {user.lastLoginAt ? formatLongDate(user.lastLoginAt) : 'never'}
+          {user.lastLoginAt
+            ? t('admin.users.facts', { classes: user.classes, date: formatLongDate(user.lastLoginAt) })
+            : t('admin.users.factsNever', { classes: user.classes })}
         </p>
         {badges.length > 0 && (
           <p className="mt-1 flex flex-wrap gap-1">
             {badges.map((badge) => (
               <span key={badge} className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800">
-                {badge}
+                {t(badge)}
               </span>
             ))}
           </p>
@@ -101,12 +110,12 @@ function UserRow({ user, onDelete }: { user: AdminUser; onDelete: () => void }) 
               onClick={() =>
                 update.mutate(
                   { id: user._id, teacherApproved: true },
-                  { onSuccess: () => toast.success(`${user.username} is approved and can now create classes.`) },
+                  { onSuccess: () => toast.success(t('admin.users.approved', { name: user.username })) },
                 )
               }
-              aria-label={`Approve ${user.username} as a teacher`}
+              aria-label={t('admin.users.approveLabel', { name: user.username })}
             >
-              Approve
+              {t('admin.users.approve')}
             </button>
             <button
               type="button"
@@ -115,12 +124,12 @@ function UserRow({ user, onDelete }: { user: AdminUser; onDelete: () => void }) 
               onClick={() =>
                 update.mutate(
                   { id: user._id, teacherApproved: false },
-                  { onSuccess: () => toast.success(`${user.username}'s request to teach was declined.`) },
+                  { onSuccess: () => toast.success(t('admin.users.declined', { name: user.username })) },
                 )
               }
-              aria-label={`Decline ${user.username}'s request to teach`}
+              aria-label={t('admin.users.declineLabel', { name: user.username })}
             >
-              Decline
+              {t('admin.users.decline')}
             </button>
           </>
         )}
@@ -129,9 +138,9 @@ function UserRow({ user, onDelete }: { user: AdminUser; onDelete: () => void }) 
           className="btn btn-secondary h-9 px-3 text-sm"
           disabled={reset.isPending}
           onClick={() => reset.mutate(user._id, { onSuccess: (answer) => toast.success(answer.message) })}
-          aria-label={`Send reset code to ${user.username}`}
+          aria-label={t('admin.users.resetLabel', { name: user.username })}
         >
-          Send reset code
+          {t('admin.users.reset')}
         </button>
         {!isMe && (
           <>
@@ -141,15 +150,18 @@ function UserRow({ user, onDelete }: { user: AdminUser; onDelete: () => void }) 
               disabled={update.isPending}
               // Enabling gives access back at once; disabling signs the person out everywhere, so it asks first.
               onClick={() => (user.disabled ? update.mutate({ id: user._id, disabled: false }) : setDisabling(true))}
-              aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.username}`}
+              aria-label={t(user.disabled ? 'admin.users.enableLabel' : 'admin.users.disableLabel', {
+                name: user.username,
+              })}
             >
-              {user.disabled ? 'Enable' : 'Disable'}
+              {t(user.disabled ? 'admin.users.enable' : 'admin.users.disable')}
             </button>
             <ConfirmDialog
               open={disabling}
-              title={`Disable ${user.username}?`}
-              confirmLabel="Disable account"
-              busyLabel="Disabling..."
+              title={t('admin.users.disableTitle', { name: user.username })}
+              heading={theirWords(t('admin.users.disableHeading', { name: user.username }))}
+              confirmLabel={t('admin.users.disableConfirm')}
+              busyLabel={t('admin.users.disabling')}
               busy={update.isPending}
               onClose={() => setDisabling(false)}
               onConfirm={() =>
@@ -157,25 +169,22 @@ function UserRow({ user, onDelete }: { user: AdminUser; onDelete: () => void }) 
                   { id: user._id, disabled: true },
                   {
                     onSuccess: () => {
-                      toast.success(`${user.username} is disabled.`);
+                      toast.success(t('admin.users.disabled', { name: user.username }));
                       setDisabling(false);
                     },
                   },
                 )
               }
             >
-              <p>
-                <strong className="break-all">{user.email}</strong> is signed out on every device and cannot sign in
-                until you enable the account again. Nothing is deleted.
-              </p>
+              <p>{theirWords(t('admin.users.disableText', { email: user.email }), 'font-bold break-all')}</p>
             </ConfirmDialog>
             <button
               type="button"
               className="btn btn-danger h-9 px-3 text-sm"
               onClick={onDelete}
-              aria-label={`Delete ${user.username}`}
+              aria-label={t('admin.users.deleteLabel', { name: user.username })}
             >
-              Delete
+              {t('common.delete')}
             </button>
           </>
         )}

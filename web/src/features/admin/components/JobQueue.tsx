@@ -1,39 +1,43 @@
+import { t } from '@lib/i18n';
 import { toast } from '@lib/toast';
 import { ConfirmDialog } from '@ui/ConfirmDialog';
+import { theirWords } from '@ui/TheirWords';
 import { type ReactNode, useState } from 'react';
 import { type QueueEntry, useCancelJob, useRetryJob } from '../api/admin';
 
 /** What a job is about, as a person reads it: the lecture and class, the video file, or a mail's recipient count. */
 function subjectOf(entry: QueueEntry): ReactNode {
-  if (entry.lectureTitle) {
+  if (entry.lectureTitle && entry.className) {
     return (
-      <>
-        <span className="font-medium">{entry.lectureTitle}</span>
-        <span className="text-slate-600"> in {entry.className}</span>
-      </>
+      <span className="text-slate-600">
+        {theirWords(
+          t('admin.queue.lectureIn', { lecture: entry.lectureTitle, className: entry.className }),
+          'font-medium text-slate-800',
+        )}
+      </span>
     );
   }
-  if (entry.recipients !== null) return entry.recipients === 1 ? '1 recipient' : `${entry.recipients} recipients`;
-  if (entry.fileName) return entry.fileName;
-  if (entry.type === 'transcode' || entry.type === 'slides' || entry.type === 'download') return 'Deleted video';
+  if (entry.lectureTitle) return <span translate="no">{entry.lectureTitle}</span>;
+  if (entry.recipients !== null) return t('admin.queue.recipients', { count: entry.recipients });
+  if (entry.fileName) return <span translate="no">{entry.fileName}</span>;
+  if (entry.type === 'transcode' || entry.type === 'slides' || entry.type === 'download')
+    return t('admin.queue.deletedVideo');
   return null;
 }
-
-const attemptsWord = (count: number) => (count === 1 ? '1 attempt' : `${count} attempts`);
 
 /** Where a job is, in plain words: a job that has not run yet only waits; a count is given once there is one. */
 export function stateWords({ state, attempts }: Pick<QueueEntry, 'state' | 'attempts'>) {
   switch (state) {
     case 'running':
-      return `Running (attempt ${attempts})`;
+      return t('admin.queue.running', { attempt: attempts });
     case 'queued':
-      return attempts === 0 ? 'Waiting' : `Waiting to retry (${attemptsWord(attempts)} failed)`;
+      return attempts === 0 ? t('admin.queue.waiting') : t('admin.queue.waitingRetry', { count: attempts });
     case 'failed':
-      return attempts === 0 ? 'Failed' : `Failed after ${attemptsWord(attempts)}`;
+      return attempts === 0 ? t('admin.queue.failed') : t('admin.queue.failedAfter', { count: attempts });
     case 'cancelled':
-      return 'Cancelled';
+      return t('admin.queue.cancelled');
     case 'done':
-      return 'Done';
+      return t('admin.queue.done');
   }
 }
 
@@ -43,12 +47,13 @@ export function JobQueue({ queue }: { queue: QueueEntry[] }) {
   const cancel = useCancelJob();
   /** The processing the administrator asked to cancel: it throws away work done, so it is asked first. */
   const [cancelling, setCancelling] = useState<{ videoId: string; name: string | null } | null>(null);
-  if (queue.length === 0) return <p className="mt-1 text-sm text-slate-600">Nothing waits or runs.</p>;
+  if (queue.length === 0) return <p className="mt-1 text-sm text-slate-600">{t('admin.queue.empty')}</p>;
   const confirmCancel = () => {
     if (!cancelling) return;
     const { videoId, name } = cancelling;
     cancel.mutate(videoId, {
-      onSuccess: () => toast.success(`Processing of "${name ?? 'the video'}" was cancelled.`),
+      onSuccess: () =>
+        toast.success(name ? t('admin.queue.cancelledToast', { name }) : t('admin.queue.cancelledToastNoName')),
       onSettled: () => setCancelling(null),
     });
   };
@@ -64,16 +69,15 @@ export function JobQueue({ queue }: { queue: QueueEntry[] }) {
               <span className="min-w-0 flex-1 text-slate-800 [overflow-wrap:anywhere]">
                 <span className="block text-xs font-semibold text-slate-600">{entry.typeName}</span>
                 {subject}
-                {subject !== null && ' · '}
+                {subject !== null && <span aria-hidden="true"> · </span>}
                 <span className="font-medium">{stateWords(entry)}</span>
                 {entry.lectureTitle && entry.fileName && (
-                  <span className="block text-xs text-slate-600">{entry.fileName}</span>
+                  <span className="block text-xs text-slate-600" translate="no">
+                    {entry.fileName}
+                  </span>
                 )}
                 {entry.state === 'cancelled' && (
-                  <span className="block text-xs text-slate-700">
-                    Processing was cancelled. The teacher reads it on the topic and can retry it or delete the topic;
-                    Retry here starts it again.
-                  </span>
+                  <span className="block text-xs text-slate-700">{t('admin.queue.cancelledNote')}</span>
                 )}
                 {entry.lastError && entry.state !== 'cancelled' && (
                   <span className="block text-xs text-red-700">{entry.lastError}</span>
@@ -85,17 +89,17 @@ export function JobQueue({ queue }: { queue: QueueEntry[] }) {
                   className="btn btn-secondary h-8 px-3 text-xs"
                   onClick={() => retry.mutate(entry.videoId as string)}
                 >
-                  Retry
+                  {t('common.retry')}
                 </button>
               )}
               {processing && (entry.state === 'queued' || entry.state === 'running') && (
                 <button
                   type="button"
                   className="btn btn-secondary h-8 px-3 text-xs"
-                  aria-label={`Cancel processing of ${name ?? 'this video'}`}
+                  aria-label={name ? t('admin.queue.cancelLabel', { name }) : t('admin.queue.cancelLabelNoName')}
                   onClick={() => setCancelling({ videoId: entry.videoId as string, name })}
                 >
-                  Cancel
+                  {t('common.cancel')}
                 </button>
               )}
             </li>
@@ -104,16 +108,17 @@ export function JobQueue({ queue }: { queue: QueueEntry[] }) {
       </ul>
       <ConfirmDialog
         open={cancelling !== null}
-        title="Cancel processing?"
-        confirmLabel="Stop processing"
-        busyLabel="Stopping..."
+        title={t('admin.queue.confirmTitle')}
+        confirmLabel={t('admin.queue.confirm')}
+        busyLabel={t('admin.queue.stopping')}
         busy={cancel.isPending}
         onConfirm={confirmCancel}
         onClose={() => setCancelling(null)}
       >
         <p>
-          Processing of {cancelling?.name ? `"${cancelling.name}"` : 'this video'} stops and the work done so far is
-          lost. The teacher sees that it was cancelled; Retry starts it again from the beginning.
+          {cancelling?.name
+            ? theirWords(t('admin.queue.confirmText', { name: cancelling.name }))
+            : t('admin.queue.confirmTextNoName')}
         </p>
       </ConfirmDialog>
     </>

@@ -1,4 +1,4 @@
-import { plural } from '@lib/format';
+import { t } from '@lib/i18n';
 import { useWaitingTeachers } from '../api/admin';
 
 /**
@@ -15,7 +15,7 @@ export function WaitingTeachersBadge({ className = '' }: { className?: string })
       className={`inline-flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white ${className}`}
     >
       <span aria-hidden="true">{count}</span>
-      <span className="sr-only">{`(${plural(count, 'teacher')} to approve)`}</span>
+      <span className="sr-only">{t('admin.waitingTeachers', { count })}</span>
     </span>
   );
 }

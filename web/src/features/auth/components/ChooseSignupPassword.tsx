@@ -2,6 +2,7 @@ import { ApiError } from '@api/client';
 import { LIMITS } from '@contract/limits';
 import { useForm } from '@lib/form';
 import { loadSchemas } from '@lib/form-check';
+import { rich, t } from '@lib/i18n';
 import { useMutation } from '@tanstack/react-query';
 import { Field } from '@ui/Field';
 import { FormError } from '@ui/FormError';
@@ -50,7 +51,7 @@ export function ChooseSignupPassword({
       meta: { quiet: true },
     }),
     also: (values: Chosen & { confirm: string }): Record<string, string> =>
-      values.password !== values.confirm ? { confirm: "The passwords don't match." } : {},
+      values.password !== values.confirm ? { confirm: t('forgot.mismatch') } : {},
     send: ({ confirm: _, ...chosen }) => chosen,
   });
 
@@ -61,8 +62,7 @@ export function ChooseSignupPassword({
     await form.submit(
       { email, otp, username, role, password, confirm },
       {
-        onError: (failure) =>
-          setError(failure instanceof ApiError ? failure.message : 'Failed to verify OTP. Please try again.'),
+        onError: (failure) => setError(failure instanceof ApiError ? failure.message : t('choose.failed')),
       },
     );
   }
@@ -70,17 +70,21 @@ export function ChooseSignupPassword({
   return (
     <div>
       <h1 ref={heading} tabIndex={-1} className="auth-title outline-none">
-        Choose your password
+        {t('choose.heading')}
       </h1>
       <p className="mt-2 text-center text-sm text-slate-600">{message}</p>
       <p className="mt-2 text-center text-sm text-slate-600">
-        This device did not start the sign-up for{' '}
-        <strong className="text-slate-900 [overflow-wrap:anywhere]">{email}</strong>, so what was typed elsewhere will
-        not open the account: please give your name, your role and a password.
+        {rich(t('choose.lead', { email }), [
+          (words) => (
+            <strong key="email" className="text-slate-900 [overflow-wrap:anywhere]" translate="no">
+              {words}
+            </strong>
+          ),
+        ])}
       </p>
       <form noValidate onSubmit={onSubmit} onFocus={form.prefetch} className="mt-6 flex flex-col gap-4">
         <Field
-          label="Name"
+          label={t('common.name')}
           id="choose-username"
           name="username"
           value={username}
@@ -104,16 +108,16 @@ export function ChooseSignupPassword({
           problems={{
             password:
               form.problems.password &&
-              `Use ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters for your password.`,
+              t('choose.passwordLength', { min: LIMITS.passwordMin, max: LIMITS.passwordMax }),
             confirm: form.problems.confirm,
           }}
         />
         <FormError message={error} />
         <button type="submit" className="btn btn-primary w-full" disabled={form.busy}>
-          {form.busy ? 'Saving...' : 'Set password and sign in'}
+          {t(form.busy ? 'common.saving' : 'choose.submit')}
         </button>
         <button type="button" className="btn btn-secondary w-full" onClick={onBack}>
-          Go back
+          {t('common.goBack')}
         </button>
       </form>
     </div>

@@ -1,4 +1,5 @@
 import { returnAfterSignIn } from '@lib/after-sign-in';
+import { t } from '@lib/i18n';
 import { loadSession, sessionAtom, useSession } from '@lib/session';
 import { usePageTitle } from '@lib/use-page-title';
 import { FullPageLoader } from '@ui/Spinner';
@@ -31,7 +32,7 @@ export function Unreachable() {
   };
   // Offline with nothing saved on this device (a saved lecture keeps the session too): say where saved lectures go.
   const offline = !navigator.onLine;
-  usePageTitle(offline ? 'You are offline' : 'Cannot reach the server');
+  usePageTitle(t(offline ? 'unreachable.offline' : 'unreachable.server'));
   // Back online, it tries again by itself, as the app's other offline screens do.
   // biome-ignore lint/correctness/useExhaustiveDependencies: retry is remade each render; the listener is added once
   useEffect(() => {
@@ -42,16 +43,11 @@ export function Unreachable() {
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center">
       <h1 className="text-xl font-semibold text-slate-900">
-        {offline ? 'You are offline' : 'Cannot reach the server'}
+        {t(offline ? 'unreachable.offline' : 'unreachable.server')}
       </h1>
-      <p className="max-w-sm text-slate-600">
-        {offline
-          ? 'Lectures you save with "Download for offline" play from Downloads without a connection. Nothing is saved on this device yet.'
-          : 'Check your connection. You are still signed in; nothing was lost.'}{' '}
-        {offline && 'This page loads by itself once you are back online.'}
-      </p>
+      <p className="max-w-sm text-slate-600">{t(offline ? 'unreachable.offlineText' : 'unreachable.serverText')}</p>
       <button type="button" className="btn btn-primary" onClick={retry}>
-        Try again
+        {t('common.tryAgain')}
       </button>
     </main>
   );

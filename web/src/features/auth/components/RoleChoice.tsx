@@ -1,10 +1,11 @@
+import { t } from '@lib/i18n';
 import type { Role } from '../api/users';
 
 /** "I am a" student or teacher: the sign-up form's choice, and the choose-password form's when it is asked again. */
 export function RoleChoice({ role, onChange }: { role: Role; onChange: (role: Role) => void }) {
   return (
     <fieldset className="field">
-      <legend className="mb-1.5 text-sm font-medium text-slate-700">I am a</legend>
+      <legend className="mb-1.5 text-sm font-medium text-slate-700">{t('auth.iAmA')}</legend>
       <div className="grid grid-cols-2 gap-2">
         {(['student', 'teacher'] as const).map((option) => (
           <label
@@ -23,7 +24,7 @@ export function RoleChoice({ role, onChange }: { role: Role; onChange: (role: Ro
               onChange={() => onChange(option)}
               className="sr-only"
             />
-            {option}
+            {t(option === 'teacher' ? 'common.role.teacher' : 'common.role.student')}
           </label>
         ))}
       </div>

@@ -1,4 +1,5 @@
 import { schoolSignInNext } from '@lib/after-sign-in';
+import { t } from '@lib/i18n';
 import { type Providers, schoolSignInUrl } from '@lib/providers';
 import { Link } from 'react-router';
 
@@ -10,18 +11,15 @@ export function SchoolOnlyNotice({ title, providers }: { title: string; provider
   return (
     <div className="text-center">
       <h1 className="auth-title">{title}</h1>
-      <p className="mt-3 text-slate-700">
-        This school signs in with its school account, so there are no passwords or email codes here. If you forgot your
-        school account's password, ask your school's IT team.
-      </p>
+      <p className="mt-3 text-slate-700">{t('auth.schoolOnly.notice')}</p>
       <div className="mt-6 flex flex-col gap-3">
         {providers.oidc && (
           <a href={schoolSignInUrl(schoolSignInNext())} className="btn btn-primary">
-            {providers.oidc.label}
+            {providers.oidc.label ?? t('auth.schoolButton')}
           </a>
         )}
         <Link to="/login" className="btn btn-secondary">
-          Back to sign in
+          {t('common.backToSignIn')}
         </Link>
       </div>
     </div>

@@ -2,6 +2,7 @@ import { ApiError } from '@api/client';
 import { LIMITS } from '@contract/limits';
 import { useForm } from '@lib/form';
 import { loadSchemas } from '@lib/form-check';
+import { t } from '@lib/i18n';
 import { AUTH_TOAST_MS, withTryAgain } from '@lib/messages';
 import { toast } from '@lib/toast';
 import { useMutation } from '@tanstack/react-query';
@@ -57,18 +58,18 @@ export function SignupForm({
     event.preventDefault();
     await form.submit(values, {
       onSuccess: () => {
-        toast.success('Registration successful! Please verify your email with the OTP sent.', {
+        toast.success(t('signup.registered'), {
           duration: AUTH_TOAST_MS,
         });
         onVerify(email);
       },
       onError: (error) => {
         if (error instanceof ApiError && error.requiresVerification) {
-          toast.info(error.message || 'Please verify your email', { duration: AUTH_TOAST_MS });
+          toast.info(error.message || t('auth.pleaseVerify'), { duration: AUTH_TOAST_MS });
           onVerify(email);
           return;
         }
-        const message = error instanceof ApiError && error.status !== 0 ? error.message : 'Registration failed';
+        const message = error instanceof ApiError && error.status !== 0 ? error.message : t('signup.failed');
         toast.error(withTryAgain(message), { duration: AUTH_TOAST_MS });
       },
     });
@@ -78,7 +79,7 @@ export function SignupForm({
     // noValidate: the contract's words under each field, rather than the browser's bubble (WebKit shows none).
     <form onSubmit={onSubmit} onFocus={form.prefetch} noValidate className="mt-6 flex flex-col gap-4">
       <Field
-        label="Name"
+        label={t('common.name')}
         {...text('username')}
         autoComplete="name"
         minLength={LIMITS.usernameMin}
@@ -86,18 +87,18 @@ export function SignupForm({
       />
       <EmailField {...text('email')} />
       <PasswordInput
-        label="Password"
+        label={t('auth.password')}
         name="password"
         value={password}
         onChange={set('password')}
         autoComplete="new-password"
         minLength={LIMITS.passwordMin}
-        hint={`At least ${LIMITS.passwordMin} characters.`}
+        hint={t('ui.passwordMinHint', { count: LIMITS.passwordMin })}
         problem={form.problems.password}
       />
       <RoleChoice role={role} onChange={set('role')} />
       <button type="submit" className="btn btn-primary mt-2 w-full" disabled={form.busy}>
-        {form.busy ? 'Creating account...' : 'Sign Up'}
+        {t(form.busy ? 'signup.creating' : 'signup.submit')}
       </button>
     </form>
   );

@@ -3,6 +3,7 @@ import { LIMITS } from '@contract/limits';
 import { destinationAfterSignIn } from '@lib/after-sign-in';
 import { useForm } from '@lib/form';
 import { loadSchemas } from '@lib/form-check';
+import { rich, t } from '@lib/i18n';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS } from '@lib/messages';
 import { useSession } from '@lib/session';
 import { toast } from '@lib/toast';
@@ -40,7 +41,7 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
   async function onVerify(event: FormEvent) {
     event.preventDefault();
     if (!otp.trim()) {
-      toast.error('Please enter the OTP sent to your email', { duration: AUTH_TOAST_MS });
+      toast.error(t('verify.enterCode'), { duration: AUTH_TOAST_MS });
       return;
     }
     await form.submit(
@@ -51,29 +52,29 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
             setAskedForPassword(error.message);
             return;
           }
-          toast.error(error instanceof ApiError ? error.message : 'Failed to verify OTP', { duration: AUTH_TOAST_MS });
+          toast.error(error instanceof ApiError ? error.message : t('verify.failed'), { duration: AUTH_TOAST_MS });
         },
       },
     );
   }
 
   async function finish(token: string) {
-    toast.success('Email verified successfully!', { duration: AUTH_TOAST_MS });
+    toast.success(t('verify.verified'), { duration: AUTH_TOAST_MS });
     try {
       await signIn(token);
       const { path } = destinationAfterSignIn();
       setTimeout(() => navigate(path), REDIRECT_DELAY_MS);
     } catch {
-      toast.error('Verification successful, but failed to get user data. Please login.', { duration: AUTH_TOAST_MS });
+      toast.error(t('verify.userDataFailed'), { duration: AUTH_TOAST_MS });
       setTimeout(() => navigate('/login'), REDIRECT_DELAY_MS);
     }
   }
 
   function onResend() {
     resend.mutate(undefined, {
-      onSuccess: () => toast.success('A new OTP has been sent to your email', { duration: AUTH_TOAST_MS }),
+      onSuccess: () => toast.success(t('verify.resent'), { duration: AUTH_TOAST_MS }),
       onError: (error) =>
-        toast.error(error instanceof ApiError ? error.message : 'Failed to resend OTP', { duration: AUTH_TOAST_MS }),
+        toast.error(error instanceof ApiError ? error.message : t('verify.resendFailed'), { duration: AUTH_TOAST_MS }),
     });
   }
 
@@ -91,13 +92,19 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
 
   return (
     <div>
-      <h1 className="auth-title">Verify Your Email</h1>
+      <h1 className="auth-title">{t('verify.heading')}</h1>
       <p className="mt-2 text-center text-sm text-slate-600">
-        We sent a 6-digit code to <strong className="text-slate-900 [overflow-wrap:anywhere]">{email}</strong>.
+        {rich(t('verify.codeSent', { email, digits: LIMITS.otpDigits }), [
+          (words) => (
+            <strong key="email" className="text-slate-900 [overflow-wrap:anywhere]" translate="no">
+              {words}
+            </strong>
+          ),
+        ])}
       </p>
       <form onSubmit={onVerify} onFocus={form.prefetch} className="mt-6 flex flex-col gap-4" noValidate>
         <Field
-          label="Verification code"
+          label={t('verify.codeLabel')}
           id="otp"
           name="otp"
           className="text-center font-mono text-2xl tracking-[0.5em]"
@@ -110,14 +117,14 @@ export function VerifyEmailForm({ email, onBack }: { email: string; onBack: () =
           problem={form.problems.otp}
         />
         <button type="submit" className="btn btn-primary w-full" disabled={form.busy}>
-          {form.busy ? 'Verifying...' : 'Verify Email'}
+          {t(form.busy ? 'verify.verifying' : 'verify.submit')}
         </button>
         <div className="flex gap-3">
           <button type="button" className="btn btn-secondary flex-1" onClick={onBack}>
-            Go back
+            {t('common.goBack')}
           </button>
           <button type="button" className="btn btn-secondary flex-1" onClick={onResend} disabled={resend.isPending}>
-            {resend.isPending ? 'Sending...' : 'Send a new code'}
+            {t(resend.isPending ? 'forgot.sending' : 'verify.resend')}
           </button>
         </div>
       </form>

@@ -1,9 +1,10 @@
 import { answer, api } from '@api/client';
+import type { Locale } from '@contract/locales';
 import type { PrivateUserJson } from '@contract/users';
 import { storeToken } from '@lib/token-cookie';
 import { useMutation } from '@tanstack/react-query';
 
-/** The account's own changes from Settings (name, picture, password, sessions, deletion): not on the sign-in page. */
+/** The account's own changes from Settings (name, language, picture, password, sessions, deletion): not on the sign-in page. */
 export const uploadProfilePicture = async (file: File, onProgress: (percent: number) => void = () => {}) => {
   const form = new FormData();
   form.append('profilePicture', file);
@@ -25,6 +26,18 @@ export const deleteAccount = (userId: string, password?: string) =>
 
 export const changeName = (userId: string, username: string) =>
   answer(api.users[':id'].$patch({ param: { id: userId }, json: { username } }));
+
+/** The account's language (Settings → Language): a code the school offers, or null to follow the browser. */
+export const changeLocale = (userId: string, locale: Locale | null) =>
+  answer(api.users[':id'].$patch({ param: { id: userId }, json: { locale } }));
+
+/** The signed-in user's language (the caller puts the answer in the session, then shows the app in it). */
+export function useChangeLocale() {
+  return useMutation({
+    mutationFn: ({ id, locale }: { id: string; locale: Locale | null }) => changeLocale(id, locale),
+    meta: { quiet: true },
+  });
+}
 
 /** The signed-in user's new name (the caller puts the answer in the session). Failures reach the form's toast. */
 export function useChangeName() {

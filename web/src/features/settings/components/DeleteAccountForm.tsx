@@ -1,4 +1,5 @@
 import { errorMessage } from '@api/query-client';
+import { rich, t } from '@lib/i18n';
 import type { User } from '@lib/session';
 import { useSession } from '@lib/session';
 import { toast } from '@lib/toast';
@@ -15,13 +16,9 @@ import { ConfirmWithSchool, useSchoolConfirmed } from './SchoolConfirm';
 /** What goes with the account, said in the section and again in the "are you sure?" dialog. */
 function WhatGoes({ user }: { user: User }) {
   return (
-    <ul className="list-disc pl-5 text-sm text-slate-700">
-      {user.role === 'teacher' ? (
-        <li>the classes you teach, with their lectures and videos, and the notes and comments in them</li>
-      ) : (
-        <li>your place in the classes you joined (the classes themselves stay)</li>
-      )}
-      <li>your notes, comments, likes and watch history</li>
+    <ul className="list-disc ps-5 text-sm text-slate-700">
+      <li>{t(user.role === 'teacher' ? 'settings.delete.goesTeacher' : 'settings.delete.goesStudent')}</li>
+      <li>{t('settings.delete.goesAll')}</li>
     </ul>
   );
 }
@@ -45,7 +42,7 @@ export function DeleteAccountForm({ user }: { user: User }) {
     onSuccess: () => {
       navigate('/login');
       signOut();
-      toast.success('Your account was deleted.');
+      toast.success(t('settings.delete.deleted'));
     },
     // A wrong password goes back to the field; the school confirmation keeps its dialog (it cannot be retyped).
     onError: () => setAsking(false),
@@ -60,25 +57,27 @@ export function DeleteAccountForm({ user }: { user: User }) {
   const dialog = (
     <ConfirmDialog
       open={open}
-      title="Delete your account?"
-      confirmLabel="Delete my account"
-      busyLabel="Deleting..."
+      title={t('settings.delete.confirmTitle')}
+      confirmLabel={t('settings.delete.confirm')}
+      busyLabel={t('common.deleting')}
       busy={remove.isPending}
       onConfirm={() => remove.mutate()}
       onClose={() => (schoolOnly ? setConfirmed(false) : setAsking(false))}
     >
-      {schoolOnly && <p className="mb-2">You confirmed with your school account. This confirmation lasts 5 minutes.</p>}
+      {schoolOnly && <p className="mb-2">{t('settings.delete.confirmedSchool', { minutes: 5 })}</p>}
       <p className="mb-1">
-        <strong className="break-all">{user.email}</strong> is deleted for good, and with it:
+        {rich(t('settings.delete.emailGoes', { email: user.email }), [
+          (words) => (
+            <strong key="email" className="break-all" translate="no">
+              {words}
+            </strong>
+          ),
+        ])}
       </p>
       <WhatGoes user={user} />
-      {schoolOnly && <p className="mt-2">Signing in with your school account later makes a new, empty account.</p>}
-      {user.isAdmin && (
-        <p className="mt-2">
-          You are an administrator: if you are the only one, make someone else administrator first.
-        </p>
-      )}
-      <p className="mt-2 font-medium">This cannot be undone.</p>
+      {schoolOnly && <p className="mt-2">{t('settings.delete.newEmptyAccount')}</p>}
+      {user.isAdmin && <p className="mt-2">{t('settings.delete.admin')}</p>}
+      <p className="mt-2 font-medium">{t('settings.delete.cannotUndo')}</p>
       {schoolOnly && (
         <div className="mt-2">
           <FormError message={failed} />
@@ -90,12 +89,10 @@ export function DeleteAccountForm({ user }: { user: User }) {
     return (
       <section aria-labelledby="delete-account" className="mt-8 flex flex-col gap-3 border-t border-slate-200 pt-6">
         <h2 id="delete-account" className="font-semibold text-red-700">
-          Delete my account
+          {t('settings.delete.confirm')}
         </h2>
         <WhatGoes user={user} />
-        <p className="text-sm text-slate-700">
-          Your account has no password, so first confirm it is you by signing in with your school account again.
-        </p>
+        <p className="text-sm text-slate-700">{t('settings.delete.schoolFirst')}</p>
         <FormError message={confirmed ? '' : failed} />
         <ConfirmWithSchool purpose="delete" danger />
         {dialog}
@@ -110,12 +107,12 @@ export function DeleteAccountForm({ user }: { user: User }) {
         className="mt-8 flex flex-col gap-3 border-t border-slate-200 pt-6"
       >
         <h2 id="delete-account" className="font-semibold text-red-700">
-          Delete my account
+          {t('settings.delete.confirm')}
         </h2>
-        <p className="text-sm text-slate-700">Deleting your account also deletes, for good:</p>
+        <p className="text-sm text-slate-700">{t('settings.delete.alsoDeletes')}</p>
         <WhatGoes user={user} />
         <PasswordInput
-          label="Your password, to confirm"
+          label={t('settings.delete.passwordLabel')}
           name="deletePassword"
           value={password}
           onChange={setPassword}
@@ -123,7 +120,7 @@ export function DeleteAccountForm({ user }: { user: User }) {
         />
         <FormError message={failed} />
         <button type="submit" className="btn btn-danger self-start" disabled={remove.isPending || !password}>
-          Delete my account...
+          {t('settings.delete.submit')}
         </button>
       </form>
       {dialog}

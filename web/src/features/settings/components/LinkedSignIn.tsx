@@ -1,5 +1,6 @@
 import { errorMessage } from '@api/query-client';
 import { formatLongDate } from '@lib/format';
+import { rich, t } from '@lib/i18n';
 import { schoolSignInUrl, useProviders } from '@lib/providers';
 import { ConfirmDialog } from '@ui/ConfirmDialog';
 import { FormError } from '@ui/FormError';
@@ -29,39 +30,48 @@ export function LinkedSignIn({ justLinked, onDismiss }: { justLinked: boolean; o
     <section aria-labelledby={`${reasonId}-title`} className="flex flex-col gap-4">
       <div>
         <h2 id={`${reasonId}-title`} className="text-lg font-semibold text-slate-900">
-          Linked sign-in
+          {t('settings.tab.linked')}
         </h2>
-        <p className="mt-1 text-sm text-slate-600">
-          The ways you can sign in to this account. A linked school account signs you in with one click.
-        </p>
+        <p className="mt-1 text-sm text-slate-600">{t('settings.linked.lead')}</p>
       </div>
       {justLinked && (
         <div role="status" className="flex items-start gap-3 rounded-xl bg-emerald-50 p-3 text-sm text-emerald-900">
-          <p className="flex-1">Your school account is linked. From now on you can sign in with it.</p>
+          <p className="flex-1">{t('settings.linked.justLinked')}</p>
           <button type="button" className="link text-emerald-900" onClick={onDismiss}>
-            Dismiss
+            {t('settings.linked.dismiss')}
           </button>
         </div>
       )}
-      <QueryState query={methods} label="your ways to sign in" compact>
+      <QueryState query={methods} label={t('settings.linked.what')} compact>
         {(data) => {
           const last = isLastWayIn(data);
           return (
             <>
               <ul className="flex flex-col divide-y divide-slate-200 rounded-xl border border-slate-200">
                 <li className="p-3 text-sm">
-                  <p className="font-medium text-slate-900">Password</p>
+                  <p className="font-medium text-slate-900">{t('auth.password')}</p>
                   <p className="text-slate-600">
-                    {data.password ? 'You can sign in with your email and password.' : 'No password on this account.'}
+                    {t(data.password ? 'settings.linked.hasPassword' : 'settings.linked.noPassword')}
                   </p>
                 </li>
                 {data.school.map((account) => (
                   <li key={account.id} className="flex flex-wrap items-center gap-3 p-3 text-sm">
                     <div className="min-w-0 flex-1">
-                      <p className="font-medium text-slate-900">School account</p>
+                      <p className="font-medium text-slate-900">{t('settings.linked.schoolAccount')}</p>
                       <p className="text-slate-600 [overflow-wrap:anywhere]">
-                        {account.email ?? 'No email given'} · linked{' '}
-                        {formatLongDate(new Date(account.linkedAt).toISOString())}
+                        {rich(
+                          t(account.email ? 'settings.linked.linkedOn' : 'settings.linked.linkedOnNoEmail', {
+                            email: account.email ?? '',
+                            date: formatLongDate(new Date(account.linkedAt).toISOString()),
+                          }),
+                          [
+                            (words) => (
+                              <span key="email" translate="no">
+                                {words}
+                              </span>
+                            ),
+                          ],
+                        )}
                       </p>
                     </div>
                     <button
@@ -69,26 +79,30 @@ export function LinkedSignIn({ justLinked, onDismiss }: { justLinked: boolean; o
                       className="btn btn-secondary"
                       disabled={last}
                       aria-describedby={last ? `${reasonId}-last` : undefined}
-                      aria-label={`Unlink ${account.email ?? 'school account'}`}
+                      aria-label={
+                        account.email
+                          ? t('settings.linked.unlinkEmail', { email: account.email })
+                          : t('settings.linked.unlinkAccount')
+                      }
                       onClick={() => setAsking(account)}
                     >
-                      Unlink
+                      {t('settings.linked.unlink')}
                     </button>
                   </li>
                 ))}
               </ul>
               {last && (
                 <p id={`${reasonId}-last`} className="text-sm text-slate-600">
-                  This school account is the only way into your account, so it cannot be unlinked.
+                  {t('settings.linked.onlyWayIn')}
                 </p>
               )}
               {data.school.length === 0 &&
                 (providers.data?.oidc ? (
                   <a href={schoolSignInUrl('/settings', 'link')} className="btn btn-primary self-start">
-                    Link school account
+                    {t('settings.linked.link')}
                   </a>
                 ) : providers.data ? (
-                  <p className="text-sm text-slate-600">School sign-in is not set up on this server.</p>
+                  <p className="text-sm text-slate-600">{t('settings.linked.notSetUp')}</p>
                 ) : null)}
             </>
           );
@@ -96,16 +110,23 @@ export function LinkedSignIn({ justLinked, onDismiss }: { justLinked: boolean; o
       </QueryState>
       <ConfirmDialog
         open={asking !== null}
-        title="Unlink school account?"
-        confirmLabel="Unlink"
-        busyLabel="Unlinking..."
+        title={t('settings.linked.confirmTitle')}
+        confirmLabel={t('settings.linked.unlink')}
+        busyLabel={t('settings.linked.unlinking')}
         busy={unlink.isPending}
         onConfirm={() => asking && unlink.mutate(asking.id, { onSuccess: close })}
         onClose={close}
       >
         <p>
-          You will no longer be able to sign in with {asking?.email ?? 'this school account'}. You can link it again
-          later.
+          {asking?.email
+            ? rich(t('settings.linked.confirmText', { email: asking.email }), [
+                (words) => (
+                  <span key="email" translate="no">
+                    {words}
+                  </span>
+                ),
+              ])
+            : t('settings.linked.confirmTextNoEmail')}
         </p>
         <div className="mt-3">
           <FormError message={unlink.isError ? errorMessage(unlink.error) : ''} />

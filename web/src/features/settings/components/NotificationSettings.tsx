@@ -1,14 +1,15 @@
 import { ApiError } from '@api/client';
 import { useForm } from '@lib/form';
+import { type MessageKey, t } from '@lib/i18n';
 import { toast } from '@lib/toast';
 import { LoadError } from '@ui/QueryState';
 import { type FormEvent, useEffect, useState } from 'react';
 import { type EmailChoice, useNotificationPrefs, useSaveNotificationPrefs } from '../api/notification-prefs';
 
-const CHOICES: { value: EmailChoice; label: string; hint: string }[] = [
-  { value: 'every', label: 'Every event', hint: 'An email for each new lecture, comment on your lectures, or reply.' },
-  { value: 'daily', label: 'Daily digest', hint: 'One email a day with everything new, only when there is something.' },
-  { value: 'none', label: 'No emails', hint: 'Nothing by email. New things still show a dot on the class.' },
+const CHOICES: { value: EmailChoice; label: MessageKey; hint: MessageKey }[] = [
+  { value: 'every', label: 'settings.email.every', hint: 'settings.email.everyHint' },
+  { value: 'daily', label: 'settings.email.daily', hint: 'settings.email.dailyHint' },
+  { value: 'none', label: 'settings.email.none', hint: 'settings.email.noneHint' },
 ];
 
 /**
@@ -35,10 +36,10 @@ export function NotificationSettings() {
       {
         onSuccess: () => {
           setSaved(true);
-          toast.success('Email notifications saved');
+          toast.success(t('settings.email.saved'));
         },
         onError: (error) =>
-          toast.error('Could not save your email notifications. Please try again.', {
+          toast.error(t('settings.email.failed'), {
             description: error instanceof ApiError && error.status ? error.message : undefined,
           }),
       },
@@ -49,19 +50,17 @@ export function NotificationSettings() {
   return (
     <section className="card mt-6 p-6" aria-labelledby="email-notifications-title">
       <h2 id="email-notifications-title" className="text-lg font-semibold text-slate-900">
-        Email notifications
+        {t('settings.email.title')}
       </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        New lectures in your classes, comments on your lectures, and replies.
-      </p>
+      <p className="mt-1 text-sm text-slate-600">{t('settings.email.lead')}</p>
       {prefs.isError && !ready ? (
         <div className="mt-4">
-          <LoadError label="your email notifications" query={prefs} />
+          <LoadError label={t('settings.email.what')} query={prefs} />
         </div>
       ) : (
         <form onSubmit={onSubmit} className="mt-4 flex flex-col gap-4" aria-busy={!ready}>
           <fieldset className="flex flex-col gap-3" disabled={!ready || form.busy}>
-            <legend className="sr-only">Send me</legend>
+            <legend className="sr-only">{t('settings.email.sendMe')}</legend>
             {CHOICES.map((option) => (
               <label
                 key={option.value}
@@ -79,18 +78,18 @@ export function NotificationSettings() {
                   className="mt-1 h-4 w-4 accent-indigo-600"
                 />
                 <span>
-                  <span className="block font-medium text-slate-900">{option.label}</span>
-                  <span className="block text-sm text-slate-600">{option.hint}</span>
+                  <span className="block font-medium text-slate-900">{t(option.label)}</span>
+                  <span className="block text-sm text-slate-600">{t(option.hint)}</span>
                 </span>
               </label>
             ))}
           </fieldset>
           <div className="flex flex-wrap items-center gap-3">
             <button type="submit" className="btn btn-primary" disabled={!ready || form.busy}>
-              {form.busy ? 'Saving...' : ready ? 'Save' : 'Loading...'}
+              {t(form.busy ? 'common.saving' : ready ? 'common.save' : 'common.loadingDots')}
             </button>
             <p role="status" className="text-sm text-green-700">
-              {saved ? 'Saved.' : ''}
+              {saved ? t('common.saved') : ''}
             </p>
           </div>
         </form>

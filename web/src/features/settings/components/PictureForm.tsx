@@ -1,5 +1,6 @@
 import { ApiError } from '@api/client';
 import { useForm } from '@lib/form';
+import { t } from '@lib/i18n';
 import type { User } from '@lib/session';
 import { toast } from '@lib/toast';
 import { Avatar } from '@ui/Avatar';
@@ -15,9 +16,7 @@ export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: Use
   const form = useForm({
     mutation: useUploadProfilePicture(),
     also: (values: { profilePicture: File | null }): Record<string, string> =>
-      values.profilePicture?.type.startsWith('image/')
-        ? {}
-        : { profilePicture: 'Please select an image file to upload.' },
+      values.profilePicture?.type.startsWith('image/') ? {} : { profilePicture: t('settings.picture.notImage') },
     send: (values) => ({ file: values.profilePicture as File, onProgress: setProgress }),
   });
   const input = useRef<HTMLInputElement>(null);
@@ -35,13 +34,13 @@ export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: Use
       {
         onSuccess: (updated) => {
           onSaved(updated);
-          toast.success('Profile picture updated successfully!');
+          toast.success(t('settings.picture.saved'));
           setFile(null);
           // The field is empty again: the picture it named is the one shown now.
           if (input.current) input.current.value = '';
         },
         onError: (error) =>
-          toast.error('Failed to update profile picture. Please try again.', {
+          toast.error(t('settings.picture.failed'), {
             description: error instanceof ApiError && error.status ? error.message : undefined,
           }),
         onSettled: () => setProgress(null),
@@ -49,7 +48,7 @@ export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: Use
     );
     // Not an image: said under the field, and nothing is sent.
     if (!sent) return;
-    toast.info('Starting upload...');
+    toast.info(t('settings.picture.starting'));
     setProgress((percent) => percent ?? 0);
   }
   return (
@@ -57,9 +56,9 @@ export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: Use
       <Avatar src={preview ?? user.profilePictureImageLink} name={user.username} size={112} />
       <div className="flex w-full flex-1 flex-col gap-3">
         <FileField
-          label="Choose a picture"
+          label={t('settings.picture.choose')}
           id="profile-picture"
-          hint="JPEG, PNG, GIF or WebP, up to 5 MB. It is cropped to a square."
+          hint={t('settings.picture.hint')}
           problem={form.problems.profilePicture}
           ref={input}
           accept="image/png,image/jpeg,image/gif,image/webp"
@@ -72,13 +71,13 @@ export function PictureForm({ user, onSaved }: { user: User; onSaved: (user: Use
             aria-valuenow={progress}
             aria-valuemin={0}
             aria-valuemax={100}
-            aria-label="Upload progress"
+            aria-label={t('settings.picture.progress')}
           >
             <div className="h-full bg-indigo-600 transition-[width]" style={{ width: `${progress}%` }} />
           </div>
         )}
         <button type="submit" className="btn btn-primary self-start" disabled={form.busy}>
-          {form.busy ? 'Uploading...' : 'Upload Picture'}
+          {t(form.busy ? 'settings.picture.uploading' : 'settings.picture.submit')}
         </button>
       </div>
     </form>

@@ -2,6 +2,7 @@ import { ApiError } from '@api/client';
 import { LIMITS } from '@contract/limits';
 import { useForm } from '@lib/form';
 import { loadSchemas } from '@lib/form-check';
+import { t } from '@lib/i18n';
 import type { User } from '@lib/session';
 import { toast } from '@lib/toast';
 import { Field } from '@ui/Field';
@@ -25,21 +26,20 @@ export function ProfileInfoForm({ user, onSaved }: { user: User; onSaved: (user:
       {
         onSuccess: (updated) => {
           onSaved(updated);
-          toast.success('Name updated successfully!', { duration: 3000 });
+          toast.success(t('settings.profile.saved'), { duration: 3000 });
         },
         onError: (error) =>
-          toast.error(
-            error instanceof ApiError && error.status ? error.message : 'Failed to update name. Please try again.',
-            { duration: 3000 },
-          ),
+          toast.error(error instanceof ApiError && error.status ? error.message : t('settings.profile.failed'), {
+            duration: 3000,
+          }),
       },
     );
-    if (!sent) toast.error('Please enter a valid name', { duration: 3000 });
+    if (!sent) toast.error(t('settings.profile.invalid'), { duration: 3000 });
   }
   return (
     <form onSubmit={onSubmit} onFocus={form.prefetch} className="flex flex-col gap-4" noValidate>
       <Field
-        label="Name"
+        label={t('common.name')}
         id="profile-name"
         value={name}
         onChange={(event) => {
@@ -50,9 +50,16 @@ export function ProfileInfoForm({ user, onSaved }: { user: User; onSaved: (user:
         autoComplete="name"
         problem={form.problems.username}
       />
-      <Field label="Email" id="profile-email" className="bg-slate-50 text-slate-500" value={user.email} readOnly />
+      <Field
+        label={t('common.email')}
+        id="profile-email"
+        className="bg-slate-50 text-slate-500"
+        value={user.email}
+        translate="no"
+        readOnly
+      />
       <button type="submit" className="btn btn-primary self-start" disabled={form.busy}>
-        {form.busy ? 'Saving...' : 'Save Name'}
+        {t(form.busy ? 'common.saving' : 'settings.profile.submit')}
       </button>
     </form>
   );

@@ -1,3 +1,4 @@
+import { t } from '@lib/i18n';
 import { schoolSignInUrl } from '@lib/providers';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -34,7 +35,7 @@ export function ConfirmWithSchool({ purpose, danger = false }: { purpose: Confir
       href={`${schoolSignInUrl(`/settings?confirmed=${purpose}`)}&intent=confirm`}
       className={`btn ${danger ? 'btn-danger' : 'btn-primary'} self-start`}
     >
-      Confirm with your school account
+      {t('settings.confirmWithSchool')}
     </a>
   );
 }

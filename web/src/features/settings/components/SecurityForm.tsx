@@ -1,6 +1,7 @@
 import { ApiError } from '@api/client';
 import { useForm } from '@lib/form';
 import { loadSchemas } from '@lib/form-check';
+import { t } from '@lib/i18n';
 import { useProviders } from '@lib/providers';
 import type { User } from '@lib/session';
 import { toast } from '@lib/toast';
@@ -34,7 +35,7 @@ export function SecurityForm({ user }: { user: User }) {
     mutation: useChangePassword(),
     // The second typing is the form's own check: the server never sees it.
     also: (values: Passwords): Record<string, string> =>
-      values.newPassword !== values.confirm ? { confirm: "New passwords don't match" } : {},
+      values.newPassword !== values.confirm ? { confirm: t('settings.security.mismatch') } : {},
     send: (values: Passwords) => ({ id: user._id, current: values.currentPassword, next: values.newPassword }),
   });
   const values: Passwords = { currentPassword: noPassword ? undefined : current, newPassword: next, confirm };
@@ -42,7 +43,7 @@ export function SecurityForm({ user }: { user: User }) {
     event.preventDefault();
     await form.submit(values, {
       onSuccess: () => {
-        toast.success(noPassword ? 'Your password is set' : 'Password updated successfully');
+        toast.success(t(noPassword ? 'settings.security.set' : 'settings.security.updated'));
         if (noPassword) {
           setConfirmed(false);
           void queryClient.invalidateQueries({ queryKey: signInMethodsQuery().queryKey });
@@ -53,7 +54,7 @@ export function SecurityForm({ user }: { user: User }) {
       },
       onError: (error) => {
         const refused = error instanceof ApiError && error.status > 0;
-        toast.error('Failed to update password. Please try again.', {
+        toast.error(t('settings.security.failed'), {
           description: refused ? error.message : undefined,
         });
       },
@@ -62,14 +63,10 @@ export function SecurityForm({ user }: { user: User }) {
   if (noPassword && (!confirmed || providers.data?.password === false)) {
     return (
       <div className="flex flex-col gap-3">
-        <p className="text-sm text-slate-700">
-          Your account has no password: you sign in with your school account (see Linked sign-in).
-        </p>
+        <p className="text-sm text-slate-700">{t('settings.security.noPassword')}</p>
         {providers.data?.password && (
           <>
-            <p className="text-sm text-slate-700">
-              To sign in with a password as well, confirm it is you with your school account, then choose one.
-            </p>
+            <p className="text-sm text-slate-700">{t('settings.security.confirmFirst')}</p>
             <ConfirmWithSchool purpose="password" />
           </>
         )}
@@ -80,12 +77,10 @@ export function SecurityForm({ user }: { user: User }) {
     // noValidate: the contract's words under each field, rather than the browser's bubble (WebKit shows none).
     <form onSubmit={onSubmit} onFocus={form.prefetch} noValidate className="flex flex-col gap-4">
       {noPassword ? (
-        <p className="text-sm text-slate-700">
-          You confirmed with your school account. Choose your password within 5 minutes.
-        </p>
+        <p className="text-sm text-slate-700">{t('settings.security.confirmed', { minutes: 5 })}</p>
       ) : (
         <PasswordInput
-          label="Current password"
+          label={t('settings.security.current')}
           name="currentPassword"
           value={current}
           onChange={(value) => {
@@ -110,9 +105,15 @@ export function SecurityForm({ user }: { user: User }) {
         problems={{ password: form.problems.newPassword, confirm: form.problems.confirm }}
       />
       {/* The length rule is the new password's own hint: said once, where its problem would replace it. */}
-      <p className="text-xs text-slate-600">Other devices will be signed out; this one stays signed in.</p>
+      <p className="text-xs text-slate-600">{t('settings.security.othersOut')}</p>
       <button type="submit" className="btn btn-primary self-start" disabled={form.busy}>
-        {form.busy ? 'Updating...' : noPassword ? 'Set Password' : 'Update Password'}
+        {t(
+          form.busy
+            ? 'settings.security.updating'
+            : noPassword
+              ? 'settings.security.submitSet'
+              : 'settings.security.submit',
+        )}
       </button>
     </form>
   );
