@@ -8,6 +8,7 @@ import { clearToasts, showToasts } from '@test/toasts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
+import { LanguageForm } from './LanguageForm';
 import { ProfileInfoForm } from './ProfileInfoForm';
 import { SecurityForm } from './SecurityForm';
 
@@ -198,4 +199,54 @@ test('new password: the right current password changes it, empties the fields an
   expect((screen.getByLabelText('Current password') as HTMLInputElement).value).toBe('');
   const login = await server.api('POST', '/api/users/login', { email: account.email, password: 'a brand new secret' });
   expect(login.status).toBe(200);
+});
+
+const localeOnServer = async (token: string) => (await server.api('GET', '/api/users', undefined, token)).json.locale;
+
+test('language: a choice the server refuses shows its words and changes nothing; a saved one switches the app', async () => {
+  const user = userEvent.setup({ delay: null });
+  const account = await signedIn(profileAccount);
+  const saved: User[] = [];
+  const switched: (string | undefined)[] = [];
+  // This server offers every language but the pseudo one (LOCALES' default): that one is refused.
+  renderInApp(
+    <LanguageForm
+      user={account.user}
+      onSaved={(updated) => saved.push(updated)}
+      offered={['en', 'es', 'en-XA']}
+      onSwitch={(locale) => switched.push(locale)}
+    />,
+  );
+  const select = screen.getByLabelText('Show the app in') as HTMLSelectElement;
+  expect(select.value).toBe('');
+  expect([...select.options].map((option) => [option.value, option.lang, option.textContent])).toEqual([
+    ['', '', "Automatic (this browser's language)"],
+    ['en', 'en', 'English'],
+    ['es', 'es', 'Español'],
+    ['en-XA', 'en-XA', '[Ƥšéúðö]'],
+  ]);
+
+  const refusal = await server.api('PATCH', `/api/users/${account.user._id}`, { locale: 'en-XA' }, account.token);
+  expect(refusal.status).toBe(400);
+  await user.selectOptions(select, 'en-XA');
+  await user.click(screen.getByRole('button', { name: 'Save' }));
+  expect(await screen.findByText('Could not save your language. Please try again.')).toBeDefined();
+  expect(screen.getAllByText(refusal.json.error).length).toBeGreaterThan(0);
+  expect(saved).toEqual([]);
+  expect(switched).toEqual([]);
+  expect(await localeOnServer(account.token)).toBeNull();
+
+  await user.selectOptions(select, 'es');
+  await user.click(screen.getByRole('button', { name: 'Save' }));
+  expect(await screen.findByText('Language saved')).toBeDefined();
+  expect(saved.map((updated) => updated.locale)).toEqual(['es']);
+  expect(switched).toEqual(['es']);
+  expect(await localeOnServer(account.token)).toBe('es');
+
+  // Automatic again: the account follows the browser, and the app is told to.
+  await user.selectOptions(select, '');
+  await user.click(screen.getByRole('button', { name: 'Save' }));
+  await waitFor(() => expect(switched).toEqual(['es', undefined]));
+  expect(saved.at(-1)?.locale).toBeNull();
+  expect(await localeOnServer(account.token)).toBeNull();
 });
