@@ -137,7 +137,8 @@ describe('notifications', () => {
     expect(header(raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
     expect(raw).toContain(`/classroom/${courseId}?lecture=${lectureId}`);
     // Names are escaped in the HTML part.
-    const html = raw.slice(raw.indexOf('Content-Type: text/html'));
+    const start = raw.indexOf('Content-Type: text/html');
+    const html = raw.slice(start, raw.indexOf('</html>', start));
     expect(html).toContain('Waves &#38; &#60;Optics&#62;: Interference &#60;live&#62;');
     expect(html).not.toContain('<Optics>');
     expect(h.mail.mailsTo(teacher.email)).toHaveLength(0);

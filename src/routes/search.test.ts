@@ -170,13 +170,14 @@ describe(`search (${testEngine})`, () => {
     const before = await entryCount();
     const long = await search(student, 'a'.repeat(10_000));
     expect(long.status).toBe(400);
-    expect(long.json).toMatchObject({ code: 'invalid_input', message: 'q: A search can be at most 200 characters.' });
+    expect(long.json).toMatchObject({ code: 'invalid_input', message: 'A search can be at most 200 characters.' });
+    expect(long.json.fields.q).toBe('A search can be at most 200 characters.');
     const justOver = await search(student, 'b'.repeat(201));
     expect(justOver.status).toBe(400);
     for (const empty of ['', '   ', '"', '*', '-', '()', ':^', '"*-()']) {
       const answer = await search(student, empty);
       expect({ empty, status: answer.status }).toEqual({ empty, status: 400 });
-      expect(answer.json.message).toMatch(/^q: Please (type what to search for|search for words or numbers)/);
+      expect(answer.json.message).toMatch(/^Please (type what to search for|search for words or numbers)/);
     }
     const missing = await h.api('GET', '/api/search', { as: student.token });
     expect(missing.status).toBe(400);
