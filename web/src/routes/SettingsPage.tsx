@@ -122,7 +122,7 @@ export function SettingsPage() {
         </div>
         <div className="flex flex-col gap-2">
           <button type="button" className="btn btn-secondary" onClick={() => void ask(false)}>
-            <LogOutIcon size={18} /> {t('settings.logout.button')}
+            <LogOutIcon size={18} className="rtl:-scale-x-100" /> {t('settings.logout.button')}
           </button>
           <button type="button" className="btn btn-secondary text-sm" onClick={() => void ask(true)}>
             {t('settings.logout.everywhere')}

@@ -1,3 +1,4 @@
+import { formatNumber } from '@lib/format';
 import { t } from '@lib/i18n';
 import { useWaitingTeachers } from '../api/admin';
 
@@ -14,7 +15,7 @@ export function WaitingTeachersBadge({ className = '' }: { className?: string })
       data-testid="waiting-teachers"
       className={`inline-flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white ${className}`}
     >
-      <span aria-hidden="true">{count}</span>
+      <span aria-hidden="true">{formatNumber(count)}</span>
       <span className="sr-only">{t('admin.waitingTeachers', { count })}</span>
     </span>
   );

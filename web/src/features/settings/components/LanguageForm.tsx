@@ -74,7 +74,7 @@ export function LanguageForm({
             >
               <option value={AUTOMATIC}>{t('settings.language.automatic')}</option>
               {offered.map((code) => (
-                <option key={code} value={code} lang={code}>
+                <option key={code} value={code} lang={code} translate="no">
                   {nameOf(code)}
                 </option>
               ))}
