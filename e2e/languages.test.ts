@@ -42,6 +42,10 @@ beforeAll(async () => {
   });
   await student.api('POST', `/api/lectures/${lecture._id}/comments`, { text: 'ñ ñ' });
   await student.api('PATCH', `/api/enrollments/${courseId}/notes`, { notes: 'ЖЖ' });
+  // Signed in, the account's own choice is the language (Settings → Language).
+  for (const account of [admin, teacher, student]) {
+    expect((await account.api('PATCH', `/api/users/${account.user._id}`, { locale: 'en-XA' })).locale).toBe('en-XA');
+  }
 }, 120_000);
 afterAll(() => rmSync(clips, { recursive: true, force: true }));
 
@@ -55,6 +59,8 @@ const INTL_WORDS = [
   ...'Monday Tuesday Wednesday Thursday Friday Saturday Sunday Mon Tue Wed Thu Fri Sat Sun'.split(' '),
   ...'now ago yesterday today tomorrow second seconds minute minutes hour hours day days week weeks min sec'.split(' '),
   ...'at AM PM'.split(' '),
+  // A key's name in sonner's label ("Notifications alt+T").
+  'alt',
 ];
 
 /** Plain English left on the page: visible text, labels, titles and placeholders outside `translate="no"`. */
@@ -96,6 +102,12 @@ async function look(page: Page, name: string) {
   for (const word of await englishLeft(page)) problems.push(`${name}: ${word}`);
 }
 
+/** The browser's own language is English here: the pseudo-language is chosen as a person would, by its cookie. */
+async function inPseudo(context: BrowserContext) {
+  await context.addCookies([{ name: 'locale', value: 'en-XA', url: env.server.baseUrl }]);
+  return context;
+}
+
 async function visit(context: BrowserContext, path: string, name: string, ready?: (page: Page) => Promise<unknown>) {
   const page = await context.newPage();
   await page.goto(`${env.server.baseUrl}${path}`);
@@ -106,7 +118,7 @@ async function visit(context: BrowserContext, path: string, name: string, ready?
 }
 
 test('every screen in the pseudo-language: no English word is left', async () => {
-  const visitor = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const visitor = await inPseudo(await env.browser.newContext({ viewport: { width: 1280, height: 900 } }));
   const login = await visit(visitor, '/login', 'sign-in', (page) => page.locator('input[type=email]').waitFor());
   // The sign-in page's own problems: empty fields, then a wrong password (the server's words).
   await login.locator('button[type=submit]').click();
@@ -122,7 +134,7 @@ test('every screen in the pseudo-language: no English word is left', async () =>
   await visit(visitor, '/school-sign-in?error=denied', 'school sign-in problem');
   await visit(visitor, '/no-such-page', 'not found');
 
-  const asTeacher = await signedInContext(env.browser, env.server, teacher.token);
+  const asTeacher = await inPseudo(await signedInContext(env.browser, env.server, teacher.token));
   const classes = await visit(asTeacher, '/classroom', 'classes, teacher', (page) =>
     page.getByText('Ψ 9').first().waitFor(),
   );
@@ -144,7 +156,7 @@ test('every screen in the pseudo-language: no English word is left', async () =>
     await look(settings, `settings tab ${await tab.textContent()}`);
   }
 
-  const asStudent = await signedInContext(env.browser, env.server, student.token);
+  const asStudent = await inPseudo(await signedInContext(env.browser, env.server, student.token));
   await visit(asStudent, '/classroom', 'classes, student', (page) => page.getByText('Ψ 9').first().waitFor());
   const watching = await visit(asStudent, `/classroom/${courseId}`, 'class, student', (page) =>
     page.locator('video').waitFor({ state: 'attached' }),
@@ -162,7 +174,7 @@ test('every screen in the pseudo-language: no English word is left', async () =>
   await look(watching, 'class, student, offline');
   await asStudent.setOffline(false);
 
-  const asAdmin = await signedInContext(env.browser, env.server, admin.token);
+  const asAdmin = await inPseudo(await signedInContext(env.browser, env.server, admin.token));
   const console = await visit(asAdmin, '/admin', 'admin');
   for (const tab of await console.getByRole('tab').all()) {
     await tab.click();
@@ -173,6 +185,7 @@ test('every screen in the pseudo-language: no English word is left', async () =>
 }, 300_000);
 
 test('Arabic, right to left, at 375 and 1280 px: the page reads rtl, the drawer opens from the right, axe passes', async () => {
+  await student.api('PATCH', `/api/users/${student.user._id}`, { locale: 'ar' });
   for (const width of [375, 1280]) {
     const context = await signedInContext(env.browser, env.server, student.token, { width, height: 850 });
     await context.addCookies([{ name: 'locale', value: 'ar', url: env.server.baseUrl }]);

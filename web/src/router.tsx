@@ -1,3 +1,4 @@
+import { reloadIfLanguageChanged } from '@lib/i18n';
 import { page } from '@lib/lazy-page';
 import { dismissToastsOfLastPage } from '@lib/toast';
 import { readToken } from '@lib/token-cookie';
@@ -50,6 +51,7 @@ function ToastsFollowPages() {
   const { pathname } = useLocation();
   useEffect(() => {
     if (pathname) dismissToastsOfLastPage();
+    reloadIfLanguageChanged();
   }, [pathname]);
   return null;
 }

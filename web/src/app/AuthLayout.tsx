@@ -9,7 +9,15 @@ function LanguageMenu() {
   return (
     <label className="absolute end-4 top-4 flex items-center gap-2 text-sm text-slate-600">
       <span className="sr-only">{t('common.language')}</span>
-      <svg width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} aria-hidden="true">
+      <svg
+        width={18}
+        height={18}
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        aria-hidden="true"
+      >
         <circle cx="12" cy="12" r="10" />
         <path d="M2 12h20M12 2a15 15 0 0 1 0 20M12 2a15 15 0 0 0 0 20" />
       </svg>
@@ -19,7 +27,7 @@ function LanguageMenu() {
         onChange={(event) => switchLocale(event.target.value as Locale, { device: true })}
       >
         {offeredLocales.map((code) => (
-          <option key={code} value={code} lang={code}>
+          <option key={code} value={code} lang={code} translate="no">
             {LANGUAGES.find((language) => language.code === code)?.name ?? code}
           </option>
         ))}

@@ -28,7 +28,7 @@ export function processingForStudents(etaSeconds: number | null): string {
 }
 
 /** A phrase as a sentence: a full stop, unless it already ends in one or an ellipsis ("Processing…" stays). */
-export const asSentence = (text: string) => (/[.…!?।؟]$/.test(text) ? text : `${text}.`);
+export const asSentence = (text: string) => (/[.…!?।؟]$/.test(text) ? text : `${text}${locale === 'hi' ? '।' : '.'}`);
 
 /** A long date with hours and minutes in the language on screen, e.g. "November 22, 2026 at 10:05 AM". */
 export function formatLongDate(iso: string): string {
@@ -79,7 +79,6 @@ export function formatRelative(iso: string, now = Date.now()): string {
 export const TIME_IN_TEXT = /\b(?:(\d{1,2}):)?(\d{1,2}):([0-5]\d)\b/g;
 export const secondsOf = (match: RegExpMatchArray) =>
   Number(match[1] ?? 0) * 3600 + Number(match[2]) * 60 + Number(match[3]);
-
 
 /** @deprecated English only: being replaced by ICU plurals in the catalogue (removed once nothing uses it). */
 export const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;

@@ -133,8 +133,19 @@ export function deviceLocale(): Locale | undefined {
   }
 }
 
-/** Shows the app in `next` from now on: the page reloads in it (every message and format follows). */
-export function switchLocale(next: Locale | undefined, { device = false } = {}) {
+/** Set when the language changed on signing in: the next page opened reloads in it (see reloadIfLanguageChanged). */
+let reloadAtNextPage = false;
+
+/** Called as each page opens: after a sign-in changed the language, the page the person went to reloads in it. */
+export function reloadIfLanguageChanged() {
+  if (reloadAtNextPage) location.reload();
+}
+
+/**
+ * Shows the app in `next` from now on: the page reloads in it (every message and format follows). `atNextPage`:
+ * not here but at the next page opened (a sign-in reloads where it leads, not on the sign-in form).
+ */
+export function switchLocale(next: Locale | undefined, { device = false, atNextPage = false } = {}) {
   if (device) {
     try {
       if (next) localStorage.setItem(DEVICE_KEY, next);
@@ -143,14 +154,16 @@ export function switchLocale(next: Locale | undefined, { device = false } = {}) 
   }
   writeCookie(next);
   const shown = next ?? matchLocale(navigator.languages ?? [], offeredLocales) ?? schoolDefault;
-  if (shown !== locale) location.reload();
+  if (shown === locale) return;
+  if (atNextPage) reloadAtNextPage = true;
+  else location.reload();
 }
 
 /**
  * After sign-in (and at each start): the account's language wins while it is signed in. Without one, the device's
  * choice (or the browser's) applies again: what the last person chose never stays for the next one.
  */
-export function followAccountLocale(accountLocale: string | null | undefined) {
+export function followAccountLocale(accountLocale: string | null | undefined, { atNextPage = false } = {}) {
   const chosen = isLocale(accountLocale) && offeredLocales.includes(accountLocale) ? accountLocale : deviceLocale();
-  if (cookieLocale() !== chosen) switchLocale(chosen);
+  if (cookieLocale() !== chosen) switchLocale(chosen, { atNextPage });
 }

@@ -89,7 +89,7 @@ export function useSession() {
       queryClient.clear();
       const user = await getCurrentUser();
       // The account's language wins while it is signed in (the page reloads in it when it differs).
-      followAccountLocale(user.locale);
+      followAccountLocale(user.locale, { atNextPage: true });
       setSession({ status: 'authenticated', user });
       return user;
     },

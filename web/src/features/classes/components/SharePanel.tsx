@@ -148,6 +148,9 @@ export function SharePanel({ course }: { course: Course }) {
                     className="input min-h-10 min-w-0 flex-1 resize-none overflow-hidden py-2 font-mono text-sm leading-snug [line-break:anywhere] [overflow-wrap:anywhere]"
                     rows={1}
                     value={link}
+                    // An address: never translated, and left to right in an Arabic page too.
+                    translate="no"
+                    dir="ltr"
                     readOnly
                     onFocus={(event) => event.currentTarget.select()}
                   />
