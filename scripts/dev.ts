@@ -13,8 +13,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { LOCALE_CODES, matchLocale, parseAcceptLanguage } from '../src/contract/locales';
-import { translate } from '../src/i18n/translate';
+import { apiUnavailableBody } from '../src/http/api-unavailable';
 
 const { values: args } = parseArgs({ args: Bun.argv.slice(2), options: { root: { type: 'string' } } });
 const root = resolve(args.root ?? join(import.meta.dir, '..'));
@@ -78,13 +77,7 @@ async function toApi(request: Request): Promise<Response> {
       decompress: false,
     });
   } catch {
-    // No app here to know the school's languages: the browser's, among all the product has.
-    const locale = matchLocale(parseAcceptLanguage(request.headers.get('accept-language')), LOCALE_CODES) ?? 'en';
-    const text = translate(locale, 'errors.apiRestarting');
-    return Response.json(
-      { error: text, message: text, code: 'api_unavailable' },
-      { status: 503, headers: { 'Retry-After': '1' } },
-    );
+    return Response.json(apiUnavailableBody(request), { status: 503, headers: { 'Retry-After': '1' } });
   }
 }
 

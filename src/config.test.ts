@@ -70,7 +70,7 @@ test('school sign-in: off by default, on with issuer and client id, and refused 
     issuer: authentik,
     clientId: 'classroom',
     clientSecret: undefined,
-    buttonLabel: 'Sign in with your school account',
+    buttonLabel: undefined,
     scopes: 'openid email profile',
     allowedDomains: ['school.test', 'staff.test'],
     teacherClaim: undefined,

@@ -260,7 +260,7 @@ describe('a school whose language is Spanish', () => {
   });
 
   test('answers in Spanish when the browser names no language it offers', async () => {
-    for (const headers of [{}, { 'Accept-Language': 'xx-YY' }]) {
+    for (const headers of [{}, { 'Accept-Language': 'xx-YY' }] as Record<string, string>[]) {
       const answer = await h.api('POST', '/api/users/login', {
         headers,
         body: { email: 'nobody@example.test', password: 'not the password' },
