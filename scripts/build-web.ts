@@ -1,9 +1,9 @@
 /** Builds the React app into dist/web: hashed JS chunks, hashed Tailwind CSS, index.html and public files. */
 import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { LOCALE_CODES, SOURCE_LOCALE } from '../src/contract/locales';
 import { compileCatalogue, readCatalogue } from '../src/i18n/catalogue';
-import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 
 const root = join(import.meta.dir, '..');
 const out = join(root, 'dist', 'web');
@@ -125,7 +125,9 @@ const keysIn = (files: string[]) => {
   const keys = new Set<string>();
   for (const file of files) {
     if (!/\.(tsx?|jsx?)$/.test(file) || file.includes('node_modules')) continue;
-    for (const match of readFileSync(join(root, file), 'utf8').matchAll(/['"`]([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+)['"`]/g)) {
+    for (const match of readFileSync(join(root, file), 'utf8').matchAll(
+      /['"`]([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+)['"`]/g,
+    )) {
       if (english[match[1]!] !== undefined) keys.add(match[1]!);
     }
   }

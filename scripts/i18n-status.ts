@@ -10,7 +10,8 @@ for (const locale of LOCALE_CODES) {
   if (locale === SOURCE_LOCALE || locale === PSEUDO_LOCALE) continue;
   const { total, done, percent, missing, broken, extra } = completeness(locale);
   console.log(`${locale.padEnd(6)} ${String(percent).padStart(5)}%  ${done}/${total}`);
-  if (missing.length) console.log(`       missing: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`);
+  if (missing.length)
+    console.log(`       missing: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`);
   if (broken.length) console.log(`       broken ICU: ${broken.join(', ')}`);
   if (extra.length) console.log(`       not in English (unused): ${extra.slice(0, 20).join(', ')}`);
   if (done < total || broken.length) incomplete++;

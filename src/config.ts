@@ -263,7 +263,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     );
   }
   if (!values.LOCALES.includes(values.DEFAULT_LOCALE as Locale)) {
-    throw new ConfigError(`DEFAULT_LOCALE (${values.DEFAULT_LOCALE}) must be one of LOCALES (${values.LOCALES.join(', ')}).`);
+    throw new ConfigError(
+      `DEFAULT_LOCALE (${values.DEFAULT_LOCALE}) must be one of LOCALES (${values.LOCALES.join(', ')}).`,
+    );
   }
   if (values.MEDIA_DELIVERY === 'redirect' && !values.STORAGE_URL) {
     throw new ConfigError('MEDIA_DELIVERY=redirect needs STORAGE_URL (the local disk has no presigned URLs).');

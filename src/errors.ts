@@ -20,8 +20,12 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: MessageKey, extra?: Record<string, unknown>, values?: MessageValues) =>
-  new ApiError(400, code, message, extra, values);
+export const badRequest = (
+  code: string,
+  message: MessageKey,
+  extra?: Record<string, unknown>,
+  values?: MessageValues,
+) => new ApiError(400, code, message, extra, values);
 export const unauthorized = (message: MessageKey = 'errors.signInFirst') => new ApiError(401, 'unauthorized', message);
 export const forbidden = (message: MessageKey = 'errors.forbidden', values?: MessageValues) =>
   new ApiError(403, 'forbidden', message, {}, values);
@@ -31,7 +35,13 @@ export const tooMany = (message: MessageKey, retryAfterSeconds?: number, values?
   new ApiError(429, 'too_many_requests', message, retryAfterSeconds ? { retryAfter: retryAfterSeconds } : {}, values);
 
 /** An error answer in the request's language: `message` is a catalogue key, `extra.fields` a field → key map. */
-export function errorBody(c: Context, code: string, message: MessageKey, extra: Record<string, unknown> = {}, values?: MessageValues) {
+export function errorBody(
+  c: Context,
+  code: string,
+  message: MessageKey,
+  extra: Record<string, unknown> = {},
+  values?: MessageValues,
+) {
   const locale = localeOfRequest(c);
   const text = translate(locale, message, values);
   const fields = extra.fields as Record<string, string> | undefined;

@@ -37,7 +37,9 @@ const HEADER_MAX = 500;
 export function matchLocale(wanted: readonly string[], offered: readonly Locale[]): Locale | undefined {
   const tags = wanted
     .slice(0, 20)
-    .filter((tag) => typeof tag === 'string' && tag.length <= TAG_MAX && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(tag));
+    .filter(
+      (tag) => typeof tag === 'string' && tag.length <= TAG_MAX && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(tag),
+    );
   for (const tag of tags) {
     const exact = offered.find((code) => code.toLowerCase() === tag.toLowerCase());
     if (exact) return exact;

@@ -123,9 +123,6 @@ export function createWebHandler(webDir: string, school: SchoolLocales) {
       const asset = serve(c, urlPath, urlPath === '/sw.js' ? 'no-cache' : 'public, max-age=3600');
       if (asset) return asset;
     }
-    return (
-      sendPage(c) ??
-      c.text('The web app has not been built yet. Run `bun run build`, then reload.', 503)
-    );
+    return sendPage(c) ?? c.text('The web app has not been built yet. Run `bun run build`, then reload.', 503);
   };
 }

@@ -4,8 +4,8 @@
  */
 import { type I18n, setupI18n } from '@lingui/core';
 import type { Context } from 'hono';
-import { isLocale, type Locale, matchLocale, parseAcceptLanguage, SOURCE_LOCALE } from '../contract/locales';
 import type en from '../../locales/en.json';
+import { isLocale, type Locale, matchLocale, parseAcceptLanguage, SOURCE_LOCALE } from '../contract/locales';
 import { compileCatalogue } from './catalogue';
 
 /** Every message of the catalogue, by key: a key missing from `locales/en.json` does not compile. */

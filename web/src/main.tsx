@@ -1,7 +1,7 @@
 import { queryClient } from '@api/query-client';
+import { loadAllMessages, loadFirstMessages } from '@lib/i18n';
 import { prefetchProviders } from '@lib/providers';
 import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } from '@lib/session';
-import { loadAllMessages, loadFirstMessages } from '@lib/i18n';
 import { appStore } from '@lib/store';
 import { Toasts } from '@lib/toast';
 import { readToken } from '@lib/token-cookie';

@@ -60,7 +60,8 @@ async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promi
     const data: unknown = JSON.parse(await response.text());
     if (data && typeof data === 'object') errorBody = data as Record<string, unknown>;
   } catch {}
-  const message = typeof errorBody.error === 'string' ? errorBody.error : t('common.requestFailed', { status: response.status });
+  const message =
+    typeof errorBody.error === 'string' ? errorBody.error : t('common.requestFailed', { status: response.status });
   if (response.status === 401 && token) onUnauthorized?.();
   throw new ApiError(response.status, message, errorBody);
 }

@@ -79,6 +79,3 @@ export function formatRelative(iso: string, now = Date.now()): string {
 export const TIME_IN_TEXT = /\b(?:(\d{1,2}):)?(\d{1,2}):([0-5]\d)\b/g;
 export const secondsOf = (match: RegExpMatchArray) =>
   Number(match[1] ?? 0) * 3600 + Number(match[2]) * 60 + Number(match[3]);
-
-/** @deprecated English only: being replaced by ICU plurals in the catalogue (removed once nothing uses it). */
-export const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;

@@ -2,9 +2,10 @@
  * sonner and where its toasts sit on screen: loaded with the first toast (./toast.tsx), so the sign-in page carries
  * none of it (bench:web's budget).
  */
-import { direction, t } from './i18n';
+
 import { useEffect, useState } from 'react';
 import { Toaster } from 'sonner';
+import { direction, t } from './i18n';
 import { TOAST_MS } from './messages';
 
 export { toast } from 'sonner';

@@ -1,5 +1,5 @@
-import { t } from './i18n';
 import { ApiError, sessionEnded } from '@api/client';
+import { t } from './i18n';
 import { readToken } from './token-cookie';
 
 /*

@@ -1,9 +1,9 @@
 import { ApiError } from '@api/client';
 import { destinationAfterSignIn, schoolSignInNext } from '@lib/after-sign-in';
 import { useForm } from '@lib/form';
-import { lazyPart } from '@lib/lazy-page';
-import { rich, t } from '@lib/i18n';
 import { loadSchemas } from '@lib/form-check';
+import { rich, t } from '@lib/i18n';
+import { lazyPart } from '@lib/lazy-page';
 import { AUTH_TOAST_MS, REDIRECT_DELAY_MS, withTryAgain } from '@lib/messages';
 import { pendingInvite } from '@lib/pending-invite';
 import { schoolSignInUrl, useProviders } from '@lib/providers';
@@ -169,9 +169,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
         </Suspense>
       )}
       <h1 className="auth-title">{t(isSignup ? 'auth.heading.signUp' : 'auth.heading.signIn')}</h1>
-      <p className="mt-2 text-center text-sm text-slate-600">
-        {t(isSignup ? 'auth.lead.signUp' : 'auth.lead.signIn')}
-      </p>
+      <p className="mt-2 text-center text-sm text-slate-600">{t(isSignup ? 'auth.lead.signUp' : 'auth.lead.signIn')}</p>
       {!providers.data ? (
         providers.error ? (
           <div role="alert" className="mt-6 flex flex-col items-center gap-3 text-center text-sm text-red-800">
