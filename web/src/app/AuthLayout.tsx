@@ -5,7 +5,8 @@ import type { ReactNode } from 'react';
 
 /** The language menu of the pages before sign-in: this device's choice, kept after the next person signs out. */
 function LanguageMenu() {
-  if (offeredLocales.length < 2) return null;
+  // One language offered: nothing to choose.
+  if (offeredLocales.length <= 1) return null;
   return (
     <label className="absolute end-4 top-4 flex items-center gap-2 text-sm text-slate-600">
       <span className="sr-only">{t('common.language')}</span>
