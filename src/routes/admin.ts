@@ -35,7 +35,7 @@ import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, badRequest, notFound } from '../errors';
 import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
-import { localeOfAccount, type MessageKey } from '../i18n/translate';
+import { localeOfAccount, localeOfRequest, type MessageKey, translate } from '../i18n/translate';
 import { VERSION } from '../lib/version';
 import { passwordResetMail, testMail } from '../mail/templates';
 import { retryFailed } from '../media/state';
@@ -136,7 +136,8 @@ export function adminRoutes(deps: AppDeps) {
         throw new ApiError(503, 'mail_failed', 'errors.mailFailed');
       });
       c.get('log').info({ event: 'admin_sent_reset', by: c.get('user').id, userId: user.id }, 'reset code sent');
-      return c.json({ message: `A password reset code was sent to ${user.email}.` });
+      // Shown to the administrator as it is (a toast): in their language.
+      return c.json({ message: translate(localeOfRequest(c), 'admin.answer.resetSent', { email: user.email }) });
     })
 
     .get('/courses', answers({ 200: z.array(adminCourseJson) }), async (c) => {
@@ -222,7 +223,8 @@ export function adminRoutes(deps: AppDeps) {
         .catch((error: Error) => {
           throw new ApiError(503, 'mail_failed', 'errors.testMailFailed', {}, { reason: error.message });
         });
-      return c.json({ message: mailer.kind === 'smtp' ? `Sent to ${admin.email}.` : 'Written to the server log.' });
+      const sent: MessageKey = mailer.kind === 'smtp' ? 'admin.answer.testMailSent' : 'admin.answer.testMailLogged';
+      return c.json({ message: translate(localeOfRequest(c), sent, { email: admin.email }) });
     })
 
     .post('/backups', answers({ 202: messageJson }), async (c) => {
@@ -230,6 +232,6 @@ export function adminRoutes(deps: AppDeps) {
         throw badRequest('no_backup_dir', 'errors.noBackupDir');
       }
       await jobs.enqueue('backup', {}, { maxAttempts: 1 });
-      return c.json({ message: 'A backup has started.' }, 202);
+      return c.json({ message: translate(localeOfRequest(c), 'admin.answer.backupStarted') }, 202);
     });
 }

@@ -1,4 +1,4 @@
-import { locale, t } from './i18n';
+import { intlLocale, locale, t } from './i18n';
 
 /** m:ss (or h:mm:ss) for player times and durations. */
 export function formatClock(totalSeconds: number): string {
@@ -32,21 +32,27 @@ export const asSentence = (text: string) => (/[.…!?।؟]$/.test(text) ? text 
 
 /** A long date with hours and minutes in the language on screen, e.g. "November 22, 2026 at 10:05 AM". */
 export function formatLongDate(iso: string): string {
-  return new Date(iso).toLocaleString(locale, {
+  // The time and its AM/PM marker never part at a line's end ("03:29" | "ص").
+  return new Intl.DateTimeFormat(intlLocale, {
     year: 'numeric',
     month: 'long',
     day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
-  });
+  })
+    .formatToParts(new Date(iso))
+    .map((part, i, parts) =>
+      part.type === 'literal' && /^\s+$/.test(part.value) && parts[i + 1]?.type === 'dayPeriod' ? '\u00a0' : part.value,
+    )
+    .join('');
 }
 
 /** A short date in the language on screen: "Nov 22, 2026". */
 export const formatShortDate = (iso: string) =>
-  new Date(iso).toLocaleDateString(locale, { year: 'numeric', month: 'short', day: 'numeric' });
+  new Date(iso).toLocaleDateString(intlLocale, { year: 'numeric', month: 'short', day: 'numeric' });
 
 /** A number in the language on screen ("1,234", "1.234", "١٬٢٣٤"). */
-export const formatNumber = (value: number) => new Intl.NumberFormat(locale).format(value);
+export const formatNumber = (value: number) => new Intl.NumberFormat(intlLocale).format(value);
 
 /** "1.2 GB", "340 MB", "12 kB", in the language's own units and digits. */
 export function formatBytes(bytes: number): string {
@@ -56,7 +62,7 @@ export function formatBytes(bytes: number): string {
       : bytes >= 1024 ** 2
         ? [bytes / 1024 ** 2, 'megabyte', 0]
         : [Math.max(0, bytes / 1024), 'kilobyte', 0];
-  return new Intl.NumberFormat(locale, {
+  return new Intl.NumberFormat(intlLocale, {
     style: 'unit',
     unit,
     maximumFractionDigits: digits,
@@ -67,7 +73,7 @@ export function formatBytes(bytes: number): string {
 /** "now", "2 minutes ago", "3 hours ago", "yesterday", then the date, in the language on screen. */
 export function formatRelative(iso: string, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
-  const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const relative = new Intl.RelativeTimeFormat(intlLocale, { numeric: 'auto' });
   if (seconds < 60) return relative.format(0, 'second');
   if (seconds < 3600) return relative.format(-Math.floor(seconds / 60), 'minute');
   if (seconds < 86_400) return relative.format(-Math.floor(seconds / 3600), 'hour');

@@ -42,6 +42,11 @@ export const locale: Locale =
   cookieLocale() ??
   (isLocale(pageLocale) ? pageLocale : (matchLocale(navigator.languages ?? [], offeredLocales) ?? schoolDefault));
 export const direction = directionOf(locale);
+/**
+ * The locale `Intl` formats with: Arabic with Western digits, as the player's clock and every engine agree on
+ * (WebKit's ICU writes ١٢٣ for `ar`, Chromium's 123: one page would mix both).
+ */
+export const intlLocale = locale === 'ar' ? 'ar-u-nu-latn' : locale;
 
 /** A message in the language on screen. A key this language lacks reads in English (the build fills it in). */
 export function t(key: MessageKey, values?: MessageValues): string {
@@ -77,7 +82,7 @@ export async function loadFirstMessages(): Promise<void> {
   const module: { default: Record<string, unknown> } = await import(/* @vite-ignore */ messagesUrl('first'));
   // load() merges: the first messages are a part of all of them, whichever arrives first.
   i18n.load(locale, module.default as never);
-  i18n.activate(locale);
+  i18n.activate(locale, [intlLocale]);
 }
 
 /** Every message of the app in this language: what each page but the sign-in ones waits for. */
@@ -86,7 +91,7 @@ export function loadAllMessages(): Promise<void> {
   allLoaded ??= import(/* @vite-ignore */ messagesUrl('all')).then(
     (module: { default: Record<string, unknown> }) => {
       i18n.load(locale, module.default as never);
-      i18n.activate(locale);
+      i18n.activate(locale, [intlLocale]);
     },
     (error: unknown) => {
       allLoaded = undefined;

@@ -1,5 +1,5 @@
 import { t } from '@lib/i18n';
-import { type InputHTMLAttributes, type ReactNode, type Ref, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type Ref, useId, useState } from 'react';
 import { FieldProblem } from './FieldProblem';
 
 /** What ties a control to its field: its id, the hint or problem it is read with, and whether it is wrong. */
@@ -73,11 +73,62 @@ export function EmailField(props: Omit<FieldProps, 'label' | 'type'>) {
   return <Field label={t('common.email')} type="email" autoComplete="email" required {...props} />;
 }
 
+/**
+ * The browser's own file control speaks the browser's language ("Choose File", "No file chosen") and is cut short
+ * in WebKit: this one is ours. The input stays the focusable control (visually hidden); its button is a label, and
+ * the chosen files' names are shown beside it.
+ */
+export function FilePicker({
+  ref,
+  id,
+  multiple,
+  disabled,
+  onFiles,
+  ...input
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onChange' | 'className'> & {
+  id: string;
+  onFiles: (files: File[]) => void;
+  ref?: Ref<HTMLInputElement>;
+}) {
+  const [names, setNames] = useState<string[]>([]);
+  return (
+    <div className="flex min-w-0 items-center gap-3">
+      <input
+        {...input}
+        ref={ref}
+        id={id}
+        type="file"
+        multiple={multiple}
+        disabled={disabled}
+        className="peer sr-only"
+        onChange={(event) => {
+          const files = [...(event.target.files ?? [])];
+          setNames(files.map((file) => file.name));
+          onFiles(files);
+        }}
+      />
+      <label
+        htmlFor={id}
+        aria-hidden="true"
+        className="btn btn-secondary shrink-0 cursor-pointer peer-disabled:cursor-not-allowed peer-disabled:opacity-60 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-indigo-500"
+      >
+        {t(multiple ? 'ui.file.chooseMany' : 'ui.file.choose')}
+      </label>
+      {names.length > 0 ? (
+        <span className="min-w-0 truncate text-sm text-slate-700" translate="no" dir="auto">
+          {names.join(', ')}
+        </span>
+      ) : (
+        <span className="min-w-0 truncate text-sm text-slate-500">{t('ui.file.none')}</span>
+      )}
+    </div>
+  );
+}
+
 /** A file field: `onFile` gets the chosen file (or none); `ref` reaches the input, to empty it after a send. */
 export function FileField({
   onFile,
   ref,
-  className = '',
   accept,
   disabled,
   ...field
@@ -88,14 +139,12 @@ export function FileField({
   return (
     <Field {...field}>
       {(wiring) => (
-        <input
+        <FilePicker
           {...wiring}
           ref={ref}
-          type="file"
           accept={accept}
           disabled={disabled}
-          className={`file-input ${className}`.trim()}
-          onChange={(event) => onFile(event.target.files?.[0] ?? null)}
+          onFiles={(files) => onFile(files[0] ?? null)}
         />
       )}
     </Field>

@@ -1,5 +1,6 @@
 import { LIMITS } from '@contract/limits';
 import { rich, t } from '@lib/i18n';
+import { FilePicker } from '@ui/Field';
 import { useAtomValue } from 'jotai';
 import { useId } from 'react';
 import { uploadsAtom } from '../../features/uploads/state/uploads';
@@ -96,15 +97,7 @@ export function VideoFileField({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="file"
-        accept="video/*"
-        className="file-input"
-        multiple={multiple}
-        onChange={(event) => onChange([...(event.target.files ?? [])])}
-        disabled={disabled}
-      />
+      <FilePicker id={id} accept="video/*" multiple={multiple} onFiles={onChange} disabled={disabled} />
     </div>
   );
 }
