@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test';
 import { answer, api } from '@api/client';
 import type { Role } from '@contract/users';
+import { type MessageKey, t } from '@lib/i18n';
 import { useMutation } from '@tanstack/react-query';
 import { renderInApp, signedOut } from '@test/render';
 import { realServer } from '@test/server';
@@ -72,7 +73,9 @@ test("a field's problem comes from the contract's schema, under the field, and n
     .safeParse({ username: 'Form Probe', email: 'not an address', password: 'x'.repeat(12) })
     .error?.issues.find((issue) => issue.path[0] === 'email')?.message;
   expect(words).toBeTruthy();
-  await waitFor(() => expect(describedBy(emailField())?.textContent).toBe(words as string));
+  // The schema's message is a catalogue key: the field shows its words.
+  await waitFor(() => expect(describedBy(emailField())?.textContent).toBe(t(words as MessageKey)));
+  expect(t(words as MessageKey)).toBe('Please enter a valid email address.');
   expect(emailField().getAttribute('aria-invalid')).toBe('true');
   expect(await server.requests('POST', '/api/users/register')).toBe(before);
   // Fixed as it is typed: the problem goes and the hint comes back.
