@@ -22,10 +22,29 @@ export function formatSeconds(total: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
+/**
+ * A problem with a chapter list, as a catalogue key and its values (docs/translating.md): the editor shows it with
+ * the web's `t`, the server with the request's language. `kind`/`n` name the place: "Line 4", "Chapter 2".
+ */
+export type ChapterProblem = {
+  key:
+    | 'chapters.rule.badTime'
+    | 'chapters.rule.tooMany'
+    | 'chapters.rule.noTitle'
+    | 'chapters.rule.titleTooLong'
+    | 'chapters.rule.firstAtZero'
+    | 'chapters.rule.order'
+    | 'chapters.rule.tooShort'
+    | 'chapters.rule.pastEnd';
+  values: Record<string, string | number>;
+};
+/** Where a problem is: a description's line, or the editor's chapter. */
+export type ChapterPlace = { kind: 'line' | 'chapter'; n: number };
+
 /** The timed lines of a description, each with its line number (1-based); a malformed time is a problem. */
 export function timedLines(description: string) {
   const lines: { line: number; seconds: number; title: string }[] = [];
-  const problems: { line: number; message: string }[] = [];
+  const problems: ChapterProblem[] = [];
   description.split(/\r\n|\r|\n/).forEach((text, index) => {
     const match = TIMED_LINE.exec(text);
     if (!match) return;
@@ -34,7 +53,7 @@ export function timedLines(description: string) {
     if (hours !== undefined && minutes.length !== 2) return;
     const line = index + 1;
     if (Number(seconds) > 59 || (hours !== undefined && Number(minutes) > 59)) {
-      problems.push({ line, message: `Line ${line}: ${text.trim().split(/\s/)[0]} is not a valid time.` });
+      problems.push({ key: 'chapters.rule.badTime', values: { line, text: text.trim().split(/\s/)[0] ?? '' } });
       return;
     }
     lines.push({
@@ -50,34 +69,35 @@ export function timedLines(description: string) {
  * The problems of a chapter list, in words a teacher can act on (empty when it is good): at most
  * `LIMITS.chaptersMax`; the first at 0:00; each later one after the one before and at least
  * `LIMITS.chapterMinSeconds` after it; titles 1 to `LIMITS.chapterTitleMax` characters; every start before the end
- * of the video when its length is known. `where(i)` names the i-th chapter in a message ("Line 4", "Chapter 2").
+ * of the video when its length is known. `where(i)` names the i-th chapter's place ("Line 4", "Chapter 2").
  */
 export function chapterProblems(
   chapters: Chapter[],
   durationSeconds: number | undefined,
-  where: (index: number) => string = (index) => `Chapter ${index + 1}`,
-): string[] {
-  const problems: string[] = [];
-  if (chapters.length > LIMITS.chaptersMax) problems.push(`A lecture can have at most ${LIMITS.chaptersMax} chapters.`);
+  where: (index: number) => ChapterPlace = (index) => ({ kind: 'chapter', n: index + 1 }),
+): ChapterProblem[] {
+  const problems: ChapterProblem[] = [];
+  const say = (key: ChapterProblem['key'], values: ChapterProblem['values'] = {}) => problems.push({ key, values });
+  if (chapters.length > LIMITS.chaptersMax) say('chapters.rule.tooMany', { max: LIMITS.chaptersMax });
   chapters.forEach((chapter, index) => {
     const at = where(index);
-    if (chapter.title.length === 0) problems.push(`${at}: please give the chapter a title.`);
+    if (chapter.title.length === 0) say('chapters.rule.noTitle', at);
     if (chapter.title.length > LIMITS.chapterTitleMax) {
-      problems.push(`${at}: a chapter title can be at most ${LIMITS.chapterTitleMax} characters.`);
+      say('chapters.rule.titleTooLong', { ...at, max: LIMITS.chapterTitleMax });
     }
-    if (index === 0 && chapter.seconds !== 0) problems.push(`${at}: the first chapter must start at 0:00.`);
+    if (index === 0 && chapter.seconds !== 0) say('chapters.rule.firstAtZero', at);
     const before = chapters[index - 1];
     if (before && chapter.seconds < before.seconds + LIMITS.chapterMinSeconds) {
-      problems.push(
-        chapter.seconds <= before.seconds
-          ? `${at}: chapters must be in order of time (${formatSeconds(chapter.seconds)} comes after ${formatSeconds(before.seconds)}).`
-          : `${at}: a chapter must be at least ${LIMITS.chapterMinSeconds} seconds long (${formatSeconds(before.seconds)} to ${formatSeconds(chapter.seconds)}).`,
-      );
+      const times = { ...at, time: formatSeconds(chapter.seconds), before: formatSeconds(before.seconds) };
+      if (chapter.seconds <= before.seconds) say('chapters.rule.order', times);
+      else say('chapters.rule.tooShort', { ...times, min: LIMITS.chapterMinSeconds });
     }
     if (durationSeconds !== undefined && index > 0 && chapter.seconds >= durationSeconds) {
-      problems.push(
-        `${at}: ${formatSeconds(chapter.seconds)} is past the end of the video (${formatSeconds(durationSeconds)}).`,
-      );
+      say('chapters.rule.pastEnd', {
+        ...at,
+        time: formatSeconds(chapter.seconds),
+        end: formatSeconds(durationSeconds),
+      });
     }
   });
   return problems;
@@ -91,10 +111,13 @@ export function chaptersFromDescription(description: string, durationSeconds?: n
   const { lines, problems } = timedLines(description);
   if (lines.length + problems.length < LIMITS.chaptersMin) return { chapters: [] as Chapter[], problems: [] };
   const chapters = lines.map(({ seconds, title }) => ({ seconds, title }));
-  const ruleProblems = chapterProblems(chapters, durationSeconds, (index) => `Line ${lines[index]?.line}`);
+  const ruleProblems = chapterProblems(chapters, durationSeconds, (index) => ({
+    kind: 'line',
+    n: lines[index]?.line ?? 0,
+  }));
   return {
     chapters: problems.length || ruleProblems.length ? [] : chapters,
-    problems: [...problems.map((problem) => problem.message), ...ruleProblems],
+    problems: [...problems, ...ruleProblems],
   };
 }
 

@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'bun:test';
+import { translate } from '../i18n/translate';
+import type { ChapterProblem } from './chapter-rules';
 import {
   chapterProblems,
   chaptersFromDescription,
@@ -9,6 +11,9 @@ import {
   timedLines,
 } from './chapters';
 import { LIMITS } from './limits';
+
+/** The problems as an English reader gets them (the catalogue's words; src/i18n). */
+const english = (problems: ChapterProblem[]) => problems.map((problem) => translate('en', problem.key, problem.values));
 
 describe('chapters from a description', () => {
   test('timed lines in every accepted form become chapters, other lines stay text', () => {
@@ -67,7 +72,7 @@ describe('chapters from a description', () => {
     ];
     for (const [description, problem] of cases) {
       const parsed = chaptersFromDescription(description);
-      expect({ description, problems: parsed.problems, chapters: parsed.chapters }).toEqual({
+      expect({ description, problems: english(parsed.problems), chapters: parsed.chapters }).toEqual({
         description,
         problems: [problem],
         chapters: [],
@@ -77,16 +82,16 @@ describe('chapters from a description', () => {
 
   test('past the end of the video when its length is known', () => {
     const parsed = chaptersFromDescription('0:00 Intro\n0:30 Main\n2:00 Late', 90);
-    expect(parsed.problems).toEqual(['Line 3: 2:00 is past the end of the video (1:30).']);
+    expect(english(parsed.problems)).toEqual(['Line 3: 2:00 is past the end of the video (1:30).']);
     expect(chaptersFromDescription('0:00 Intro\n0:30 Main', 90).problems).toEqual([]);
   });
 
   test('at most the chapter limit', () => {
     const lines = Array.from({ length: LIMITS.chaptersMax + 1 }, (_, i) => `${formatSeconds(i * 10)} Part ${i}`);
-    expect(chaptersFromDescription(lines.join('\n')).problems).toContain(
+    expect(english(chaptersFromDescription(lines.join('\n')).problems)).toContain(
       `A lecture can have at most ${LIMITS.chaptersMax} chapters.`,
     );
-    expect(chaptersFromDescription(lines.slice(1).join('\n')).problems).toEqual([
+    expect(english(chaptersFromDescription(lines.slice(1).join('\n')).problems)).toEqual([
       'Line 1: the first chapter must start at 0:00.',
     ]);
     expect(chaptersFromDescription(['0:00 Start', ...lines.slice(1, -1)].join('\n')).chapters).toHaveLength(
@@ -98,12 +103,14 @@ describe('chapters from a description', () => {
 describe('the chapter editor list and the merge', () => {
   test('the same rules, named by chapter number', () => {
     expect(
-      chapterProblems(
-        [
-          { seconds: 0, title: 'A' },
-          { seconds: 5, title: 'B' },
-        ],
-        undefined,
+      english(
+        chapterProblems(
+          [
+            { seconds: 0, title: 'A' },
+            { seconds: 5, title: 'B' },
+          ],
+          undefined,
+        ),
       ),
     ).toEqual(['Chapter 2: a chapter must be at least 10 seconds long (0:00 to 0:05).']);
     expect(chapterProblems([], undefined)).toEqual([]);

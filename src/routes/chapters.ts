@@ -11,6 +11,7 @@ import {
   lectureChaptersJson,
   storedChapters,
 } from '../contract/chapters';
+import type { Locale } from '../contract/locales';
 import type { Db } from '../db/client';
 import { updateLecture, videoById } from '../db/queries/lectures';
 import type { Lecture } from '../db/schema';
@@ -18,6 +19,7 @@ import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
 import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
+import { localeOfRequest, translate } from '../i18n/translate';
 
 /** The lecture's video length in seconds, when it has a video. */
 async function durationOf(db: Db, lecture: Pick<Lecture, 'videoId'>) {
@@ -26,10 +28,10 @@ async function durationOf(db: Db, lecture: Pick<Lecture, 'videoId'>) {
 }
 
 /** Refuses a description whose timed lines break the chapter rules (400 `bad_chapters`, with every problem). */
-export async function checkDescription(db: Db, description: string, videoId: string | null) {
-  const { problems } = chaptersFromDescription(description, await durationOf(db, { videoId }));
-  if (problems.length > 0) {
-    // The rules' own words are English for now (src/contract/chapter-rules.ts, shared with the editor).
+export async function checkDescription(db: Db, description: string, videoId: string | null, locale: Locale) {
+  const found = chaptersFromDescription(description, await durationOf(db, { videoId })).problems;
+  if (found.length > 0) {
+    const problems = found.map((problem) => translate(locale, problem.key, problem.values));
     throw badRequest(
       'bad_chapters',
       'errors.badChaptersInDescription',
@@ -78,7 +80,10 @@ export function chaptersRoutes(deps: AppDeps) {
         const list: Chapter[] | null = c.req.valid('json').chapters;
         const duration = await durationOf(db, lecture);
         if (list) {
-          const problems = chapterProblems(list, duration);
+          const locale = localeOfRequest(c);
+          const problems = chapterProblems(list, duration).map((problem) =>
+            translate(locale, problem.key, problem.values),
+          );
           if (problems.length > 0) {
             throw badRequest(
               'bad_chapters',

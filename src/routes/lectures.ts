@@ -23,6 +23,7 @@ import type { AppDeps, AppEnv } from '../deps';
 import { badRequest } from '../errors';
 import { answers } from '../http/openapi';
 import { idParam, idSchema, validate } from '../http/validation';
+import { localeOfRequest } from '../i18n/translate';
 import { deleteUnreferencedVideos } from '../media/videos';
 import { captionsRoutes } from './captions';
 import { chaptersRoutes, checkDescription } from './chapters';
@@ -95,7 +96,7 @@ export function lecturesRoutes(deps: AppDeps) {
         const body = c.req.valid('json');
         const course = await taughtCourse(db, user, body.courseId);
         const videoId = await videoForLink(db, user, body.videoLink ?? null);
-        if (body.description) await checkDescription(db, body.description, videoId);
+        if (body.description) await checkDescription(db, body.description, videoId, localeOfRequest(c));
         // A video that is already ready gets its students told in the lecture's transaction (src/wiring.ts).
         const lecture = await createLecture(db, {
           courseId: course.id,
@@ -126,7 +127,7 @@ export function lecturesRoutes(deps: AppDeps) {
           const unchanged =
             body.videoLink === undefined || (body.videoLink === null && !(await videoIsReady(db, lecture.videoId)));
           const videoId = unchanged ? lecture.videoId : await videoForLink(db, user, body.videoLink ?? null);
-          if (body.description !== undefined) await checkDescription(db, body.description, videoId);
+          if (body.description !== undefined) await checkDescription(db, body.description, videoId, localeOfRequest(c));
           const updated = await updateLecture(db, lecture.id, {
             nameOfTopic: body.nameOfTopic ?? lecture.nameOfTopic,
             ...(videoId !== lecture.videoId ? { videoId } : {}),

@@ -18,7 +18,7 @@ function problemsOf(rows: Row[], durationSeconds: number | undefined) {
   );
   if (unread.length > 0) return unread;
   const chapters = rows.map((row) => ({ seconds: parseTime(row.time) as number, title: row.title.trim() }));
-  return chapterProblems(chapters, durationSeconds);
+  return chapterProblems(chapters, durationSeconds).map((problem) => t(problem.key, problem.values));
 }
 
 /**
