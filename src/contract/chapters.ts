@@ -5,7 +5,7 @@
  * while the teacher types), the schemas of the answers and of the editor's list here.
  */
 import { z } from 'zod';
-import { type Chapter, type ChapterSource, chapterProblems } from './chapter-rules';
+import type { Chapter, ChapterSource } from './chapter-rules';
 import { LIMITS } from './limits';
 import { plainText } from './text';
 
