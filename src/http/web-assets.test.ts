@@ -82,3 +82,34 @@ test('the service worker is at /sw.js, never kept by the browser, and precaches 
   expect(manifest.headers.get('content-type')).toBe('application/manifest+json');
   expect(await manifest.json()).toMatchObject({ display: 'standalone', start_url: '/classroom' });
 });
+
+test('the page and the app manifest come in the language on screen: the cookie, else the browser, else the school', async () => {
+  const page = async (headers: Record<string, string>) => {
+    const answer = await fetch(`${h.baseUrl}/classroom`, { headers });
+    return {
+      html: await answer.text(),
+      language: answer.headers.get('content-language'),
+      vary: answer.headers.get('vary'),
+    };
+  };
+  const arabic = await page({ 'accept-language': 'ar-EG,ar;q=0.9' });
+  expect(arabic.html).toContain('<html lang="ar" dir="rtl">');
+  // That language's first messages are preloaded, and no other language's.
+  expect(arabic.html).toMatch(/href="\/assets\/msg-ar-first-[a-z0-9]+\.js"/);
+  expect(arabic.html).not.toMatch(/msg-(en|es|fr|hi|pt-BR)-/);
+  expect(arabic.language).toBe('ar');
+  expect(arabic.vary).toContain('Cookie');
+  // The cookie (a choice made in the app) wins over the browser's languages.
+  expect((await page({ 'accept-language': 'ar', cookie: 'locale=es' })).html).toContain('<html lang="es" dir="ltr">');
+  // Nothing the school offers, or nonsense: the school's language, never an error.
+  for (const header of ['xx-YY', 'a'.repeat(10_000), ';;;q=,', '*']) {
+    expect((await page({ 'accept-language': header })).html).toContain('<html lang="en" dir="ltr">');
+  }
+  expect((await page({ cookie: 'locale=../../etc' })).html).toContain('<html lang="en" dir="ltr">');
+
+  const manifest = await fetch(`${h.baseUrl}/manifest.webmanifest`, { headers: { 'accept-language': 'ar' } });
+  expect(manifest.headers.get('content-type')).toContain('application/manifest+json');
+  const json = (await manifest.json()) as { lang: string; dir: string; description: string; name: string };
+  expect([json.lang, json.dir, json.name]).toEqual(['ar', 'rtl', 'Classroom']);
+  expect(json.description).toBe('صفوفك ودروسك المصوّرة، وما حفظته منها يعمل دون اتصال.');
+});
