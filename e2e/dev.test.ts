@@ -65,7 +65,7 @@ beforeAll(async () => {
   cpSync(join(root, 'src'), srcCopy, { recursive: true });
   // Copied, not linked: its path aliases (@ui/*, @contract/*, …) then name the copy's files, not the checkout's.
   cpSync(join(root, 'tsconfig.json'), join(work, 'tsconfig.json'));
-  for (const name of ['node_modules', 'migrations', 'package.json', 'bunfig.toml']) {
+  for (const name of ['node_modules', 'migrations', 'locales', 'package.json', 'bunfig.toml']) {
     if (existsSync(join(root, name))) symlinkSync(join(root, name), join(work, name));
   }
   mail = await startMailCapture();
@@ -145,11 +145,18 @@ test('bun run dev serves the app, passes /api on, shows an edited component in t
   await page.evaluate(() => {
     (window as unknown as { keptAcrossUpdate: number }).keptAcrossUpdate = 42;
   });
-  const file = fileWith(join(webCopy, 'src'), before);
+  // The heading's words are the catalogue's (docs/translating.md): the component gets words of its own after them.
+  const file = fileWith(join(webCopy, 'src'), "{t('notFound.heading')}</h1>");
   expect(file).toBeString();
   const edited = `${before} (edited in development)`;
   const started = Date.now();
-  writeFileSync(file as string, readFileSync(file as string, 'utf8').replace(before, edited));
+  writeFileSync(
+    file as string,
+    readFileSync(file as string, 'utf8').replace(
+      "{t('notFound.heading')}</h1>",
+      "{t('notFound.heading')} (edited in development)</h1>",
+    ),
+  );
   await page.getByRole('heading', { level: 1, name: edited }).waitFor({ timeout: 10_000 });
   const updateMs = Date.now() - started;
   expect(await page.evaluate(() => (window as unknown as { keptAcrossUpdate?: number }).keptAcrossUpdate)).toBe(42);

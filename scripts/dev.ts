@@ -9,11 +9,14 @@
  * Open http://localhost:3000 (PORT); the API listens on API_PORT (PORT + 1). `--root <dir>` runs another copy of
  * the checkout (its web/ and src/; the dev loop's test runs a temporary copy it may edit).
  */
+
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { LOCALE_CODES, SOURCE_LOCALE } from '../src/contract/locales';
 import { apiUnavailableBody } from '../src/http/api-unavailable';
+import { compileCatalogue } from '../src/i18n/catalogue';
 
 const { values: args } = parseArgs({ args: Bun.argv.slice(2), options: { root: { type: 'string' } } });
 const root = resolve(args.root ?? join(import.meta.dir, '..'));
@@ -37,7 +40,13 @@ writeFileSync(
   readFileSync(join(webDir, 'index.html'), 'utf8')
     .replace('<!--STYLES-->', '<link rel="stylesheet" href="./styles.css" />')
     .replace('<!--SCRIPTS-->', `<script type="module" src="${from(join(webDir, 'src', 'main.tsx'))}"></script>`)
-    .replace('href="/favicon.svg"', `href="${from(join(webDir, 'public', 'favicon.svg'))}"`),
+    .replace('href="/favicon.svg"', `href="${from(join(webDir, 'public', 'favicon.svg'))}"`)
+    // Every language, each message compiled afresh per request (an edited catalogue shows on reload); the app
+    // picks one by its cookie or the browser's languages, as with the built page (docs/translating.md).
+    .replace(
+      '<!--I18N-->',
+      `<meta name="app" content='${JSON.stringify({ msg: 'dev' })}' /><meta name="i18n" content="${['', SOURCE_LOCALE, ...LOCALE_CODES].join(' ')}" />`,
+    ),
 );
 
 const children: ReturnType<typeof Bun.spawn>[] = [];
@@ -91,6 +100,18 @@ const publicRoutes = Object.fromEntries(
 );
 
 const page = (await import(join(work, 'index.html'))).default;
+/** `/assets/msg-<locale>-<part>-dev.js`: the whole catalogue of that language (the build splits it; dev need not).
+ * Nothing else is under /assets in dev (Bun serves the bundle under /_bun). */
+const devMessages = (request: Request) => {
+  const name = new URL(request.url).pathname.slice('/assets/msg-'.length);
+  const locale = LOCALE_CODES.find(
+    (code) => name.startsWith(`${code}-`) && /^(first|all)-dev\.js$/.test(name.slice(code.length + 1)),
+  );
+  if (!locale) return new Response('Not found', { status: 404 });
+  return new Response(`export default ${JSON.stringify(compileCatalogue(locale))};`, {
+    headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
+};
 const server = Bun.serve({
   port,
   hostname: process.env.DEV_HOST ?? '0.0.0.0',
@@ -100,6 +121,7 @@ const server = Bun.serve({
   development: { hmr: true, console: true },
   routes: {
     ...publicRoutes,
+    '/assets/*': devMessages,
     '/api/*': toApi,
     '/media/*': toApi,
     '/*': page,

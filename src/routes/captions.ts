@@ -11,6 +11,7 @@ import { ApiError, badRequest, notFound } from '../errors';
 import { smallFileForm } from '../http/form-file';
 import { answers, multipartBody } from '../http/openapi';
 import { idSchema, invalidInput, validate } from '../http/validation';
+import { localeOfRequest, translate } from '../i18n/translate';
 import { subtitlePlaylist, toWebVtt } from '../media/captions';
 
 const captionParam = z.object({ id: idSchema, captionId: idSchema });
@@ -67,7 +68,11 @@ export function captionsRoutes(deps: AppDeps) {
             throw badRequest(
               'bad_captions',
               converted.error,
-              { fields: { file: 'fields.captionFileInvalid' }, line: converted.line ?? null },
+              // Under the file field, the same sentence: which line is wrong, in the person's language.
+              {
+                fields: { file: translate(localeOfRequest(c), converted.error, converted.values) },
+                line: converted.line ?? null,
+              },
               converted.values,
             );
           }

@@ -70,11 +70,11 @@ export function formatBytes(bytes: number): string {
   }).format(value);
 }
 
-/** "now", "2 minutes ago", "3 hours ago", "yesterday", then the date, in the language on screen. */
+/** "just now", "2 minutes ago", "3 hours ago", "yesterday", then the date, in the language on screen. */
 export function formatRelative(iso: string, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
   const relative = new Intl.RelativeTimeFormat(intlLocale, { numeric: 'auto' });
-  if (seconds < 60) return relative.format(0, 'second');
+  if (seconds < 60) return t('format.justNow');
   if (seconds < 3600) return relative.format(-Math.floor(seconds / 60), 'minute');
   if (seconds < 86_400) return relative.format(-Math.floor(seconds / 3600), 'hour');
   if (seconds < 7 * 86_400) return relative.format(-Math.floor(seconds / 86_400), 'day');

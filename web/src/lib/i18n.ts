@@ -12,7 +12,8 @@ import type en from '../../../locales/en.json';
 export type MessageKey = keyof typeof en;
 export type MessageValues = Record<string, string | number | Date>;
 
-export const i18n = setupI18n();
+// Active from the start (English, no messages yet): a t() before the messages arrive reads its key, never throws.
+export const i18n = setupI18n({ locale: SOURCE_LOCALE, messages: { [SOURCE_LOCALE]: {} } });
 
 /** `<meta name="i18n" content="ar en en es ar">`: the page's language, the school's, then those offered. */
 const [pageLocale, schoolLocale, ...offered] = (
