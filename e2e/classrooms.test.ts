@@ -173,7 +173,8 @@ test('class cards show a 22-character name whole, broken between words, at 768, 
       const shown = await heading.evaluate((h) => {
         // Whole: nothing clipped by the line clamp. Broken between words: each word's glyphs on one line.
         const clipped = h.scrollHeight > h.clientHeight + 1;
-        const text = [...h.childNodes].find((node) => node.nodeType === Node.TEXT_NODE) as Text;
+        // The name's own text (it may sit in a translate="no" span of its own).
+        const text = document.createTreeWalker(h, NodeFilter.SHOW_TEXT).nextNode() as Text;
         const split: string[] = [];
         let at = 0;
         for (const word of (text.textContent ?? '').split(' ')) {
