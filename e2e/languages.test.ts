@@ -147,6 +147,29 @@ test('every screen in the pseudo-language: no English word is left', async () =>
   const course = await visit(asTeacher, `/classroom/${courseId}`, 'class, teacher', (page) =>
     page.getByText('Ж 1').first().waitFor(),
   );
+  // The teacher's dialogs: a new topic (then its upload in the tray), and the topic's menu with Edit (captions,
+  // chapters, due date).
+  await course.locator('section button.btn-primary').first().click();
+  await course.locator('dialog[open]').waitFor();
+  await look(course, 'add topic dialog');
+  await course
+    .locator('dialog[open] input[type=file]')
+    .setInputFiles(await makeClip(clips, { width: 320, height: 180, seconds: 2, name: 'ж.mp4' }));
+  await course.locator('dialog[open] input[type=text], dialog[open] input:not([type])').first().fill('Ж 2');
+  await course.locator('dialog[open] button[type=submit]').click();
+  await course
+    .locator('dialog[open]')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
+  await course.waitForTimeout(1500);
+  await look(course, 'upload tray');
+  await course.locator('button[aria-haspopup=menu]').first().click();
+  await course.locator('[role=menu]').waitFor();
+  await look(course, 'topic menu');
+  await course.locator('[role=menuitem]').first().click();
+  await course.locator('dialog[open]').waitFor();
+  await course.waitForTimeout(800);
+  await look(course, 'edit topic dialog');
   await course.keyboard.press('Escape');
   await visit(asTeacher, `/share/${courseId}`, 'share');
   for (const path of ['/settings', '/history', '/search?q=%D0%96', '/downloads']) await visit(asTeacher, path, path);
@@ -168,6 +191,15 @@ test('every screen in the pseudo-language: no English word is left', async () =>
     await look(watching, 'player settings menu');
     await watching.keyboard.press('Escape');
   }
+  // The player's own errors: every segment refused.
+  const broken = await asStudent.newPage();
+  await broken.route(/\/media\/.*\.(ts|m4s|mp4)(\?|$)/, (route) => route.abort());
+  await broken.goto(`${env.server.baseUrl}/classroom/${courseId}`);
+  await broken.locator('video').waitFor({ state: 'attached' });
+  await broken.locator('[data-testid=video-player] button').first().click();
+  await broken.waitForTimeout(6000);
+  await look(broken, 'player, segments refused');
+  await broken.close();
   // Offline: the app says so in the person's language.
   await asStudent.setOffline(true);
   await watching.waitForTimeout(3500);
