@@ -79,3 +79,31 @@ test('a browser language is matched by region, then by language; malformed and e
   expect(matchLocale(parseAcceptLanguage(`${'a'.repeat(10_000)},es`), [...offered])).toBeUndefined();
   expect(matchLocale(parseAcceptLanguage('ar;q=0, es'), [...offered])).toBe('es');
 });
+
+test('a message missing or broken in one language reads in English for that message alone, never as its key', async () => {
+  const { getEmbedded, setEmbedded } = await import('../lib/embedded');
+  const before = getEmbedded();
+  const english = readFileSync(join(root, 'locales', 'en.json'), 'utf8');
+  try {
+    // Spanish with one message translated, one broken (unclosed ICU), and every other one missing.
+    setEmbedded({
+      migrations: [],
+      postgresMigrations: [],
+      webFiles: new Map(),
+      catalogues: {
+        en: english,
+        es: JSON.stringify({ 'auth.logIn': 'Iniciar sesión', 'auth.password': '{broken' }),
+      },
+    });
+    const { compileCatalogue } = await import('./catalogue');
+    const spanish = compileCatalogue('es');
+    const source = compileCatalogue('en');
+    expect(spanish['auth.logIn']).toEqual(['Iniciar sesión']);
+    expect(spanish['auth.password']).toEqual(source['auth.password']);
+    expect(spanish['auth.forgotPassword']).toEqual(source['auth.forgotPassword']);
+    expect(Object.keys(spanish).length).toBe(Object.keys(source).length);
+  } finally {
+    if (before) setEmbedded(before);
+    else (globalThis as { __classroomEmbedded?: unknown }).__classroomEmbedded = undefined;
+  }
+});
