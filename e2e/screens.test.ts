@@ -284,7 +284,7 @@ test('toasts cover no title, have a 24 px close button and stay with their page,
     expect(Math.min(close.width, close.height)).toBeGreaterThanOrEqual(24);
     // Moving on (after it was read) leaves it behind.
     await page.waitForTimeout(2600);
-    await page.getByRole('link', { name: '← Compilers' }).click();
+    await page.getByRole('link', { name: 'Compilers', exact: true }).click();
     await page.getByRole('heading', { name: 'Parsing' }).waitFor();
     await toast.waitFor({ state: 'detached', timeout: 3000 });
     await context.close();
