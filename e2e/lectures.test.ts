@@ -254,22 +254,25 @@ test('Reply and Show more are targets of 24 px at least, 44 px on a touch screen
       const box = await target.boundingBox();
       expect(Math.min(box?.width ?? 0, box?.height ?? 0)).toBeGreaterThanOrEqual(least);
     }
-    // The spec's long date with hours and minutes, in the browser's locale (Intl), with how long ago beside it.
+    // The spec's long date with hours and minutes, in the language on screen (Intl), with how long ago beside it;
+    // AM/PM keeps to its time (a no-break space).
     const longDate = await page.evaluate(
       (iso) =>
-        new Date(iso).toLocaleString(undefined, {
-          year: 'numeric',
-          month: 'long',
-          day: 'numeric',
-          hour: '2-digit',
-          minute: '2-digit',
-        }),
+        new Date(iso)
+          .toLocaleString(document.documentElement.lang, {
+            year: 'numeric',
+            month: 'long',
+            day: 'numeric',
+            hour: '2-digit',
+            minute: '2-digit',
+          })
+          .replace(/\s+(AM|PM)$/, '\u00a0$1'),
       posted.createdAt,
     );
     const when = page.getByTestId('comment').locator('time');
     expect(await when.getAttribute('datetime')).toBe(posted.createdAt);
     expect(await when.textContent()).toMatch(
-      new RegExp(`^${longDate.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · (just now|\\d+ min ago)$`),
+      new RegExp(`^${longDate.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · (just now|\\d+ minutes? ago)$`),
     );
     if (touch) await screenshot(page, 'comment-targets-touch-375');
     await context.close();
