@@ -1,6 +1,6 @@
 import { LIMITS } from '@contract/limits';
 import { rich, t } from '@lib/i18n';
-import { FilePicker } from '@ui/Field';
+import { FilePicker } from '@ui/FilePicker';
 import { useAtomValue } from 'jotai';
 import { useId } from 'react';
 import { uploadsAtom } from '../../features/uploads/state/uploads';

@@ -4,7 +4,7 @@ import { t } from '@lib/i18n';
 import type { User } from '@lib/session';
 import { toast } from '@lib/toast';
 import { Avatar } from '@ui/Avatar';
-import { FileField } from '@ui/Field';
+import { FileField } from '@ui/FilePicker';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useUploadProfilePicture } from '../api/account';
 
