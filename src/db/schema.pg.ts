@@ -230,6 +230,8 @@ export const lectures = pgTable(
     createdAt: ms('created_at').notNull().default(now),
     /** When its students were told it is ready (ms): they are told once per lecture, whatever re-transcodes follow. */
     studentsToldAt: ms('students_told_at'),
+    dueAt: ms('due_at'),
+    remindedAt: ms('reminded_at'),
   },
   (table) => [index('lectures_course').on(table.courseId, table.createdAt), index('lectures_video').on(table.videoId)],
 );
@@ -334,6 +336,40 @@ export const watchProgress = pgTable(
     index('watch_progress_lecture').on(table.lectureId),
   ],
 );
+
+export const watchCoverage = pgTable(
+  'watch_coverage',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    plays: text('plays').notNull(),
+    partial: text('partial').notNull(),
+    playedParts: integer('played_parts').notNull().default(0),
+    watchedSeconds: doublePrecision('watched_seconds').notNull().default(0),
+    firstAt: ms('first_at').notNull(),
+    lastAt: ms('last_at').notNull(),
+    offlineAt: ms('offline_at'),
+    lastReport: text('last_report').notNull().default(''),
+    completedAt: ms('completed_at'),
+    late: boolean('late').notNull().default(false),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.lectureId] }),
+    index('watch_coverage_lecture').on(table.lectureId),
+  ],
+);
+
+export const lecturePartTotals = pgTable('lecture_part_totals', {
+  lectureId: text('lecture_id')
+    .primaryKey()
+    .references(() => lectures.id, { onDelete: 'cascade' }),
+  plays: text('plays').notNull(),
+  updatedAt: ms('updated_at').notNull(),
+});
 
 export const jobs = pgTable(
   'jobs',
@@ -488,6 +524,8 @@ export const pgTables = {
   viewMarks,
   comments,
   watchProgress,
+  watchCoverage,
+  lecturePartTotals,
   jobs,
   workers,
   rateLimits,
