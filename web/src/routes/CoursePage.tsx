@@ -222,6 +222,7 @@ export function CoursePage() {
                 autoPlay={selected !== null && autoPlayId === selected._id}
                 onAddFirst={isTeacher ? () => setAdding(true) : undefined}
                 canRetry={isTeacher}
+                tracked={!isTeacher && !user?.isAdmin}
               />
             )}
           </div>

@@ -35,6 +35,27 @@ export function useUpdateCachedLecture() {
     );
 }
 
+/** A coverage report's answer: the student's own percent on the lecture in its class's cached list. */
+export function useUpdateCachedCoverage() {
+  const client = useQueryClient();
+  return (lecture: LectureJson, coverage: { percent: number; completed: boolean }) =>
+    client.setQueryData<LectureJson[]>(lectureKeys.ofCourse(lecture.courseId), (list) =>
+      list?.map((item) =>
+        item._id === lecture._id
+          ? {
+              ...item,
+              myCoverage: {
+                percent: coverage.percent,
+                completed: coverage.completed,
+                late:
+                  item.myCoverage?.late ?? (coverage.completed && !!item.dueAt && Date.parse(item.dueAt) < Date.now()),
+              },
+            }
+          : item,
+      ),
+    );
+}
+
 /** After a lecture changes: its class's list and the teacher's progress table. */
 function useInvalidateCourseLectures() {
   const client = useQueryClient();
