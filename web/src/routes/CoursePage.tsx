@@ -51,6 +51,7 @@ const teacherTool = <Name extends keyof Tools>(name: Name) =>
 const ClassRoster = teacherTool('ClassRoster');
 const SharePanel = teacherTool('SharePanel');
 const TeacherProgress = teacherTool('TeacherProgress');
+const ClassStrip = teacherTool('ClassStrip');
 const DeleteTopicDialog = teacherTool('DeleteTopicDialog');
 const AddTopicModal = teacherTool('AddTopicModal');
 const EditTopicModal = teacherTool('EditTopicModal');
@@ -223,6 +224,13 @@ export function CoursePage() {
                 onAddFirst={isTeacher ? () => setAdding(true) : undefined}
                 canRetry={isTeacher}
                 tracked={!isTeacher && !user?.isAdmin}
+                seekOverlay={
+                  isTeacher && selected ? (
+                    <Suspense fallback={null}>
+                      <ClassStrip lectureId={selected._id} />
+                    </Suspense>
+                  ) : undefined
+                }
               />
             )}
           </div>
