@@ -1,4 +1,4 @@
-import { formatRelative, formatShortDate } from '@lib/format';
+import { formatDueDate, formatRelative } from '@lib/format';
 import { t } from '@lib/i18n';
 import { Modal } from '@ui/Modal';
 import { QueryState } from '@ui/QueryState';
@@ -57,7 +57,7 @@ export function LectureCoverageList({ lectures }: { lectures: InsightStudentJson
               ) : overdue ? (
                 <span className="font-medium text-rose-700">{t('insight.overdue')}</span>
               ) : lecture.dueAt ? (
-                <span>{t('insight.due', { date: formatShortDate(lecture.dueAt) })}</span>
+                <span>{t('insight.due', { date: formatDueDate(lecture.dueAt) })}</span>
               ) : null}
               {lecture.lastWatchedAt && (
                 <span>{t('insight.lastWatched', { when: formatRelative(lecture.lastWatchedAt) })}</span>

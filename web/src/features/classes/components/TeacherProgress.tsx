@@ -1,5 +1,5 @@
 import { ApiError } from '@api/client';
-import { formatRelative, formatShortDate } from '@lib/format';
+import { formatDueDate, formatRelative } from '@lib/format';
 import { t } from '@lib/i18n';
 import { LoadError } from '@ui/QueryState';
 import { Spinner } from '@ui/Spinner';
@@ -161,7 +161,7 @@ export function TeacherProgress({ courseId }: { courseId: string }) {
                   </span>
                   {lecture.dueAt && (
                     <span className="block font-normal" title={lecture.dueAt}>
-                      {t('insight.due', { date: formatShortDate(lecture.dueAt) })}
+                      {t('insight.due', { date: formatDueDate(lecture.dueAt) })}
                     </span>
                   )}
                 </th>

@@ -78,6 +78,7 @@ export function useCreateLecture() {
 
 export function useUpdateLecture() {
   const invalidate = useInvalidateCourseLectures();
+  const client = useQueryClient();
   return useMutation({
     mutationFn: ({
       id,
@@ -87,9 +88,12 @@ export function useUpdateLecture() {
       nameOfTopic: string;
       videoLink?: string | null;
       description?: string;
+      /** "Watch by", an ISO time, or null to clear it. */
+      dueAt?: string | null;
     }) => answer(api.lectures[':id'].update.$patch({ param: { id }, json: body })),
     meta: { quiet: true },
-    onSuccess: (lecture) => invalidate(lecture.courseId),
+    onSuccess: (lecture) =>
+      Promise.all([invalidate(lecture.courseId), client.invalidateQueries({ queryKey: lectureKeys.todo() })]),
   });
 }
 
