@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { readableCourse, readableLecture, taughtCourse, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
 import { descriptionField } from '../contract/chapters';
+import { dueAtField } from '../contract/insight';
 import { lectureJson, toLectureJson } from '../contract/lectures';
 import { LIMITS } from '../contract/limits';
 import { topicName } from '../contract/text';
@@ -29,6 +30,7 @@ import { captionsRoutes } from './captions';
 import { chaptersRoutes, checkDescription } from './chapters';
 import { commentsRoutes } from './comments';
 import { downloadsRoutes } from './downloads';
+import { coverageRoutes } from './insight';
 import { progressRoutes } from './progress';
 import { reactionsRoutes } from './reactions';
 import { slidesRoutes } from './slides';
@@ -38,7 +40,13 @@ const videoLink = z.string().max(LIMITS.videoLinkMax, 'fields.videoLinkTooLong')
 
 const description = descriptionField.optional();
 const createBody = z.object({ courseId: idSchema, nameOfTopic, videoLink: videoLink.optional(), description });
-const updateBody = z.object({ nameOfTopic: nameOfTopic.optional(), videoLink: videoLink.optional(), description });
+const updateBody = z.object({
+  nameOfTopic: nameOfTopic.optional(),
+  videoLink: videoLink.optional(),
+  description,
+  /** "Watch by" (beyond the spec): an ISO time, or null to clear it. */
+  dueAt: dueAtField.optional(),
+});
 const courseParam = z.object({ courseId: idSchema });
 
 /** The video a videoLink names, if the teacher uploaded it; null clears the video. */
@@ -83,6 +91,7 @@ export function lecturesRoutes(deps: AppDeps) {
       .route('/', downloadsRoutes(deps))
       .route('/', commentsRoutes(deps))
       .route('/', progressRoutes(deps))
+      .route('/', coverageRoutes(deps))
       .use(requireUser(deps))
 
       .get('/course/:courseId', answers({ 200: z.array(lectureJson) }), validate('param', courseParam), async (c) => {
@@ -132,6 +141,10 @@ export function lecturesRoutes(deps: AppDeps) {
             nameOfTopic: body.nameOfTopic ?? lecture.nameOfTopic,
             ...(videoId !== lecture.videoId ? { videoId } : {}),
             ...(body.description !== undefined ? { description: body.description } : {}),
+            // A new date may be reminded of again.
+            ...(body.dueAt !== undefined
+              ? { dueAt: body.dueAt === null ? null : Date.parse(body.dueAt), remindedAt: null }
+              : {}),
           });
           if (lecture.videoId !== videoId) await deleteUnreferencedVideos(deps, [lecture.videoId]);
           if (videoId && lecture.videoId !== videoId) deps.jobs.wake();
