@@ -449,7 +449,7 @@ export const notifications = pgTable(
     /** For an account event: whose account it is about (the teacher who waits, or was approved or declined). */
     aboutUserId: text('about_user_id').references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', {
-      enum: ['lecture', 'comment', 'reply', 'teacher_waits', 'teacher_approved', 'teacher_declined'],
+      enum: ['lecture', 'comment', 'reply', 'teacher_waits', 'teacher_approved', 'teacher_declined', 'due_soon'],
     }).notNull(),
     mail: text('mail', { enum: ['pending', 'digest', 'sent', 'skipped'] }).notNull(),
     createdAt: ms('created_at').notNull().default(now),

@@ -547,6 +547,8 @@ export const NOTIFICATION_KINDS = [
   'teacher_waits',
   'teacher_approved',
   'teacher_declined',
+  /** A lecture is due in a day and the student has not completed it (docs/teaching.md). */
+  'due_soon',
 ] as const;
 
 /**
