@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { InsightQuery } from '../../contract/insight';
 import {
   addRanges,
@@ -185,57 +185,50 @@ export const lecturesForInsight = (db: Db, courseId: string) =>
     .orderBy(asc(lectures.createdAt), asc(lectures.id));
 
 /**
- * One page of a class's students for the teacher's table, filtered and sorted in SQL: each student's totals over the
- * class's lectures (or over `query.lecture`) come from one grouped subquery; the page's cells from a second query.
+ * One page of a class's students for the teacher's table, filtered, sorted and paged in SQL. Each figure a sort or
+ * filter needs is a subquery per student over the primary key (user, lecture): only what the query asks for is
+ * computed, and a plain page by name reads no coverage at all. The page's cells come from a second query.
  */
 export async function insightPage(db: Db, courseId: string, query: InsightQuery, lectureCount: number, now: number) {
   const scope = query.lecture
-    ? eq(watchCoverage.lectureId, query.lecture)
-    : inArray(
-        watchCoverage.lectureId,
-        db.select({ id: lectures.id }).from(lectures).where(eq(lectures.courseId, courseId)),
-      );
-  const totals = db
-    .select({
-      userId: sql<string>`${watchCoverage.userId}`.as('total_user'),
-      parts: sql<number>`sum(${watchCoverage.playedParts})`.as('total_parts'),
-      last: sql<number>`max(${watchCoverage.lastAt})`.as('total_last'),
-      done: sql<number>`sum(case when ${watchCoverage.completedAt} is not null then 1 else 0 end)`.as('total_done'),
-      started: sql<number>`count(*)`.as('total_started'),
-    })
-    .from(watchCoverage)
-    .where(scope)
-    .groupBy(watchCoverage.userId)
-    .as('totals');
+    ? sql`${watchCoverage.lectureId} = ${query.lecture}`
+    : sql`${watchCoverage.lectureId} in (select ${lectures.id} from ${lectures} where ${lectures.courseId} = ${courseId})`;
+  const mine = sql`${watchCoverage.userId} = ${users.id} and ${scope}`;
+  const started = sql`exists (select 1 from ${watchCoverage} where ${mine})`;
+  const done = sql`(select count(*) from ${watchCoverage} where ${mine} and ${watchCoverage.completedAt} is not null)`;
   const expected = query.lecture ? 1 : lectureCount;
   const overdue = sql`exists (select 1 from ${lectures} where ${lectures.courseId} = ${courseId} and ${lectures.dueAt} < ${now}${
     query.lecture ? sql` and ${lectures.id} = ${query.lecture}` : sql``
-  } and not exists (select 1 from ${watchCoverage} where ${watchCoverage.lectureId} = ${lectures.id} and ${watchCoverage.userId} = ${users.id} and ${watchCoverage.completedAt} is not null))`;
+  } and not exists (select 1 from ${watchCoverage} where ${watchCoverage.userId} = ${users.id} and ${watchCoverage.lectureId} = ${lectures.id} and ${watchCoverage.completedAt} is not null))`;
   const filters: Record<InsightQuery['filter'], SQL | undefined> = {
     all: undefined,
-    'not-started': isNull(totals.userId),
-    'in-progress': and(isNotNull(totals.userId), lt(sql`coalesce(${totals.done}, 0)`, expected)),
-    done: and(isNotNull(totals.userId), sql`${totals.done} >= ${expected}`, gt(sql`${expected}`, 0)),
+    'not-started': sql`not ${started}`,
+    'in-progress': and(started, sql`${done} < ${expected}`),
+    done: expected > 0 ? sql`${done} >= ${expected}` : sql`1 = 0`,
     overdue,
   };
   const where = and(eq(enrollments.courseId, courseId), filters[query.filter]);
   const direction = query.dir === 'desc' ? desc : asc;
   const order = {
     name: [direction(users.username)],
-    percent: [direction(sql`coalesce(${totals.parts}, 0)`), asc(users.username)],
-    last: [direction(sql`coalesce(${totals.last}, 0)`), asc(users.username)],
+    percent: [
+      direction(sql`(select coalesce(sum(${watchCoverage.playedParts}), 0) from ${watchCoverage} where ${mine})`),
+      asc(users.username),
+    ],
+    last: [
+      direction(sql`(select coalesce(max(${watchCoverage.lastAt}), 0) from ${watchCoverage} where ${mine})`),
+      asc(users.username),
+    ],
   }[query.sort];
   const [counted] = await db
     .select({ total: sql<number>`count(*)` })
     .from(enrollments)
     .innerJoin(users, eq(users.id, enrollments.studentId))
-    .leftJoin(totals, eq(totals.userId, users.id))
     .where(where);
   const students = await db
     .select({ id: users.id, username: users.username })
     .from(enrollments)
     .innerJoin(users, eq(users.id, enrollments.studentId))
-    .leftJoin(totals, eq(totals.userId, users.id))
     .where(where)
     .orderBy(...order, asc(users.id))
     .limit(query.size)
