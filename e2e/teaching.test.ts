@@ -174,6 +174,45 @@ test('at 2× speed what was played counts in full, at the rate it was played', a
   expect(mine.percent).toBeLessThanOrEqual(55);
 }, 60_000);
 
+test('a page going out of sight sends the last report by beacon, with the cookie alone, and the server takes it', async () => {
+  const leaver = await createAccount(env.server, env.mail, 'Di Leaver', 'student');
+  const { inviteCode } = await teacher.api('GET', `/api/courses/${courseId}`);
+  await leaver.api('POST', '/api/enrollments/join', { inviteCode });
+  const context = await signedInContext(env.browser, env.server, leaver.token);
+  const page = await openClass(context);
+  await page.evaluate(() => {
+    const sent: string[] = [];
+    (window as unknown as { beacons: string[] }).beacons = sent;
+    const send = navigator.sendBeacon.bind(navigator);
+    navigator.sendBeacon = (url, data) => {
+      const queued = send(url, data);
+      if (queued) sent.push(String(url));
+      return queued;
+    };
+  });
+  await play(page);
+  // Less than the 15 s of the first periodic report: only the page going out of sight sends it.
+  await waitFor(page, async () => (await video(page)).time >= 6, 'six seconds');
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  expect(await page.evaluate(() => (window as unknown as { beacons: string[] }).beacons)).toEqual([
+    `/api/lectures/${lectureId}/coverage`,
+  ]);
+  // The beacon carries the cookie and no bearer header: the server took it all the same.
+  const deadline = Date.now() + 10_000;
+  let percent = 0;
+  while (percent < 12 && Date.now() < deadline) {
+    const answer = await teacher.api('GET', `/api/courses/${courseId}/insight/students/${leaver.user._id}`);
+    percent = answer.lectures[0].percent;
+    await Bun.sleep(200);
+  }
+  expect(percent).toBeGreaterThanOrEqual(12);
+  await context.close();
+  await teacher.api('DELETE', `/api/courses/${courseId}/students/${leaver.user._id}`);
+}, 60_000);
+
 test("the teacher's own viewing is not counted; the strip shows where the class played", async () => {
   const context = await signedInContext(env.browser, env.server, teacher.token);
   const page = await openClass(context);
