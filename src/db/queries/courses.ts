@@ -5,7 +5,6 @@ import { newId } from '../../lib/ids';
 import { newInviteCode } from '../../lib/invite-codes';
 import type { Db } from '../client';
 import { isUniqueViolation } from '../dialect';
-import { transaction } from '../transaction';
 import { preparedStatement } from '../prepared';
 import {
   type Course,
@@ -18,6 +17,7 @@ import {
   notifications,
   users,
 } from '../schema';
+import { transaction } from '../transaction';
 
 /** Writes with a fresh invite code, trying again in the rare case the code is taken. */
 async function withFreshInviteCode<T>(write: (inviteCode: string) => Promise<T>): Promise<T> {
