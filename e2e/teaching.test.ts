@@ -322,6 +322,9 @@ test('the teacher table and the class page at 375 and 1280 px, in English and Ar
       await studentPage.goto(`${env.server.baseUrl}/classroom`, { waitUntil: 'networkidle' });
       await studentPage.getByTestId('todo').waitFor();
       await screenshot(studentPage, `teaching-todo-${locale}-${width}`);
+      await studentPage.goto(`${env.server.baseUrl}/classroom/${courseId}`, { waitUntil: 'networkidle' });
+      await studentPage.getByTestId('watching-notice').waitFor();
+      await screenshot(studentPage, `teaching-student-${locale}-${width}`);
       await studentContext.close();
     }
   }

@@ -3,7 +3,7 @@ import { formatDueDate, formatRelative } from '@lib/format';
 import { t } from '@lib/i18n';
 import { LoadError } from '@ui/QueryState';
 import { Spinner } from '@ui/Spinner';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import {
   INSIGHT_FILTERS,
   type InsightCell,
@@ -264,18 +264,18 @@ function CoverageCell({ lecture, cell }: { lecture: InsightLecture; cell: Insigh
   );
 }
 
-/** Whether the element is narrower than a phone's table allows (followed as it resizes). */
+/** Whether the element is narrower than a phone's table allows (followed as it resizes); `ref` is a callback ref. */
 function useNarrow() {
-  const ref = useRef<HTMLElement & HTMLDivElement>(null);
   const [narrow, setNarrow] = useState(() => typeof window !== 'undefined' && window.innerWidth < NARROW_PX);
-  useEffect(() => {
-    const element = ref.current;
+  const observer = useRef<ResizeObserver | null>(null);
+  const ref = useCallback((element: HTMLElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
     if (!element || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(([entry]) => {
+    observer.current = new ResizeObserver(([entry]) => {
       if (entry) setNarrow(entry.contentRect.width < NARROW_PX);
     });
-    observer.observe(element);
-    return () => observer.disconnect();
-  });
+    observer.current.observe(element);
+  }, []);
   return [ref, narrow] as const;
 }
