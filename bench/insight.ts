@@ -20,6 +20,7 @@ import { startTestCluster } from '../scripts/test-postgres';
 import { signToken } from '../src/auth/tokens';
 import { openDatabase } from '../src/db/client';
 import { migrateDatabase } from '../src/db/migrate';
+import { rebuildCourseCoverage } from '../src/db/queries/insight';
 import { courses, enrollments, lectures, sessions, users, videos, watchCoverage } from '../src/db/schema';
 import { encodePlays, encodeTenths, PARTS } from '../src/lib/coverage';
 import { newId } from '../src/lib/ids';
@@ -156,6 +157,7 @@ export async function seed(target: { databaseFile: string; databaseUrl?: string 
     }),
   );
   await insertChunked(rows, (chunk) => db.insert(watchCoverage).values(chunk), 200);
+  await rebuildCourseCoverage(db, bigCourse);
   await handle.close();
   return {
     tokens,

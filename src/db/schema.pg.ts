@@ -363,6 +363,23 @@ export const watchCoverage = pgTable(
   ],
 );
 
+export const courseCoverage = pgTable(
+  'course_coverage',
+  {
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    parts: integer('parts').notNull().default(0),
+    started: integer('started').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    lastAt: ms('last_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.courseId, table.userId] })],
+);
+
 export const lecturePartTotals = pgTable('lecture_part_totals', {
   lectureId: text('lecture_id')
     .primaryKey()
@@ -525,6 +542,7 @@ export const pgTables = {
   comments,
   watchProgress,
   watchCoverage,
+  courseCoverage,
   lecturePartTotals,
   jobs,
   workers,

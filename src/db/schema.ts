@@ -444,6 +444,30 @@ export let watchCoverage = sqliteTable(
   ],
 );
 
+/**
+ * A student's totals over a class's lectures, kept with every report (the teacher's table sorts and filters a big
+ * class by these without reading its coverage rows). Deleted with the enrollment, the account or the class; rebuilt
+ * when a lecture is deleted.
+ */
+export let courseCoverage = sqliteTable(
+  'course_coverage',
+  {
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The sum of `played_parts` over the class's lectures. */
+    parts: integer('parts').notNull().default(0),
+    /** Lectures started (rows) and completed. */
+    started: integer('started').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    lastAt: integer('last_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.courseId, table.userId] })],
+);
+
 /** With STUDENT_TRACKING=off: anonymous plays per part of a lecture, no per-student rows. */
 export let lecturePartTotals = sqliteTable('lecture_part_totals', {
   lectureId: text('lecture_id')
@@ -665,6 +689,7 @@ export const sqliteTables = {
   comments,
   watchProgress,
   watchCoverage,
+  courseCoverage,
   lecturePartTotals,
   jobs,
   workers,
@@ -705,6 +730,7 @@ export function selectEngineTables(engine: 'sqlite' | 'postgres') {
   comments = tables.comments;
   watchProgress = tables.watchProgress;
   watchCoverage = tables.watchCoverage;
+  courseCoverage = tables.courseCoverage;
   lecturePartTotals = tables.lecturePartTotals;
   jobs = tables.jobs;
   workers = tables.workers;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { and, eq, sql } from 'drizzle-orm';
 import { masterPlaylistPath } from '../contract/videos';
-import { lecturePartTotals, videos, watchCoverage } from '../db/schema';
+import { courseCoverage, lecturePartTotals, videos, watchCoverage } from '../db/schema';
 import { newId } from '../lib/ids';
 import { type Account, type Harness, startHarness } from '../test/harness';
 import { classScenario, createClass, joinClass } from '../test/scenario';
@@ -391,21 +391,28 @@ describe('privacy', () => {
     }
     const countFor = async (userId: string) =>
       (await h.db.select().from(watchCoverage).where(eq(watchCoverage.userId, userId))).length;
+    const totalsOf = async (userId: string) =>
+      h.db.select().from(courseCoverage).where(eq(courseCoverage.userId, userId));
     expect(await countFor(kim.user._id)).toBe(2);
     // Removed from the class: Kim's rows go.
     const removed = await h.api('DELETE', `/api/courses/${made.id}/students/${kim.user._id}`, { as: teacher.token });
     expect(removed.status).toBe(200);
     expect(await countFor(kim.user._id)).toBe(0);
+    expect(await totalsOf(kim.user._id)).toEqual([]);
     // The lecture deleted: its rows go.
     expect((await h.api('DELETE', `/api/lectures/${second}`, { as: teacher.token })).status).toBe(200);
     expect(await countFor(lou.user._id)).toBe(1);
+    // The class's totals are counted again without the deleted lecture.
+    expect(await totalsOf(lou.user._id)).toEqual([expect.objectContaining({ courseId: made.id, started: 1, done: 0 })]);
     // The account deleted: the rest goes.
     const deleted = await h.api('DELETE', `/api/users/${lou.user._id}`, {
       as: lou.token,
       body: { password: lou.password },
     });
-    if (deleted.status === 200 || deleted.status === 204) expect(await countFor(lou.user._id)).toBe(0);
-    else throw new Error(`account delete answered ${deleted.status}: ${deleted.text}`);
+    if (deleted.status === 200 || deleted.status === 204) {
+      expect(await countFor(lou.user._id)).toBe(0);
+      expect(await totalsOf(lou.user._id)).toEqual([]);
+    } else throw new Error(`account delete answered ${deleted.status}: ${deleted.text}`);
     const snapshot = await h.snapshot();
     const rows = (snapshot.watch_coverage ?? []) as { user_id: string }[];
     expect(rows.filter((row) => row.user_id === kim.user._id || row.user_id === lou.user._id)).toEqual([]);

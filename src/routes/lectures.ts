@@ -10,6 +10,7 @@ import { topicName } from '../contract/text';
 import { messageJson } from '../contract/users';
 import { videoIdFromLink } from '../contract/videos';
 import type { Db } from '../db/client';
+import { rebuildCourseCoverage } from '../db/queries/insight';
 import {
   createLecture,
   deleteLecture,
@@ -155,6 +156,8 @@ export function lecturesRoutes(deps: AppDeps) {
       .delete('/:id', answers({ 200: messageJson }), validate('param', idParam), async (c) => {
         const lecture = await taughtLecture(db, c.get('user'), c.req.valid('param').id);
         await deleteLecture(db, lecture.id);
+        // Its coverage rows went with it: the class's totals are counted again without them.
+        await rebuildCourseCoverage(db, lecture.courseId);
         await deleteUnreferencedVideos(deps, [lecture.videoId]);
         return c.json({ message: 'Lecture deleted' });
       })

@@ -20,6 +20,7 @@ import {
 import type { Db } from '../client';
 import { forUpdate } from '../dialect';
 import {
+  courseCoverage,
   courses,
   enrollments,
   type Lecture,
@@ -50,7 +51,7 @@ export async function recordCoverage(
   db: Db,
   report: {
     userId: string;
-    lecture: Pick<Lecture, 'id' | 'dueAt'>;
+    lecture: Pick<Lecture, 'id' | 'courseId' | 'dueAt'>;
     duration: number;
     ranges: readonly Range[];
     rate: number;
@@ -98,6 +99,24 @@ export async function recordCoverage(
     } else {
       await tx.insert(watchCoverage).values({ userId, lectureId: lecture.id, firstAt: now, ...values });
     }
+    // The class's totals move by the same step (one upsert by primary key).
+    const step = {
+      parts: parts - (row?.playedParts ?? 0),
+      started: row ? 0 : 1,
+      done: completedAt !== null && !row?.completedAt ? 1 : 0,
+    };
+    await tx
+      .insert(courseCoverage)
+      .values({ courseId: lecture.courseId, userId, ...step, lastAt: now })
+      .onConflictDoUpdate({
+        target: [courseCoverage.courseId, courseCoverage.userId],
+        set: {
+          parts: sql`${courseCoverage.parts} + ${step.parts}`,
+          started: sql`${courseCoverage.started} + ${step.started}`,
+          done: sql`${courseCoverage.done} + ${step.done}`,
+          lastAt: now,
+        },
+      });
     return resultOf(values, capped);
   });
 }
@@ -170,11 +189,43 @@ export async function deleteCoverageInCourse(db: Db, courseId: string, userId: s
         ),
       ),
     );
+  await db.delete(courseCoverage).where(and(eq(courseCoverage.courseId, courseId), eq(courseCoverage.userId, userId)));
 }
 
 /** With tracking off, no per-student row is kept: those from before are deleted. */
 export async function deleteAllCoverage(db: Db) {
   await db.delete(watchCoverage);
+  await db.delete(courseCoverage);
+}
+
+/** A class's totals again from its coverage rows (after one of its lectures was deleted with its rows). */
+export async function rebuildCourseCoverage(db: Db, courseId: string) {
+  await transaction(db, async (tx) => {
+    await tx.delete(courseCoverage).where(eq(courseCoverage.courseId, courseId));
+    const rows = await tx
+      .select({
+        userId: watchCoverage.userId,
+        parts: sql<number>`sum(${watchCoverage.playedParts})`,
+        started: sql<number>`count(*)`,
+        done: sql<number>`sum(case when ${watchCoverage.completedAt} is not null then 1 else 0 end)`,
+        lastAt: sql<number>`max(${watchCoverage.lastAt})`,
+      })
+      .from(watchCoverage)
+      .innerJoin(lectures, eq(lectures.id, watchCoverage.lectureId))
+      .where(eq(lectures.courseId, courseId))
+      .groupBy(watchCoverage.userId);
+    const values = rows.map((row) => ({
+      courseId,
+      userId: row.userId,
+      parts: Number(row.parts),
+      started: Number(row.started),
+      done: Number(row.done),
+      lastAt: Number(row.lastAt),
+    }));
+    for (let start = 0; start < values.length; start += 500) {
+      await tx.insert(courseCoverage).values(values.slice(start, start + 500));
+    }
+  });
 }
 
 export const lecturesForInsight = (db: Db, courseId: string) =>
@@ -185,50 +236,57 @@ export const lecturesForInsight = (db: Db, courseId: string) =>
     .orderBy(asc(lectures.createdAt), asc(lectures.id));
 
 /**
- * One page of a class's students for the teacher's table, filtered, sorted and paged in SQL. Each figure a sort or
- * filter needs is a subquery per student over the primary key (user, lecture): only what the query asks for is
- * computed, and a plain page by name reads no coverage at all. The page's cells come from a second query.
+ * One page of a class's students for the teacher's table, filtered, sorted and paged in SQL. Over every lecture, the
+ * sorts and filters read the class's totals (`course_coverage`, one row per student, kept with each report); for one
+ * lecture, that lecture's row per student by primary key. The page's cells come from a second query.
  */
 export async function insightPage(db: Db, courseId: string, query: InsightQuery, lectureCount: number, now: number) {
-  const scope = query.lecture
-    ? sql`${watchCoverage.lectureId} = ${query.lecture}`
-    : sql`${watchCoverage.lectureId} in (select ${lectures.id} from ${lectures} where ${lectures.courseId} = ${courseId})`;
-  const mine = sql`${watchCoverage.userId} = ${users.id} and ${scope}`;
-  const started = sql`exists (select 1 from ${watchCoverage} where ${mine})`;
-  const done = sql`(select count(*) from ${watchCoverage} where ${mine} and ${watchCoverage.completedAt} is not null)`;
-  const expected = query.lecture ? 1 : lectureCount;
+  const one = query.lecture;
+  const row = (column: SQL) =>
+    sql`(select ${column} from ${watchCoverage} where ${watchCoverage.userId} = ${users.id} and ${watchCoverage.lectureId} = ${one})`;
+  const figures = one
+    ? {
+        started: sql`exists (select 1 from ${watchCoverage} where ${watchCoverage.userId} = ${users.id} and ${watchCoverage.lectureId} = ${one})`,
+        done: sql`coalesce(${row(sql`case when ${watchCoverage.completedAt} is not null then 1 else 0 end`)}, 0)`,
+        parts: sql`coalesce(${row(sql`${watchCoverage.playedParts}`)}, 0)`,
+        last: sql`coalesce(${row(sql`${watchCoverage.lastAt}`)}, 0)`,
+      }
+    : {
+        started: sql`coalesce(${courseCoverage.started}, 0) > 0`,
+        done: sql`coalesce(${courseCoverage.done}, 0)`,
+        parts: sql`coalesce(${courseCoverage.parts}, 0)`,
+        last: sql`coalesce(${courseCoverage.lastAt}, 0)`,
+      };
+  const expected = one ? 1 : lectureCount;
   const overdue = sql`exists (select 1 from ${lectures} where ${lectures.courseId} = ${courseId} and ${lectures.dueAt} < ${now}${
-    query.lecture ? sql` and ${lectures.id} = ${query.lecture}` : sql``
+    one ? sql` and ${lectures.id} = ${one}` : sql``
   } and not exists (select 1 from ${watchCoverage} where ${watchCoverage.userId} = ${users.id} and ${watchCoverage.lectureId} = ${lectures.id} and ${watchCoverage.completedAt} is not null))`;
   const filters: Record<InsightQuery['filter'], SQL | undefined> = {
     all: undefined,
-    'not-started': sql`not ${started}`,
-    'in-progress': and(started, sql`${done} < ${expected}`),
-    done: expected > 0 ? sql`${done} >= ${expected}` : sql`1 = 0`,
+    'not-started': sql`not (${figures.started})`,
+    'in-progress': and(figures.started, sql`${figures.done} < ${expected}`),
+    done: expected > 0 ? sql`${figures.done} >= ${expected}` : sql`1 = 0`,
     overdue,
   };
   const where = and(eq(enrollments.courseId, courseId), filters[query.filter]);
   const direction = query.dir === 'desc' ? desc : asc;
   const order = {
     name: [direction(users.username)],
-    percent: [
-      direction(sql`(select coalesce(sum(${watchCoverage.playedParts}), 0) from ${watchCoverage} where ${mine})`),
-      asc(users.username),
-    ],
-    last: [
-      direction(sql`(select coalesce(max(${watchCoverage.lastAt}), 0) from ${watchCoverage} where ${mine})`),
-      asc(users.username),
-    ],
+    percent: [direction(figures.parts), asc(users.username)],
+    last: [direction(figures.last), asc(users.username)],
   }[query.sort];
+  const totals = and(eq(courseCoverage.courseId, courseId), eq(courseCoverage.userId, users.id));
   const [counted] = await db
     .select({ total: sql<number>`count(*)` })
     .from(enrollments)
     .innerJoin(users, eq(users.id, enrollments.studentId))
+    .leftJoin(courseCoverage, totals)
     .where(where);
   const students = await db
     .select({ id: users.id, username: users.username })
     .from(enrollments)
     .innerJoin(users, eq(users.id, enrollments.studentId))
+    .leftJoin(courseCoverage, totals)
     .where(where)
     .orderBy(...order, asc(users.id))
     .limit(query.size)
