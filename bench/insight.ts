@@ -248,13 +248,13 @@ async function runOn(engine: 'SQLite' | 'PostgreSQL', databaseUrl?: string) {
       const base = server.baseUrl;
       const headers = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
       const cores = cpus().length;
-      const report = (label: string, run: Awaited<ReturnType<typeof steadyLoad>>) => {
+      const report = (label: string, run: Awaited<ReturnType<typeof steadyLoad>>, rowsPerRequest?: number) => {
         const perMinute = (run.latencies.length / run.wall) * 60;
         console.log(
           `${label}: ${run.latencies.length} ok, ${run.failures} failed (${[...run.statuses].map(([s, n]) => `${s}×${n}`).join(' ')}) in ${run.wall.toFixed(0)} s; ` +
             `p50 ${ms(percentile(run.latencies, 50))}, p99 ${ms(percentile(run.latencies, 99))}; ` +
             `server CPU ${((run.cpu / run.wall) * 100).toFixed(1)}% of one core (${((run.cpu / run.wall / cores) * 100).toFixed(2)}% of ${cores}); ` +
-            `${perMinute.toFixed(0)} writes/min`,
+            `${perMinute.toFixed(0)} requests/min${rowsPerRequest ? ` = ${(perMinute * rowsPerRequest).toFixed(0)} rows written/min` : ''}`,
         );
       };
       const coverage = await steadyLoad(server.pid, seeded, (token, tick) =>
@@ -264,7 +264,8 @@ async function runOn(engine: 'SQLite' | 'PostgreSQL', databaseUrl?: string) {
           body: JSON.stringify({ ranges: [[tick * 15, tick * 15 + 15]], rate: 1 }),
         }),
       );
-      report(`coverage reports (${STUDENTS} students / 15 s)`, coverage);
+      // Each report writes its coverage row and the class's totals row.
+      report(`coverage reports (${STUDENTS} students / 15 s)`, coverage, 2);
       const views = await steadyLoad(server.pid, seeded, (token) =>
         fetch(`${base}/api/lectures/${seeded.liveLecture}/view`, { method: 'PATCH', headers: headers(token) }),
       );
@@ -281,6 +282,16 @@ async function runOn(engine: 'SQLite' | 'PostgreSQL', databaseUrl?: string) {
       console.log(
         `teacher's table ${TABLE_STUDENTS} × ${TABLE_LECTURES}, page of 50 (300 requests, 4 at once): ` +
           `p50 ${ms(percentile(table.latencies, 50))}, p95 ${ms(percentile(table.latencies, 95))}, ${table.failed} failed`,
+      );
+      const alone = await timed(200, 1, (i) =>
+        fetch(
+          `${base}/api/courses/${seeded.bigCourse}/insight?page=${(i % 10) + 1}&size=50&sort=${sorts[i % 3]}&dir=${i % 2 ? 'asc' : 'desc'}&filter=${filters[i % 5]}`,
+          { headers: headers(seeded.teacherToken) },
+        ),
+      );
+      console.log(
+        `teacher's table, one teacher (200 requests, one at a time): ` +
+          `p50 ${ms(percentile(alone.latencies, 50))}, p95 ${ms(percentile(alone.latencies, 95))}, ${alone.failed} failed`,
       );
       const strip = await timed(300, 4, () =>
         fetch(`${base}/api/lectures/${seeded.stripLecture}/insight/strip`, { headers: headers(seeded.teacherToken) }),
