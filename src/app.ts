@@ -19,6 +19,7 @@ import { coursesRoutes } from './routes/courses';
 import { enrollmentsRoutes, invitesRoutes } from './routes/enrollments';
 import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
+import { insightRoutes, todoRoutes } from './routes/insight';
 import { lecturesRoutes } from './routes/lectures';
 import { mediaRoutes } from './routes/media';
 import { notificationPrefsRoutes, notificationsRoutes } from './routes/notifications';
@@ -109,6 +110,8 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
     .route('/api/users', accountsRoutes(deps))
     .route('/api/users', profileRoutes(deps))
     .route('/api/courses', coursesRoutes(deps))
+    .route('/api/courses', insightRoutes(deps))
+    .route('/api/todo', todoRoutes(deps))
     .route('/api/enrollments', enrollmentsRoutes(deps))
     .route('/api/invites', invitesRoutes(deps))
     .route('/api/lectures', lecturesRoutes(deps))

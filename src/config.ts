@@ -70,6 +70,7 @@ const envSchema = z.object({
   ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).optional(),
   TEACHER_SIGNUP: z.enum(['approval', 'open', 'closed']).default('approval'),
   TEACHER_EMAIL_DOMAINS: commaList.default([]),
+  STUDENT_TRACKING: z.enum(['on', 'off']).default('on'),
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_EVERY: z
     .string()
@@ -224,6 +225,8 @@ export type Config = Readonly<{
   teacherSignup: 'approval' | 'open' | 'closed';
   /** Teachers with an address in these domains are approved at once. */
   teacherEmailDomains: readonly string[];
+  /** STUDENT_TRACKING: per-student coverage rows (on), or anonymous per-part totals only (off): docs/teaching.md. */
+  studentTracking: boolean;
   backupDir: string | undefined;
   backupEveryMs: number;
   backupKeep: number;
@@ -320,6 +323,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminEmail: values.ADMIN_EMAIL,
     teacherSignup: values.TEACHER_SIGNUP,
     teacherEmailDomains: values.TEACHER_EMAIL_DOMAINS,
+    studentTracking: values.STUDENT_TRACKING === 'on',
     backupDir: values.BACKUP_DIR ? resolve(values.BACKUP_DIR) : undefined,
     backupEveryMs: durationMs(values.BACKUP_EVERY),
     backupKeep: values.BACKUP_KEEP,

@@ -24,6 +24,8 @@ export const jobPayloads = {
   }),
   /** The daily digests (periodic). */
   digest: z.object({}),
+  /** Reminders a day before a lecture's due date (periodic; docs/teaching.md). */
+  'due-reminders': z.object({}),
   /** An offline copy of a video's rung (a `downloads` row, its subject): media/download.ts. */
   download: z.object({ downloadId: idSchema }),
   /** A video's slide index (src/media/slides-job.ts): detection, thumbnails and words, after its transcode. */

@@ -12,6 +12,7 @@ export const JOB_TYPE_NAMES: Record<JobType, string> = {
   notify: 'Notifications',
   'send-mail': 'Notification mail',
   digest: 'Daily digests',
+  'due-reminders': 'Due-date reminders',
   backup: 'Backup',
   sweep: 'Cleanup',
 };

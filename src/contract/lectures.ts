@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Caption, Lecture, Video } from '../db/schema';
 import { chapterJson, chaptersOfLecture } from './chapters';
+import { type MyCoverageJson, myCoverageJson } from './insight';
 import { LIMITS } from './limits';
 import { SLIDE_INDEX_STATES, slideIndexState } from './slides';
 import { plainText } from './text';
@@ -11,6 +12,8 @@ import { masterPlaylistPath, processingStatusJson, toVideoJson, videoJson } from
 export type PersonalState = {
   liked: boolean;
   progress: { position: number; duration: number; completed: boolean } | null;
+  /** The student's coverage of the lecture (src/contract/insight.ts); null for a teacher or before any report. */
+  coverage?: MyCoverageJson | null;
 };
 
 /** The processing states the current open-source client reads on a lecture (`processingStatus`). */
@@ -48,6 +51,10 @@ export const lectureJson = z.object({
   chapters: z.array(chapterJson),
   /** The slide index's state (src/contract/slides.ts); null without a video. */
   slideIndex: z.enum(SLIDE_INDEX_STATES).nullable(),
+  /** "Watch by": when the class's students should have watched it (beyond the spec), or null. */
+  dueAt: isoTime.nullable(),
+  /** The signed-in student's coverage (beyond the spec); null for the teacher or before any report. */
+  myCoverage: myCoverageJson.nullable(),
 });
 export type LectureJson = z.infer<typeof lectureJson>;
 
@@ -84,6 +91,8 @@ export function toLectureJson(
     /** `[{ seconds, title }]` from the chapter editor or the description's timed lines (src/contract/chapters.ts). */
     chapters: chaptersOfLecture(lecture, video ? video.durationMs / 1000 : undefined).chapters,
     slideIndex: slideIndexState(video),
+    dueAt: lecture.dueAt === null ? null : new Date(lecture.dueAt).toISOString(),
+    myCoverage: mine?.coverage ?? null,
   };
 }
 

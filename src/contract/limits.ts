@@ -34,6 +34,17 @@ export const LIMITS = {
   /** A slide's title (the teacher's, shown as a chapter). */
   slideTitleMax: 120,
   chapterMinSeconds: 10,
+  /** A lecture's video is split into this many parts for coverage (src/contract/insight.ts). */
+  coverageParts: 100,
+  /** The ranges one coverage report may carry. */
+  coverageRangesMax: 50,
+  /** The furthest second a coverage range may name (a day; the lecture's duration is checked too). */
+  coverageSecondsMax: 86_400,
+  playbackRateMin: 0.25,
+  playbackRateMax: 4,
+  insightPageSizeDefault: 50,
+  insightPageSizeMax: 100,
+  insightPageMax: 10_000,
 } as const;
 
 /** Ids are opaque url-safe strings; anything else cannot name a row. ID_CHARS is one inside a longer pattern. */

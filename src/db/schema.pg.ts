@@ -230,6 +230,8 @@ export const lectures = pgTable(
     createdAt: ms('created_at').notNull().default(now),
     /** When its students were told it is ready (ms): they are told once per lecture, whatever re-transcodes follow. */
     studentsToldAt: ms('students_told_at'),
+    dueAt: ms('due_at'),
+    remindedAt: ms('reminded_at'),
   },
   (table) => [index('lectures_course').on(table.courseId, table.createdAt), index('lectures_video').on(table.videoId)],
 );
@@ -335,6 +337,57 @@ export const watchProgress = pgTable(
   ],
 );
 
+export const watchCoverage = pgTable(
+  'watch_coverage',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    plays: text('plays').notNull(),
+    partial: text('partial').notNull(),
+    playedParts: integer('played_parts').notNull().default(0),
+    watchedSeconds: doublePrecision('watched_seconds').notNull().default(0),
+    firstAt: ms('first_at').notNull(),
+    lastAt: ms('last_at').notNull(),
+    offlineAt: ms('offline_at'),
+    lastReport: text('last_report').notNull().default(''),
+    completedAt: ms('completed_at'),
+    late: boolean('late').notNull().default(false),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.lectureId] }),
+    index('watch_coverage_lecture').on(table.lectureId),
+  ],
+);
+
+export const courseCoverage = pgTable(
+  'course_coverage',
+  {
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    parts: integer('parts').notNull().default(0),
+    started: integer('started').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    lastAt: ms('last_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.courseId, table.userId] })],
+);
+
+export const lecturePartTotals = pgTable('lecture_part_totals', {
+  lectureId: text('lecture_id')
+    .primaryKey()
+    .references(() => lectures.id, { onDelete: 'cascade' }),
+  plays: text('plays').notNull(),
+  updatedAt: ms('updated_at').notNull(),
+});
+
 export const jobs = pgTable(
   'jobs',
   {
@@ -413,7 +466,7 @@ export const notifications = pgTable(
     /** For an account event: whose account it is about (the teacher who waits, or was approved or declined). */
     aboutUserId: text('about_user_id').references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', {
-      enum: ['lecture', 'comment', 'reply', 'teacher_waits', 'teacher_approved', 'teacher_declined'],
+      enum: ['lecture', 'comment', 'reply', 'teacher_waits', 'teacher_approved', 'teacher_declined', 'due_soon'],
     }).notNull(),
     mail: text('mail', { enum: ['pending', 'digest', 'sent', 'skipped'] }).notNull(),
     createdAt: ms('created_at').notNull().default(now),
@@ -488,6 +541,9 @@ export const pgTables = {
   viewMarks,
   comments,
   watchProgress,
+  watchCoverage,
+  courseCoverage,
+  lecturePartTotals,
   jobs,
   workers,
   rateLimits,

@@ -276,6 +276,10 @@ export let lectures = sqliteTable(
     createdAt: integer('created_at').notNull().default(now),
     /** When its students were told it is ready (ms): they are told once per lecture, whatever re-transcodes follow. */
     studentsToldAt: integer('students_told_at'),
+    /** "Watch by" (ms), set by the teacher; null = no due date. */
+    dueAt: integer('due_at'),
+    /** When its students were reminded a day before `dueAt` (ms): once per lecture. */
+    remindedAt: integer('reminded_at'),
   },
   (table) => [index('lectures_course').on(table.courseId, table.createdAt), index('lectures_video').on(table.videoId)],
 );
@@ -402,6 +406,79 @@ export let watchProgress = sqliteTable(
   ],
 );
 
+/**
+ * Which parts of a lecture's video a student really played (docs/teaching.md): the video is split into 100 parts,
+ * `played` seconds per part accumulate from the player's reports (capped by real time), and a part's play count
+ * follows from them. Deleted with the enrollment, the account or the lecture.
+ */
+export let watchCoverage = sqliteTable(
+  'watch_coverage',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    /** 100 play counts, one byte each (capped 255), as 200 hex characters. */
+    plays: text('plays').notNull(),
+    /** 100 comma-separated tenths of a second played per part, accumulated. */
+    partial: text('partial').notNull(),
+    /** How many of the 100 parts were played at least once (the percent). */
+    playedParts: integer('played_parts').notNull().default(0),
+    watchedSeconds: real('watched_seconds').notNull().default(0),
+    firstAt: integer('first_at').notNull(),
+    /** The last report (ms): the next one may add what the time since allows. */
+    lastAt: integer('last_at').notNull(),
+    /** The last offline report (ms): one per lecture per hour. */
+    offlineAt: integer('offline_at'),
+    /** A digest of the last report's ranges: the same report sent twice (a beacon after a tick) adds nothing. */
+    lastReport: text('last_report').notNull().default(''),
+    completedAt: integer('completed_at'),
+    /** Completed after the lecture's due date. */
+    late: integer('late', { mode: 'boolean' }).notNull().default(false),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.lectureId] }),
+    index('watch_coverage_lecture').on(table.lectureId),
+  ],
+);
+
+/**
+ * A student's totals over a class's lectures, kept with every report (the teacher's table sorts and filters a big
+ * class by these without reading its coverage rows). Deleted with the enrollment, the account or the class; rebuilt
+ * when a lecture is deleted.
+ */
+export let courseCoverage = sqliteTable(
+  'course_coverage',
+  {
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The sum of `played_parts` over the class's lectures. */
+    parts: integer('parts').notNull().default(0),
+    /** Lectures started (rows) and completed. */
+    started: integer('started').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    lastAt: integer('last_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.courseId, table.userId] })],
+);
+
+/** With STUDENT_TRACKING=off: anonymous plays per part of a lecture, no per-student rows. */
+export let lecturePartTotals = sqliteTable('lecture_part_totals', {
+  lectureId: text('lecture_id')
+    .primaryKey()
+    .references(() => lectures.id, { onDelete: 'cascade' }),
+  /** 100 comma-separated play counts. */
+  plays: text('plays').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export type WatchCoverage = typeof watchCoverage.$inferSelect;
 export type Enrollment = typeof enrollments.$inferSelect;
 export type WatchProgress = typeof watchProgress.$inferSelect;
 
@@ -494,6 +571,8 @@ export const NOTIFICATION_KINDS = [
   'teacher_waits',
   'teacher_approved',
   'teacher_declined',
+  /** A lecture is due in a day and the student has not completed it (docs/teaching.md). */
+  'due_soon',
 ] as const;
 
 /**
@@ -609,6 +688,9 @@ export const sqliteTables = {
   viewMarks,
   comments,
   watchProgress,
+  watchCoverage,
+  courseCoverage,
+  lecturePartTotals,
   jobs,
   workers,
   rateLimits,
@@ -647,6 +729,9 @@ export function selectEngineTables(engine: 'sqlite' | 'postgres') {
   viewMarks = tables.viewMarks;
   comments = tables.comments;
   watchProgress = tables.watchProgress;
+  watchCoverage = tables.watchCoverage;
+  courseCoverage = tables.courseCoverage;
+  lecturePartTotals = tables.lecturePartTotals;
   jobs = tables.jobs;
   workers = tables.workers;
   rateLimits = tables.rateLimits;

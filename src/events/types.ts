@@ -24,6 +24,8 @@ export type AppEvent =
   | { type: 'comment-posted'; commentId: string }
   /** A video's slides, their titles or hiding, or its index switch changed (for one lecture, or every one showing it). */
   | { type: 'slides-changed'; videoId: string; lectureId?: string }
+  /** A student left a class or was removed from it: what was kept about them there goes. */
+  | { type: 'student-left'; courseId: string; studentId: string }
   /** A teacher's account was made and waits for an administrator's approval. */
   | { type: 'teacher-waits'; teacherId: string }
   /** An administrator changed a teacher's approval (only a real change: a second Approve emits nothing). */

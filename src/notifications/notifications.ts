@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { nowMs } from '../db/dialect';
+import { deleteAllCoverage } from '../db/queries/insight';
 import {
   classVisits,
   comments,
@@ -14,6 +15,7 @@ import {
   notifications,
   users,
   videos,
+  watchCoverage,
 } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { localeOfAccount, translatorFor } from '../i18n/translate';
@@ -294,7 +296,15 @@ export async function fanOut(
 export type NotificationDeps = {
   config: Pick<
     Config,
-    'publicUrl' | 'host' | 'port' | 'jwtSecret' | 'mailRatePerMinute' | 'digestHour' | 'locales' | 'defaultLocale'
+    | 'publicUrl'
+    | 'host'
+    | 'port'
+    | 'jwtSecret'
+    | 'mailRatePerMinute'
+    | 'digestHour'
+    | 'locales'
+    | 'defaultLocale'
+    | 'studentTracking'
   >;
   db: Db;
   mailer: Mailer;
@@ -334,6 +344,8 @@ async function loadRows(db: Db, ids: string[]) {
       disabledAt: users.disabledAt,
       courseName: courses.courseName,
       lectureName: lectures.nameOfTopic,
+      lectureDueAt: lectures.dueAt,
+      playedParts: watchCoverage.playedParts,
       commentText: comments.text,
       commentAuthorId: comments.userId,
       choice: notificationPrefs.email,
@@ -345,6 +357,10 @@ async function loadRows(db: Db, ids: string[]) {
     .leftJoin(lectures, eq(lectures.id, notifications.lectureId))
     .leftJoin(comments, eq(comments.id, notifications.commentId))
     .leftJoin(notificationPrefs, eq(notificationPrefs.userId, notifications.userId))
+    .leftJoin(
+      watchCoverage,
+      and(eq(watchCoverage.userId, notifications.userId), eq(watchCoverage.lectureId, notifications.lectureId)),
+    )
     .where(inArray(notifications.id, ids));
   const authorIds = [...new Set(rows.map((row) => row.commentAuthorId).filter((id): id is string => !!id))];
   const authors = authorIds.length
@@ -401,6 +417,10 @@ function itemOf(config: NotificationDeps['config'], row: Row, t: Translate): Not
   const course = row.courseName ?? '';
   const lecture = row.lectureName ?? '';
   if (row.kind === 'lecture') return { line: t('notifications.lecture', { course, lecture }), url };
+  if (row.kind === 'due_soon') {
+    const due = dueText(config, row);
+    return { line: t('notifications.dueSoon.line', { lecture, course, due, percent: row.playedParts ?? 0 }), url };
+  }
   const author = row.author ?? t('notifications.someone');
   return {
     line:
@@ -412,7 +432,7 @@ function itemOf(config: NotificationDeps['config'], row: Row, t: Translate): Not
   };
 }
 
-function subjectOf(row: Row, t: Translate) {
+function subjectOf(config: NotificationDeps['config'], row: Row, t: Translate) {
   const product = PRODUCT_NAME;
   const lecture = row.lectureName ?? '';
   const author = row.author ?? t('notifications.someone');
@@ -422,8 +442,23 @@ function subjectOf(row: Row, t: Translate) {
   if (row.kind === 'teacher_approved') return t('notifications.teacherApproved.subject', { product });
   if (row.kind === 'teacher_declined') return t('notifications.teacherDeclined.subject', { product });
   if (row.kind === 'lecture') return t('notifications.lecture', { course: row.courseName ?? '', lecture });
+  if (row.kind === 'due_soon') return t('notifications.dueSoon.subject', { lecture, due: dueText(config, row) });
   if (row.kind === 'reply') return t('notifications.reply.subject', { author, lecture });
   return t('notifications.comment.subject', { author, lecture });
+}
+
+/** A due date as the recipient reads it: their language, with the time zone named (the server's clock is UTC). */
+function dueText(config: NotificationDeps['config'], row: Pick<Row, 'locale' | 'lectureDueAt'>) {
+  if (row.lectureDueAt === null) return '';
+  return new Intl.DateTimeFormat(localeOfAccount(row, config), {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  }).format(new Date(row.lectureDueAt));
 }
 
 /** The recipient's language: their choice in Settings while the school offers it, else the school's. */
@@ -498,7 +533,7 @@ export async function sendPending(
       return { sent, deferred: payload.ids.length - index };
     }
     const t = translatorOf(deps.config, row);
-    await deps.mailer.send(mailFor(deps.config, row, subjectOf(row, t), [itemOf(deps.config, row, t)]));
+    await deps.mailer.send(mailFor(deps.config, row, subjectOf(deps.config, row, t), [itemOf(deps.config, row, t)]));
     await db
       .update(notifications)
       .set({ mail: 'sent', mailedAt: nowMs(db) })
@@ -560,7 +595,7 @@ export async function sendDigests(deps: NotificationDeps, now = new Date(), rate
     const t = translatorOf(config, first);
     const subject =
       rows.length === 1
-        ? t('notifications.digest.subjectOne', { product: PRODUCT_NAME, subject: subjectOf(first, t) })
+        ? t('notifications.digest.subjectOne', { product: PRODUCT_NAME, subject: subjectOf(config, first, t) })
         : t('notifications.digest.subjectMany', { product: PRODUCT_NAME, count: rows.length });
     await deps.mailer.send(
       mailFor(
@@ -584,6 +619,82 @@ export async function sendDigests(deps: NotificationDeps, now = new Date(), rate
     sent++;
   }
   return { sent };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Due dates
+
+/** Students are reminded this long before a lecture's due date. */
+export const REMIND_BEFORE_MS = 24 * 60 * 60 * 1000;
+/** How often the reminder job looks for lectures coming due. */
+export const DUE_REMINDERS_EVERY_MS = 10 * 60 * 1000;
+const REMINDER_LECTURES = 50;
+
+/**
+ * One run of the periodic `due-reminders` job: each lecture due within a day and not yet reminded of gets a
+ * `due_soon` row for every enrolled student who has not completed it, in the lecture's transaction with its
+ * `reminded_at` (once per lecture and date: a new date clears it). The rows follow each person's email choice.
+ */
+export async function sendDueReminders(db: Db, now = Date.now()) {
+  const coming = await db
+    .select({ id: lectures.id, courseId: lectures.courseId, dueAt: lectures.dueAt })
+    .from(lectures)
+    .where(
+      and(
+        isNotNull(lectures.dueAt),
+        isNull(lectures.remindedAt),
+        gt(lectures.dueAt, now),
+        lte(lectures.dueAt, now + REMIND_BEFORE_MS),
+      ),
+    )
+    .orderBy(asc(lectures.dueAt))
+    .limit(REMINDER_LECTURES);
+  let written = 0;
+  for (const lecture of coming) {
+    written += await transaction(db, async (tx) => {
+      const claimed = await tx
+        .update(lectures)
+        .set({ remindedAt: now })
+        .where(and(eq(lectures.id, lecture.id), isNull(lectures.remindedAt)))
+        .returning({ id: lectures.id });
+      if (claimed.length === 0) return 0;
+      const students = await tx
+        .select({ userId: enrollments.studentId })
+        .from(enrollments)
+        .where(
+          and(
+            eq(enrollments.courseId, lecture.courseId),
+            notExists(
+              tx
+                .select({ one: sql`1` })
+                .from(watchCoverage)
+                .where(
+                  and(
+                    eq(watchCoverage.userId, enrollments.studentId),
+                    eq(watchCoverage.lectureId, lecture.id),
+                    isNotNull(watchCoverage.completedAt),
+                  ),
+                ),
+            ),
+          ),
+        )
+        .orderBy(asc(enrollments.studentId));
+      for (let start = 0; start < students.length; start += FAN_OUT_BATCH) {
+        await writeBatch(
+          tx,
+          {
+            key: `due:${lecture.id}:${lecture.dueAt}`,
+            courseId: lecture.courseId,
+            lectureId: lecture.id,
+            commentId: null,
+          },
+          students.slice(start, start + FAN_OUT_BATCH).map((student) => ({ userId: student.userId, kind: 'due_soon' })),
+        );
+      }
+      return students.length;
+    });
+  }
+  return { lectures: coming.length, written };
 }
 
 /** How long a delivered (or skipped) notification row is kept: the unread dot of a class unvisited for longer goes. */
@@ -617,7 +728,9 @@ export async function pruneNotifications(db: Db) {
 }
 
 /** The job handlers of notifications, for the one worker (src/worker-jobs.ts). */
-export function notificationHandlers(deps: NotificationDeps): Pick<JobHandlers, 'notify' | 'send-mail' | 'digest'> {
+export function notificationHandlers(
+  deps: NotificationDeps,
+): Pick<JobHandlers, 'notify' | 'send-mail' | 'digest' | 'due-reminders'> {
   const rate = createMailRate(deps);
   return {
     notify: {
@@ -629,6 +742,14 @@ export function notificationHandlers(deps: NotificationDeps): Pick<JobHandlers, 
     digest: {
       everyMs: DIGEST_EVERY_MS,
       run: () => sendDigests(deps, new Date(), rate),
+    },
+    'due-reminders': {
+      everyMs: DUE_REMINDERS_EVERY_MS,
+      run: async () => {
+        // With STUDENT_TRACKING=off no per-student row is kept: any from before are deleted here.
+        if (!deps.config.studentTracking) await deleteAllCoverage(deps.db);
+        return sendDueReminders(deps.db);
+      },
     },
   };
 }

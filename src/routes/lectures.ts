@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { readableCourse, readableLecture, taughtCourse, taughtLecture } from '../auth/access';
 import { requireUser } from '../auth/middleware';
 import { descriptionField } from '../contract/chapters';
+import { dueAtField } from '../contract/insight';
 import { lectureJson, toLectureJson } from '../contract/lectures';
 import { LIMITS } from '../contract/limits';
 import { topicName } from '../contract/text';
 import { messageJson } from '../contract/users';
 import { videoIdFromLink } from '../contract/videos';
 import type { Db } from '../db/client';
+import { rebuildCourseCoverage } from '../db/queries/insight';
 import {
   createLecture,
   deleteLecture,
@@ -29,6 +31,7 @@ import { captionsRoutes } from './captions';
 import { chaptersRoutes, checkDescription } from './chapters';
 import { commentsRoutes } from './comments';
 import { downloadsRoutes } from './downloads';
+import { coverageRoutes } from './insight';
 import { progressRoutes } from './progress';
 import { reactionsRoutes } from './reactions';
 import { slidesRoutes } from './slides';
@@ -38,7 +41,13 @@ const videoLink = z.string().max(LIMITS.videoLinkMax, 'fields.videoLinkTooLong')
 
 const description = descriptionField.optional();
 const createBody = z.object({ courseId: idSchema, nameOfTopic, videoLink: videoLink.optional(), description });
-const updateBody = z.object({ nameOfTopic: nameOfTopic.optional(), videoLink: videoLink.optional(), description });
+const updateBody = z.object({
+  nameOfTopic: nameOfTopic.optional(),
+  videoLink: videoLink.optional(),
+  description,
+  /** "Watch by" (beyond the spec): an ISO time, or null to clear it. */
+  dueAt: dueAtField.optional(),
+});
 const courseParam = z.object({ courseId: idSchema });
 
 /** The video a videoLink names, if the teacher uploaded it; null clears the video. */
@@ -83,6 +92,7 @@ export function lecturesRoutes(deps: AppDeps) {
       .route('/', downloadsRoutes(deps))
       .route('/', commentsRoutes(deps))
       .route('/', progressRoutes(deps))
+      .route('/', coverageRoutes(deps))
       .use(requireUser(deps))
 
       .get('/course/:courseId', answers({ 200: z.array(lectureJson) }), validate('param', courseParam), async (c) => {
@@ -132,6 +142,10 @@ export function lecturesRoutes(deps: AppDeps) {
             nameOfTopic: body.nameOfTopic ?? lecture.nameOfTopic,
             ...(videoId !== lecture.videoId ? { videoId } : {}),
             ...(body.description !== undefined ? { description: body.description } : {}),
+            // A new date may be reminded of again.
+            ...(body.dueAt !== undefined
+              ? { dueAt: body.dueAt === null ? null : Date.parse(body.dueAt), remindedAt: null }
+              : {}),
           });
           if (lecture.videoId !== videoId) await deleteUnreferencedVideos(deps, [lecture.videoId]);
           if (videoId && lecture.videoId !== videoId) deps.jobs.wake();
@@ -142,6 +156,8 @@ export function lecturesRoutes(deps: AppDeps) {
       .delete('/:id', answers({ 200: messageJson }), validate('param', idParam), async (c) => {
         const lecture = await taughtLecture(db, c.get('user'), c.req.valid('param').id);
         await deleteLecture(db, lecture.id);
+        // Its coverage rows went with it: the class's totals are counted again without them.
+        await rebuildCourseCoverage(db, lecture.courseId);
         await deleteUnreferencedVideos(deps, [lecture.videoId]);
         return c.json({ message: 'Lecture deleted' });
       })

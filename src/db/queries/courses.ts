@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { TeacherRef } from '../../contract/courses';
+import { emit } from '../../events/events';
 import { newId } from '../../lib/ids';
 import { newInviteCode } from '../../lib/invite-codes';
 import type { Db } from '../client';
@@ -16,6 +17,7 @@ import {
   notifications,
   users,
 } from '../schema';
+import { transaction } from '../transaction';
 
 /** Writes with a fresh invite code, trying again in the rare case the code is taken. */
 async function withFreshInviteCode<T>(write: (inviteCode: string) => Promise<T>): Promise<T> {
@@ -145,14 +147,20 @@ export async function rosterOf(db: Db, courseId: string) {
     .orderBy(users.username);
 }
 
-/** Takes a student out of a class (their notes for it go too); answers whether they were in it. */
+/**
+ * Takes a student out of a class (their notes for it go too, and what follows `student-left`: their coverage);
+ * answers whether they were in it.
+ */
 export async function removeStudent(db: Db, courseId: string, studentId: string) {
-  const removed = await db
-    .delete(enrollments)
-    .where(and(eq(enrollments.courseId, courseId), eq(enrollments.studentId, studentId)))
-    .returning({ id: enrollments.id });
-  await db.delete(notes).where(and(eq(notes.courseId, courseId), eq(notes.userId, studentId)));
-  return removed.length > 0;
+  return transaction(db, async (tx) => {
+    const removed = await tx
+      .delete(enrollments)
+      .where(and(eq(enrollments.courseId, courseId), eq(enrollments.studentId, studentId)))
+      .returning({ id: enrollments.id });
+    await tx.delete(notes).where(and(eq(notes.courseId, courseId), eq(notes.userId, studentId)));
+    if (removed.length > 0) await emit(tx, { type: 'student-left', courseId, studentId });
+    return removed.length > 0;
+  });
 }
 
 export async function notesOf(db: Db, courseId: string, userId: string) {

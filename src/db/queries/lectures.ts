@@ -18,6 +18,7 @@ import {
   watchProgress,
 } from '../schema';
 import { transaction } from '../transaction';
+import { coverageOfLectures } from './insight';
 
 export const VIEW_WINDOW_MS = 60 * 60 * 1000;
 
@@ -79,6 +80,10 @@ async function personalState(db: Db, userId: string, lectureIds: string[]) {
     const entry = state.get(row.lectureId);
     if (entry)
       entry.progress = { position: row.positionSeconds, duration: row.durationSeconds, completed: row.completed };
+  }
+  for (const [lectureId, coverage] of await coverageOfLectures(db, userId, lectureIds)) {
+    const entry = state.get(lectureId);
+    if (entry) entry.coverage = coverage;
   }
   return state;
 }
@@ -208,7 +213,14 @@ export async function createLecture(
 export async function updateLecture(
   db: Db,
   id: string,
-  values: { nameOfTopic?: string; videoId?: string | null; description?: string; chapters?: string | null },
+  values: {
+    nameOfTopic?: string;
+    videoId?: string | null;
+    description?: string;
+    chapters?: string | null;
+    dueAt?: number | null;
+    remindedAt?: null;
+  },
 ) {
   return transaction(db, async (tx) => {
     const [lecture] = await tx.update(lectures).set(values).where(eq(lectures.id, id)).returning();

@@ -24,6 +24,16 @@ export const lectureKeys = {
   slideIndex: (lectureId: string, videoId: string | undefined) =>
     [...lectureKeys.slides(lectureId), videoId ?? null] as const,
   history: () => ['history'] as const,
+  /** The teacher's table of the class (issue 33): under the progress key, so a changed lecture refreshes it. */
+  insightOfCourse: (courseId: string, params: Record<string, string | number>) =>
+    [...lectureKeys.progressOfCourse(courseId), 'insight', params] as const,
+  /** One student's coverage of each lecture of the class (the teacher's, or the student's own). */
+  insightOfStudent: (courseId: string, userId: string) =>
+    [...lectureKeys.progressOfCourse(courseId), 'student', userId] as const,
+  /** Where the class played a lecture (the teacher's strip over the seek bar). */
+  strip: (lectureId: string) => ['lectures', lectureId, 'strip'] as const,
+  /** A student's lectures due, across their classes. */
+  todo: () => ['todo'] as const,
 };
 
 export const adminKeys = {

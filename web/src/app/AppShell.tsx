@@ -9,6 +9,7 @@ import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { WaitingTeachersBadge } from '../features/admin/components/WaitingTeachersBadge';
 import { useNotesSync } from '../features/notes/hooks/useNotesSync';
 import { useOfflineSync } from '../features/offline/hooks/useOfflineSync';
+import { useCoverageSync } from '../features/player/hooks/useCoverageSync';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { UploadTray } from '../features/uploads/components/UploadTray';
 
@@ -35,6 +36,8 @@ export function AppShell() {
   // The service worker and the online check of saved lectures; notes written offline (docs/offline.md).
   useOfflineSync();
   useNotesSync();
+  // What was played offline, sent when the connection is back (issue 33).
+  useCoverageSync();
   const [collapsed, setCollapsed] = useState(isNarrow);
   const [hovered, setHovered] = useState(false);
   const location = useLocation();

@@ -51,6 +51,19 @@ export function formatLongDate(iso: string): string {
 export const formatShortDate = (iso: string) =>
   new Date(iso).toLocaleDateString(intlLocale, { year: 'numeric', month: 'short', day: 'numeric' });
 
+/** A due date, short: "Nov 30" this year, "Nov 30, 2027" another, with the time unless it is 23:59 (a whole day). */
+export function formatDueDate(iso: string): string {
+  const date = new Date(iso);
+  const sameYear = date.getFullYear() === new Date().getFullYear();
+  const endOfDay = date.getHours() === 23 && date.getMinutes() === 59;
+  return date.toLocaleString(intlLocale, {
+    month: 'short',
+    day: 'numeric',
+    ...(sameYear ? {} : { year: 'numeric' }),
+    ...(endOfDay ? {} : { hour: 'numeric', minute: '2-digit' }),
+  });
+}
+
 /** A number in the language on screen ("1,234", "1.234", "١٬٢٣٤"). */
 export const formatNumber = (value: number) => new Intl.NumberFormat(intlLocale).format(value);
 

@@ -1,4 +1,5 @@
 import { atom, useAtomValue } from 'jotai';
+import type { ReactNode } from 'react';
 import { onSignOut } from './sign-out';
 import { appStore } from './store';
 
@@ -54,6 +55,15 @@ export type PlayerProps = {
   height?: number | null;
   /** The lecture's caption tracks (WebVTT), offered by the CC control. */
   captions?: { id: string; language: string; label: string; url: string }[];
+  /**
+   * The lecture whose coverage the player reports (what was really played, issue 33); unset for the class's teacher
+   * and administrators, whose viewing is not counted.
+   */
+  coverageOf?: string;
+  /** The server's answer to a coverage report: the student's own percent. */
+  onCoverage?: (coverage: { percent: number; completed: boolean }) => void;
+  /** Drawn over the seek bar (the teacher's strip of where the class played), inside the player's own layout. */
+  seekOverlay?: ReactNode;
 };
 
 /** The index of the mark playing at `clock` (the last one started), or -1 before the first. */

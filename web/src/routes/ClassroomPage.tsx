@@ -10,6 +10,7 @@ import { type Course, useCourses, useDeleteCourse, useRenameCourse } from '../fe
 import { ClassCard } from '../features/classes/components/ClassCard';
 import { CreateClassModal } from '../features/classes/components/CreateClassModal';
 import { JoinClassModal } from '../features/classes/components/JoinClassModal';
+import { TodoList } from '../features/classes/components/TodoList';
 
 export function ClassroomPage() {
   const { user } = useSession();
@@ -54,6 +55,7 @@ export function ClassroomPage() {
           {user?.teacherStatus === 'declined' ? t('classes.page.declined') : t('classes.page.pending')}
         </p>
       )}
+      {!isTeacher && <TodoList />}
       <div className="mt-6">
         <QueryState
           query={query}

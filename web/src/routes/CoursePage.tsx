@@ -15,6 +15,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ChapterList } from '../features/chapters/components/ChapterList';
 import { courseQuery, useCourse } from '../features/classes/api/courses';
+import { WatchingNotice } from '../features/classes/components/WatchingNotice';
 import { Comments } from '../features/comments/components/Comments';
 import {
   type Lecture,
@@ -51,6 +52,7 @@ const teacherTool = <Name extends keyof Tools>(name: Name) =>
 const ClassRoster = teacherTool('ClassRoster');
 const SharePanel = teacherTool('SharePanel');
 const TeacherProgress = teacherTool('TeacherProgress');
+const ClassStrip = teacherTool('ClassStrip');
 const DeleteTopicDialog = teacherTool('DeleteTopicDialog');
 const AddTopicModal = teacherTool('AddTopicModal');
 const EditTopicModal = teacherTool('EditTopicModal');
@@ -222,6 +224,14 @@ export function CoursePage() {
                 autoPlay={selected !== null && autoPlayId === selected._id}
                 onAddFirst={isTeacher ? () => setAdding(true) : undefined}
                 canRetry={isTeacher}
+                tracked={!isTeacher && !user?.isAdmin}
+                seekOverlay={
+                  isTeacher && selected ? (
+                    <Suspense fallback={null}>
+                      <ClassStrip lectureId={selected._id} />
+                    </Suspense>
+                  ) : undefined
+                }
               />
             )}
           </div>
@@ -247,6 +257,11 @@ export function CoursePage() {
               onEdit={(lecture) => setEditing(lecture._id)}
               onDelete={(lecture) => setDeleting(lecture._id)}
             />
+            {!isTeacher && user && !user.isAdmin && (
+              <div className="mt-2 px-1">
+                <WatchingNotice courseId={course._id} userId={user._id} />
+              </div>
+            )}
           </div>
           <div className="min-w-0 md:order-4">
             <CourseNotes courseId={course._id} />

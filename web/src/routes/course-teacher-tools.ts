@@ -3,6 +3,7 @@
  * downloads the topic dialogs, the chapter and slide editors, the roster, the progress table or the share panel.
  */
 export { ClassRoster } from '../features/classes/components/ClassRoster';
+export { ClassStrip } from '../features/classes/components/ClassStrip';
 export { SharePanel } from '../features/classes/components/SharePanel';
 export { TeacherProgress } from '../features/classes/components/TeacherProgress';
 export { DeleteTopicDialog } from '../features/lectures/components/DeleteTopicDialog';

@@ -134,3 +134,66 @@ export function UploadProgress({ uploadKey }: { uploadKey: string | null }) {
     </div>
   );
 }
+
+/** An ISO time as a `datetime-local` value in this browser's time zone (the school's: the teacher's device). */
+export function localInputValue(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** A `datetime-local` value (this browser's time zone) as an ISO time; null when empty or unreadable. */
+export function isoOfLocalInput(value: string): string | null {
+  if (!value) return null;
+  const time = new Date(value).getTime();
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
+/** "Watch by": when the class's students should have watched the lecture (issue 33), in this browser's time. */
+export function WatchByField({
+  value,
+  onChange,
+  disabled,
+}: {
+  /** A `datetime-local` value, or '' for none. */
+  value: string;
+  onChange: (value: string) => void;
+  disabled: boolean;
+}) {
+  const id = useId();
+  const hint = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {rich(t('topic.watchBy'), [
+          (words) => (
+            <span key="optional" className="font-normal text-slate-500">
+              {words}
+            </span>
+          ),
+        ])}
+      </label>
+      <div className="flex gap-2">
+        <input
+          id={id}
+          type="datetime-local"
+          className="input min-w-0 flex-1"
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          disabled={disabled}
+          aria-describedby={hint}
+          data-testid="watch-by"
+        />
+        {value && (
+          <button type="button" className="btn btn-secondary" onClick={() => onChange('')} disabled={disabled}>
+            {t('topic.watchByClear')}
+          </button>
+        )}
+      </div>
+      <p id={hint} className="text-xs text-slate-500">
+        {t('topic.watchByHint')}
+      </p>
+    </div>
+  );
+}

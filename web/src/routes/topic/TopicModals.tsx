@@ -14,7 +14,15 @@ import { type Lecture, useUpdateLecture } from '../../features/lectures/api/lect
 import { CaptionsEditor } from '../../features/lectures/components/CaptionsEditor';
 import { SlidesEditor } from '../../features/slides/components/SlidesEditor';
 import { looksLikeVideo, startUpload, uploadsAtom } from '../../features/uploads/state/uploads';
-import { DescriptionField, TopicNameField, UploadProgress, VideoFileField } from './TopicFields';
+import {
+  DescriptionField,
+  isoOfLocalInput,
+  localInputValue,
+  TopicNameField,
+  UploadProgress,
+  VideoFileField,
+  WatchByField,
+} from './TopicFields';
 
 /** A topic name from a file name: "week-3_optics.mp4" → "week 3 optics". */
 const topicNameOf = (file: File) =>
@@ -175,6 +183,7 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
   const queryClient = useQueryClient();
   const [name, setName] = useState(lecture.nameOfTopic);
   const [description, setDescription] = useState(lecture.description);
+  const [watchBy, setWatchBy] = useState(() => localInputValue(lecture.dueAt));
   const [descriptionError, setDescriptionError] = useState('');
   const [action, setAction] = useState<VideoAction>('keep');
   const [file, setFile] = useState<File | null>(null);
@@ -207,6 +216,8 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
         ...(videoLink !== undefined ? { videoLink } : {}),
         // Sent only when edited: an old description never holds back a rename.
         ...(description !== lecture.description ? { description } : {}),
+        // The date as the teacher's device reads it, sent as an instant; only when changed.
+        ...(watchBy !== localInputValue(lecture.dueAt) ? { dueAt: isoOfLocalInput(watchBy) } : {}),
       });
       // Its timed lines may have changed the chapters the chapter editor shows.
       void queryClient.invalidateQueries({ queryKey: lectureKeys.chapters(lecture._id) });
@@ -237,6 +248,7 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
     <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
       <TopicNameField value={name} onChange={setName} disabled={busy} />
       <DescriptionField value={description} onChange={setDescription} disabled={busy} error={descriptionError} />
+      <WatchByField value={watchBy} onChange={setWatchBy} disabled={busy} />
       <p className="text-sm text-slate-600">
         {rich(
           t('topic.currentVideo', {

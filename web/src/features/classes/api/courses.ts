@@ -1,5 +1,5 @@
 import { answer, api, withoutBearer } from '@api/client';
-import { accountKeys, courseKeys, lectureKeys } from '@api/query-keys';
+import { accountKeys, courseKeys } from '@api/query-keys';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 export type { CourseJson as Course, EnrollmentJson as Enrollment } from '@contract/courses';
@@ -20,14 +20,6 @@ export const rosterQuery = (courseId: string) =>
     queryFn: () => answer(api.courses[':id'].students.$get({ param: { id: courseId } })),
   });
 export const useRoster = (courseId: string) => useQuery(rosterQuery(courseId));
-
-/** The teacher's table: each student's progress through the class's lectures. */
-export const courseProgressQuery = (courseId: string) =>
-  queryOptions({
-    queryKey: lectureKeys.progressOfCourse(courseId),
-    queryFn: () => answer(api.lectures.course[':courseId'].progress.$get({ param: { courseId } })),
-  });
-export const useCourseProgress = (courseId: string) => useQuery(courseProgressQuery(courseId));
 
 /** Takes a student out of the class; the roster and the teacher's progress table follow. */
 export function useRemoveStudent(courseId: string) {

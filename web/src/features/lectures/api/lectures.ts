@@ -35,6 +35,27 @@ export function useUpdateCachedLecture() {
     );
 }
 
+/** A coverage report's answer: the student's own percent on the lecture in its class's cached list. */
+export function useUpdateCachedCoverage() {
+  const client = useQueryClient();
+  return (lecture: LectureJson, coverage: { percent: number; completed: boolean }) =>
+    client.setQueryData<LectureJson[]>(lectureKeys.ofCourse(lecture.courseId), (list) =>
+      list?.map((item) =>
+        item._id === lecture._id
+          ? {
+              ...item,
+              myCoverage: {
+                percent: coverage.percent,
+                completed: coverage.completed,
+                late:
+                  item.myCoverage?.late ?? (coverage.completed && !!item.dueAt && Date.parse(item.dueAt) < Date.now()),
+              },
+            }
+          : item,
+      ),
+    );
+}
+
 /** After a lecture changes: its class's list and the teacher's progress table. */
 function useInvalidateCourseLectures() {
   const client = useQueryClient();
@@ -57,6 +78,7 @@ export function useCreateLecture() {
 
 export function useUpdateLecture() {
   const invalidate = useInvalidateCourseLectures();
+  const client = useQueryClient();
   return useMutation({
     mutationFn: ({
       id,
@@ -66,9 +88,12 @@ export function useUpdateLecture() {
       nameOfTopic: string;
       videoLink?: string | null;
       description?: string;
+      /** "Watch by", an ISO time, or null to clear it. */
+      dueAt?: string | null;
     }) => answer(api.lectures[':id'].update.$patch({ param: { id }, json: body })),
     meta: { quiet: true },
-    onSuccess: (lecture) => invalidate(lecture.courseId),
+    onSuccess: (lecture) =>
+      Promise.all([invalidate(lecture.courseId), client.invalidateQueries({ queryKey: lectureKeys.todo() })]),
   });
 }
 

@@ -2,8 +2,8 @@ import { asSentence, processingForStudents } from '@lib/format';
 import { rich, t } from '@lib/i18n';
 import type { PlayerProps } from '@lib/playback';
 import { EyeIcon, HeartIcon, PlayIcon } from '@ui/icons';
-import { type ComponentType, useEffect, useState } from 'react';
-import { type Lecture, useCountView, useSaveProgress, useToggleLike } from '../api/lectures';
+import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
+import { type Lecture, useCountView, useSaveProgress, useToggleLike, useUpdateCachedCoverage } from '../api/lectures';
 import { LectureDescription } from './LectureDescription';
 
 /** Seconds the "Up next" card counts down before the next lecture plays. */
@@ -21,6 +21,8 @@ export function LectureStage({
   autoPlay = false,
   onAddFirst,
   canRetry = false,
+  tracked = false,
+  seekOverlay,
 }: {
   /** The video player (features/player), given by the page that composes the two. */
   Player: ComponentType<PlayerProps>;
@@ -32,7 +34,12 @@ export function LectureStage({
   onAddFirst?: () => void;
   /** The class's teacher: reads why a video did not process and what to do about it. */
   canRetry?: boolean;
+  /** What the person plays is counted (a student: not the class's teacher nor an administrator). */
+  tracked?: boolean;
+  /** Drawn over the player's seek bar (the teacher's strip of where the class played). */
+  seekOverlay?: ReactNode;
 }) {
+  const updateCached = useUpdateCachedCoverage();
   const toggleLike = useToggleLike();
   const countView = useCountView();
   const saveProgress = useSaveProgress();
@@ -93,6 +100,9 @@ export function LectureStage({
               if (next?.video?.playable && onNext) setUpNextIn(UP_NEXT_SECONDS);
             }}
             onPosition={(position, duration) => saveProgress.mutate({ id: lecture._id, position, duration })}
+            coverageOf={tracked ? lecture._id : undefined}
+            onCoverage={(coverage) => updateCached(lecture, coverage)}
+            seekOverlay={seekOverlay}
           />
           {upNextIn !== null && next && (
             <div

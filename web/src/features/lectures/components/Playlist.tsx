@@ -1,3 +1,4 @@
+import { formatDueDate, formatLongDate } from '@lib/format';
 import { direction, t } from '@lib/i18n';
 import { useDismiss } from '@lib/use-dismiss';
 import { MoreIcon, PlayIcon, PlusIcon } from '@ui/icons';
@@ -65,6 +66,7 @@ export function Playlist({
                       <span translate="no">{lecture.nameOfTopic}</span>
                     </button>
                     <LectureStatus lecture={lecture} canRetry={isTeacher} />
+                    <DueLine lecture={lecture} isTeacher={isTeacher} />
                   </div>
                 </div>
                 {isTeacher && (
@@ -105,6 +107,37 @@ function Thumbnail({ lecture }: { lecture: Lecture }) {
     <span className="flex size-full items-center justify-center text-slate-400" data-testid="thumbnail-placeholder">
       <PlayIcon size={16} />
     </span>
+  );
+}
+
+/**
+ * The lecture's "Watch by" date and, for a student, where they stand (issue 33): "Due Nov 30", "Overdue", "Done
+ * late", with the share they really played.
+ */
+export function DueLine({ lecture, isTeacher }: { lecture: Lecture; isTeacher: boolean }) {
+  const coverage = isTeacher ? null : lecture.myCoverage;
+  const due = lecture.dueAt;
+  if (!due && !coverage) return null;
+  const overdue = !!due && Date.parse(due) < Date.now() && !coverage?.completed;
+  const state = coverage?.completed
+    ? due && (
+        <span className={coverage.late ? 'text-amber-700' : 'text-emerald-700'}>
+          {t(coverage.late ? 'lectures.due.doneLate' : 'lectures.due.done')}
+        </span>
+      )
+    : overdue
+      ? !isTeacher && <span className="font-medium text-rose-700">{t('lectures.due.overdue')}</span>
+      : null;
+  return (
+    <p className="flex flex-wrap gap-x-2 text-xs text-slate-600" data-testid="due-line">
+      {due && (!state || isTeacher) && (
+        <span title={formatLongDate(due)}>{t('lectures.due.due', { date: formatDueDate(due) })}</span>
+      )}
+      {state}
+      {coverage && coverage.percent > 0 && !coverage.completed && (
+        <span>{t('lectures.playlist.watchedPercent', { percent: coverage.percent })}</span>
+      )}
+    </p>
   );
 }
 

@@ -2,7 +2,7 @@ import { formatClock } from '@lib/format';
 import { t } from '@lib/i18n';
 import type { PlayerMark } from '@lib/playback';
 import { FullscreenIcon, MuteIcon, PauseIcon, PlayIcon, ReplayIcon, VolumeIcon } from '@ui/icons';
-import type { Dispatch, RefObject } from 'react';
+import type { Dispatch, ReactNode, RefObject } from 'react';
 import type { PlayerCommands } from '../hooks/usePlayerCommands';
 import { controlsShown, type PlayerAction, type PlayerState } from '../state/player-state';
 import { CaptionsIcon, PictureInPictureIcon } from './PlayerIcons';
@@ -26,6 +26,7 @@ export function PlayerControls({
   marks,
   chapter,
   barRef,
+  seekOverlay,
 }: {
   state: PlayerState;
   dispatch: Dispatch<PlayerAction>;
@@ -38,6 +39,8 @@ export function PlayerControls({
   chapter: PlayerMark | null;
   /** The bar itself: the player measures where its seek bar starts, to keep the captions above it. */
   barRef: RefObject<HTMLDivElement | null>;
+  /** Drawn just above the seek bar, as wide as it (the teacher's strip). */
+  seekOverlay?: ReactNode;
 }) {
   const { compact, playing, ended, muted, volume, current } = state;
   const menu = useSettingsMenu(state.menuOpen, dispatch, barRef);
@@ -75,6 +78,7 @@ export function PlayerControls({
       }`}
     >
       {compact && <PlayerMenus state={state} commands={commands} captions={captions} menu={menu} />}
+      {seekOverlay}
       <SeekBar
         current={current}
         duration={duration}

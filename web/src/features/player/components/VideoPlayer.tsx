@@ -4,6 +4,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { useAutoHideControls } from '../hooks/useAutoHideControls';
 import { useCaptionTracks } from '../hooks/useCaptionTracks';
+import { useCoverageReports } from '../hooks/useCoverageReports';
 import { useHlsPlayer } from '../hooks/useHlsPlayer';
 import { CAPTIONS_KEY, rememberedSpeed, usePlayerCommands } from '../hooks/usePlayerCommands';
 import { usePlayerKeyboard } from '../hooks/usePlayerKeyboard';
@@ -34,6 +35,9 @@ export function VideoPlayer({
   width,
   height,
   captions = [],
+  coverageOf,
+  onCoverage,
+  seekOverlay,
 }: PlayerProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const containerRef = useRef<HTMLElement>(null);
@@ -64,6 +68,7 @@ export function VideoPlayer({
   const commands = usePlayerCommands(videoRef, containerRef, dispatch, stream, marksRef);
   const controls = useAutoHideControls(videoRef, dispatch);
   const reportPosition = usePositionReports(videoRef, src, onPosition);
+  useCoverageReports(videoRef, coverageOf, onCoverage);
   useSeekRequests(videoRef, containerRef, stream.seekTo);
   usePlayerLayout(containerRef, barRef, dispatch);
   // A language remembered on this device that this lecture has no captions in shows none (and CC is off).
@@ -168,6 +173,7 @@ export function VideoPlayer({
         marks={marks}
         chapter={markAt(marks.chapters, state.current)}
         barRef={barRef}
+        seekOverlay={seekOverlay}
       />
     </section>
   );
