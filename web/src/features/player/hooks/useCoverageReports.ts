@@ -53,26 +53,19 @@ export function useCoverageReports(
     const timer = setInterval(() => {
       if (playing() && Date.now() - lastSent >= COVERAGE_EVERY_MS) send();
     }, 1000);
-    video.addEventListener('timeupdate', tick);
-    video.addEventListener('playing', tick);
-    video.addEventListener('seeking', onBreak);
-    video.addEventListener('waiting', onBreak);
-    video.addEventListener('emptied', onBreak);
-    video.addEventListener('pause', onStop);
-    video.addEventListener('ended', onStop);
-    document.addEventListener('visibilitychange', onHidden);
-    window.addEventListener('pagehide', onPageHide);
+    // One signal takes every listener off again.
+    const listening = new AbortController();
+    const on = { signal: listening.signal };
+    video.addEventListener('timeupdate', tick, on);
+    video.addEventListener('playing', tick, on);
+    for (const type of ['seeking', 'waiting', 'emptied']) video.addEventListener(type, onBreak, on);
+    video.addEventListener('pause', onStop, on);
+    video.addEventListener('ended', onStop, on);
+    document.addEventListener('visibilitychange', onHidden, on);
+    window.addEventListener('pagehide', onPageHide, on);
     return () => {
       clearInterval(timer);
-      video.removeEventListener('timeupdate', tick);
-      video.removeEventListener('playing', tick);
-      video.removeEventListener('seeking', onBreak);
-      video.removeEventListener('waiting', onBreak);
-      video.removeEventListener('emptied', onBreak);
-      video.removeEventListener('pause', onStop);
-      video.removeEventListener('ended', onStop);
-      document.removeEventListener('visibilitychange', onHidden);
-      window.removeEventListener('pagehide', onPageHide);
+      listening.abort();
       // Another lecture, or the page left inside the app: what this one played is sent as it goes.
       tick();
       sendLast((id, report) => (navigator.onLine ? void sendCoverage(id, report) : queueCoverage(id, report)));
