@@ -247,7 +247,15 @@ test('the slide strip: thumbnails after the index job, a click jumps, ] and [ st
         );
       await markedCurrent(2);
       expect(await strip.locator('button[aria-current="true"]').count()).toBe(1);
-      // A jump brings the player into sight (the player's seek request does).
+      // A jump brings the player into sight (the player's seek request does). The scroll is smooth, so it is
+      // measured once the page has stopped moving, not while it is on its way.
+      await page.waitForFunction(
+        () =>
+          new Promise((resolve) => {
+            const before = window.scrollY;
+            setTimeout(() => resolve(window.scrollY === before), 300);
+          }),
+      );
       const player = await page.getByTestId('video-player').boundingBox();
       expect((player?.y ?? -1e4) + (player?.height ?? 0)).toBeGreaterThan(0);
       expect(player?.y ?? 1e4).toBeLessThan(viewport.height);

@@ -17,6 +17,8 @@ export function useSeekRequests(
     // Through the player, so that a time asked for before the stream loads wins over the resume point.
     seekTo(seekRequest.seconds);
     if (video.paused) video.play().catch(() => {});
-    containerRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    // Smooth, unless the person asked the system for less motion.
+    const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    containerRef.current?.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
   }, [seekRequest, seekTo, videoRef, containerRef]);
 }
