@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
 import { idSchema } from './text';
+import { questionScore } from './questions';
 import { isoTime } from './users';
 
 /**
@@ -47,6 +48,8 @@ export const myCoverageJson = z.object({
   completed: z.boolean(),
   /** Completed after the lecture's due date. */
   late: z.boolean(),
+  /** Parts played in a row from the start (of `LIMITS.coverageParts`): "no skipping ahead" lets a seek go this far. */
+  reach: z.number().int().min(0).max(100),
 });
 export type MyCoverageJson = z.infer<typeof myCoverageJson>;
 
@@ -83,6 +86,8 @@ export const insightCellJson = z.object({
   completed: z.boolean(),
   lastWatchedAt: isoTime.nullable(),
   late: z.boolean(),
+  /** The student's question score in the lecture (src/contract/questions.ts); null without scored questions. */
+  score: questionScore,
 });
 export type InsightCellJson = z.infer<typeof insightCellJson>;
 
@@ -116,6 +121,7 @@ export const insightStudentJson = z.object({
       completed: z.boolean(),
       late: z.boolean(),
       lastWatchedAt: isoTime.nullable(),
+      score: questionScore,
       /** `LIMITS.coverageParts` play counts (0 = not played), capped at 255. */
       parts: z.array(z.number().int().min(0)),
     }),

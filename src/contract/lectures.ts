@@ -55,6 +55,8 @@ export const lectureJson = z.object({
   dueAt: isoTime.nullable(),
   /** The signed-in student's coverage (beyond the spec); null for the teacher or before any report. */
   myCoverage: myCoverageJson.nullable(),
+  /** "No skipping ahead": a student's seek stops at the first unanswered question and at what they really played. */
+  noSkip: z.boolean(),
 });
 export type LectureJson = z.infer<typeof lectureJson>;
 
@@ -93,6 +95,7 @@ export function toLectureJson(
     slideIndex: slideIndexState(video),
     dueAt: lecture.dueAt === null ? null : new Date(lecture.dueAt).toISOString(),
     myCoverage: mine?.coverage ?? null,
+    noSkip: lecture.noSkip,
   };
 }
 

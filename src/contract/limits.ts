@@ -45,6 +45,16 @@ export const LIMITS = {
   insightPageSizeDefault: 50,
   insightPageSizeMax: 100,
   insightPageMax: 10_000,
+  /** Questions inside a lecture (src/contract/questions.ts). */
+  questionsPerLecture: 50,
+  questionPromptMax: 500,
+  questionChoicesMin: 2,
+  questionChoicesMax: 6,
+  questionChoiceMax: 200,
+  /** A student's short answer. */
+  shortAnswerMax: 2000,
+  /** Tries at a question with feedback (a question without feedback takes one answer). */
+  questionTriesMax: 3,
 } as const;
 
 /** Ids are opaque url-safe strings; anything else cannot name a row. ID_CHARS is one inside a longer pattern. */
