@@ -32,6 +32,10 @@ export const lectureKeys = {
     [...lectureKeys.progressOfCourse(courseId), 'student', userId] as const,
   /** Where the class played a lecture (the teacher's strip over the seek bar). */
   strip: (lectureId: string) => ['lectures', lectureId, 'strip'] as const,
+  /** A lecture's questions as the signed-in person may see them (the teacher's with their right answers). */
+  questions: (lectureId: string) => ['lectures', lectureId, 'questions'] as const,
+  /** The teacher's view of the answers to a lecture's questions. */
+  questionResults: (lectureId: string) => ['lectures', lectureId, 'questions', 'results'] as const,
   /** A student's lectures due, across their classes. */
   todo: () => ['todo'] as const,
 };

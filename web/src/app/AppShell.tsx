@@ -10,6 +10,7 @@ import { WaitingTeachersBadge } from '../features/admin/components/WaitingTeache
 import { useNotesSync } from '../features/notes/hooks/useNotesSync';
 import { useOfflineSync } from '../features/offline/hooks/useOfflineSync';
 import { useCoverageSync } from '../features/player/hooks/useCoverageSync';
+import { useAnswerSync } from '../features/questions/hooks/useAnswerSync';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { UploadTray } from '../features/uploads/components/UploadTray';
 
@@ -38,6 +39,7 @@ export function AppShell() {
   useNotesSync();
   // What was played offline, sent when the connection is back (issue 33).
   useCoverageSync();
+  useAnswerSync();
   const [collapsed, setCollapsed] = useState(isNarrow);
   const [hovered, setHovered] = useState(false);
   const location = useLocation();

@@ -64,6 +64,23 @@ export type PlayerProps = {
   onCoverage?: (coverage: { percent: number; completed: boolean }) => void;
   /** Drawn over the seek bar (the teacher's strip of where the class played), inside the player's own layout. */
   seekOverlay?: ReactNode;
+  /** Moments the player stops at to ask something (the lecture's questions), and how far a seek may go. */
+  cues?: PlayerCues;
+};
+
+/**
+ * Questions inside the video, as the player sees them (features/questions makes them): the player pauses when its
+ * clock reaches one of `at` while playing, and shows `render` over the picture (full screen too) until `resume`.
+ */
+export type PlayerCues = {
+  /** Seconds of the questions not yet answered, in order. */
+  at: readonly number[];
+  render: (at: number, resume: () => void) => ReactNode;
+  /**
+   * "No skipping ahead": a seek goes no further than `until` (the first question not yet answered), nor past what
+   * this person played (`played` seconds from the start, as the server counted; or further in this sitting).
+   */
+  seekLimit: { played: number; until: number | null } | null;
 };
 
 /** The index of the mark playing at `clock` (the last one started), or -1 before the first. */

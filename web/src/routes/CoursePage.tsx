@@ -31,6 +31,7 @@ import { useRecordVisit } from '../features/notifications/api/notifications';
 import { OfflineDownload } from '../features/offline/components/OfflineDownload';
 import { VideoPlayer } from '../features/player/components/VideoPlayer';
 import { useAfterFirstScreen } from '../features/player/hooks/useAfterFirstScreen';
+import { useQuestionCues } from '../features/questions/hooks/useQuestionCues';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { LectureGuide } from '../features/slides/components/LectureGuide';
 
@@ -57,6 +58,7 @@ const DeleteTopicDialog = teacherTool('DeleteTopicDialog');
 const AddTopicModal = teacherTool('AddTopicModal');
 const EditTopicModal = teacherTool('EditTopicModal');
 const DownloadsSwitch = teacherTool('DownloadsSwitch');
+const QuestionsPanel = teacherTool('QuestionsPanel');
 
 export function CoursePage() {
   const { id } = useParams();
@@ -127,6 +129,9 @@ export function CoursePage() {
     selectedId === params.get('lecture') &&
     !lectures.some((lecture) => lecture._id === selectedId);
   usePageTitle(course?.courseName, removed ? undefined : selected?.nameOfTopic);
+  // A student's questions inside the lecture, asked by the player (never the teacher's or an administrator's).
+  const asStudent = !!course && !!user && user._id !== teacherIdOf(course) && !user.isAdmin;
+  const cues = useQuestionCues(removed ? null : selected, asStudent);
 
   // Comments and notes load with the page, not after the first frame: a pupil who goes offline a moment after
   // opening the class still has their notes to write in (and their code is there), which a deferred chunk broke.
@@ -225,6 +230,7 @@ export function CoursePage() {
                 onAddFirst={isTeacher ? () => setAdding(true) : undefined}
                 canRetry={isTeacher}
                 tracked={!isTeacher && !user?.isAdmin}
+                cues={cues}
                 seekOverlay={
                   isTeacher && selected ? (
                     <Suspense fallback={null}>
@@ -238,6 +244,11 @@ export function CoursePage() {
           {selected && !removed && (
             <div className="flex min-w-0 flex-col gap-4 empty:hidden md:order-3">
               <OfflineDownload lecture={selected} course={course} isTeacher={isTeacher} />
+              {isTeacher && (
+                <Suspense fallback={null}>
+                  <QuestionsPanel key={`questions ${selected._id}`} lecture={selected} />
+                </Suspense>
+              )}
               {/* Its own key: a sibling with the stage's key (the lecture id) makes React keep the old stage beside the new. */}
               {/* With chapters it shows at once, with the page (nothing moves); otherwise only once slides arrive. */}
               {(shown || selected.chapters.length > 0) && (

@@ -8,4 +8,5 @@ export { SharePanel } from '../features/classes/components/SharePanel';
 export { TeacherProgress } from '../features/classes/components/TeacherProgress';
 export { DeleteTopicDialog } from '../features/lectures/components/DeleteTopicDialog';
 export { DownloadsSwitch } from '../features/offline/components/DownloadsSwitch';
+export { QuestionsPanel } from '../features/questions/components/QuestionsPanel';
 export { AddTopicModal, EditTopicModal } from './topic/TopicModals';

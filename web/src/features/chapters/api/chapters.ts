@@ -33,14 +33,4 @@ export function useSaveChapters(lecture: Pick<LectureJson, '_id' | 'courseId'>) 
   });
 }
 
-/**
- * A time as a teacher types it: `m:ss`, `mm:ss` or `h:mm:ss` (seconds and minutes after an hour below 60), or a
- * plain number of seconds. Null when it does not read as a time.
- */
-export function parseTime(text: string): number | null {
-  const match = /^\s*(?:(\d{1,2}):)?(\d{1,3}):(\d{2})\s*$/.exec(text) ?? null;
-  if (!match) return /^\s*\d{1,5}\s*$/.test(text) ? Number(text.trim()) : null;
-  const [, hours, minutes, seconds] = match;
-  if (Number(seconds) > 59 || (hours !== undefined && Number(minutes) > 59)) return null;
-  return Number(hours ?? 0) * 3600 + Number(minutes) * 60 + Number(seconds);
-}
+export { parseTime } from '@lib/format';

@@ -62,6 +62,9 @@ export function LectureCoverageList({ lectures }: { lectures: InsightStudentJson
               {lecture.lastWatchedAt && (
                 <span>{t('insight.lastWatched', { when: formatRelative(lecture.lastWatchedAt) })}</span>
               )}
+              {lecture.score && (
+                <span>{t('insight.score', { right: lecture.score.right, total: lecture.score.total })}</span>
+              )}
             </p>
           </li>
         );

@@ -261,6 +261,11 @@ function CoverageCell({ lecture, cell }: { lecture: InsightLecture; cell: Insigh
             {formatRelative(cell.lastWatchedAt)}
           </span>
         )}
+        {cell?.score && (
+          <span className="text-slate-700" data-testid="insight-score">
+            {t('insight.score', { right: cell.score.right, total: cell.score.total })}
+          </span>
+        )}
       </div>
     </td>
   );

@@ -49,6 +49,7 @@ export function useUpdateCachedCoverage() {
                 completed: coverage.completed,
                 late:
                   item.myCoverage?.late ?? (coverage.completed && !!item.dueAt && Date.parse(item.dueAt) < Date.now()),
+                reach: item.myCoverage?.reach ?? 0,
               },
             }
           : item,

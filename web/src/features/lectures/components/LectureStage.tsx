@@ -1,6 +1,6 @@
 import { asSentence, processingForStudents } from '@lib/format';
 import { rich, t } from '@lib/i18n';
-import type { PlayerProps } from '@lib/playback';
+import type { PlayerCues, PlayerProps } from '@lib/playback';
 import { EyeIcon, HeartIcon, PlayIcon } from '@ui/icons';
 import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 import { type Lecture, useCountView, useSaveProgress, useToggleLike, useUpdateCachedCoverage } from '../api/lectures';
@@ -23,6 +23,7 @@ export function LectureStage({
   canRetry = false,
   tracked = false,
   seekOverlay,
+  cues,
 }: {
   /** The video player (features/player), given by the page that composes the two. */
   Player: ComponentType<PlayerProps>;
@@ -38,6 +39,8 @@ export function LectureStage({
   tracked?: boolean;
   /** Drawn over the player's seek bar (the teacher's strip of where the class played). */
   seekOverlay?: ReactNode;
+  /** The lecture's questions for a student (features/questions), asked by the player. */
+  cues?: PlayerCues;
 }) {
   const updateCached = useUpdateCachedCoverage();
   const toggleLike = useToggleLike();
@@ -103,6 +106,7 @@ export function LectureStage({
             coverageOf={tracked ? lecture._id : undefined}
             onCoverage={(coverage) => updateCached(lecture, coverage)}
             seekOverlay={seekOverlay}
+            cues={cues}
           />
           {upNextIn !== null && next && (
             <div

@@ -110,6 +110,8 @@ const classJson = (courseId: string, lectureId: string) => [
   `/api/courses/${courseId}`,
   `/api/lectures/course/${courseId}`,
   `/api/lectures/${lectureId}`,
+  // The lecture's questions as this student reads them (never with right answers they have not earned yet).
+  `/api/lectures/${lectureId}/questions`,
   `/api/enrollments/${courseId}/notes`,
 ];
 

@@ -149,6 +149,7 @@ const PERSONAL_JSON = [
   /^\/api\/courses\/[\w-]+$/,
   /^\/api\/lectures\/course\/[\w-]+$/,
   /^\/api\/lectures\/[\w-]+$/,
+  /^\/api\/lectures\/[\w-]+\/questions$/,
   /^\/api\/enrollments\/[\w-]+\/notes$/,
 ];
 const CAPTION_FILE = /^\/api\/lectures\/[\w-]+\/captions\/[\w-]+\.vtt$/;

@@ -13,12 +13,15 @@ export function PlayerOverlays({
   captionLanguage,
   onTogglePlay,
   onRetry,
+  asking = false,
 }: {
   state: PlayerState;
   /** The language of the captions shown, or null. */
   captionLanguage: string | null;
   onTogglePlay: () => void;
   onRetry: () => void;
+  /** A question is shown over the picture: it, not Play, is what to do next. */
+  asking?: boolean;
 }) {
   const { error, playing } = state;
   return (
@@ -32,7 +35,7 @@ export function PlayerOverlays({
       )}
 
       {/* Hidden while the settings menu is open: the menu would cover part of it on a small player. */}
-      {!playing && !error && !state.menuOpen && (
+      {!playing && !error && !state.menuOpen && !asking && (
         <button
           type="button"
           className="absolute top-1/2 left-1/2 z-10 flex size-14 sm:size-16 -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full bg-black/60 text-white backdrop-blur transition hover:bg-indigo-600"

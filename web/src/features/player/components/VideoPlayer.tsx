@@ -7,6 +7,7 @@ import { useCaptionTracks } from '../hooks/useCaptionTracks';
 import { useCoverageReports } from '../hooks/useCoverageReports';
 import { useHlsPlayer } from '../hooks/useHlsPlayer';
 import { CAPTIONS_KEY, rememberedSpeed, usePlayerCommands } from '../hooks/usePlayerCommands';
+import { usePlayerCues } from '../hooks/usePlayerCues';
 import { usePlayerKeyboard } from '../hooks/usePlayerKeyboard';
 import { usePlayerLayout } from '../hooks/usePlayerLayout';
 import { usePlayerTouch } from '../hooks/usePlayerTouch';
@@ -38,6 +39,7 @@ export function VideoPlayer({
   coverageOf,
   onCoverage,
   seekOverlay,
+  cues,
 }: PlayerProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const containerRef = useRef<HTMLElement>(null);
@@ -70,6 +72,7 @@ export function VideoPlayer({
   const reportPosition = usePositionReports(videoRef, src, onPosition);
   useCoverageReports(videoRef, coverageOf, onCoverage);
   useSeekRequests(videoRef, containerRef, stream.seekTo);
+  const cue = usePlayerCues(videoRef, containerRef, cues, dispatch);
   usePlayerLayout(containerRef, barRef, dispatch);
   // A language remembered on this device that this lecture has no captions in shows none (and CC is off).
   const captionLanguage = captions.some((caption) => caption.language === state.captionLanguage)
@@ -162,7 +165,21 @@ export function VideoPlayer({
           commands.togglePlay();
         }}
         onRetry={() => dispatch({ type: 'retry' })}
+        asking={cue.cueAt !== null}
       />
+
+      {cue.cueAt !== null && cues && (
+        // The question over the picture (inside the player, so full screen shows it too). Its keys are its own:
+        // Space types a space in an answer rather than playing the video.
+        // biome-ignore lint/a11y/noStaticElementInteractions: it only keeps its keys from the player's shortcuts
+        <div
+          className="absolute inset-0 z-30 overflow-y-auto bg-slate-950/90 text-white"
+          data-testid="question-overlay"
+          onKeyDown={(event) => event.stopPropagation()}
+        >
+          {cues.render(cue.cueAt, cue.resume)}
+        </div>
+      )}
 
       <PlayerControls
         state={shown}
