@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
-import { idSchema } from './text';
 import { questionScore } from './questions';
+import { idSchema } from './text';
 import { isoTime } from './users';
 
 /**

@@ -51,7 +51,11 @@ const at = z
 /** Whether the student is told right or wrong after answering (and may try again, up to `questionTriesMax`). */
 const feedback = z.boolean().default(true);
 
-const choiceIndex = z.number().int().min(0).max(LIMITS.questionChoicesMax - 1);
+const choiceIndex = z
+  .number()
+  .int()
+  .min(0)
+  .max(LIMITS.questionChoicesMax - 1);
 
 /** What a teacher writes: one question. */
 export const questionInput = z

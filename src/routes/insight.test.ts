@@ -301,7 +301,7 @@ describe("the teacher's view", () => {
     // Bob finishes it now: late.
     await report(lectureA, bob.token, { ranges: [[0, 60]], rate: 1, offline: true });
     const seen = await h.api('GET', `/api/lectures/${lectureA}`, { as: bob.token });
-    expect(seen.json.myCoverage).toEqual({ percent: 100, completed: true, late: true });
+    expect(seen.json.myCoverage).toEqual({ percent: 100, completed: true, late: true, reach: 100 });
     expect(seen.json.dueAt).toBe(past);
     expect((await h.api('GET', '/api/todo', { as: bob.token })).json.items).toEqual([]);
     const teacherSees = await h.api('GET', `/api/lectures/${lectureA}`, { as: teacher.token });
@@ -363,10 +363,12 @@ describe("the teacher's view", () => {
       .split('\r\n');
     expect(lines).toHaveLength(5);
     expect(lines[0]).toBe(
-      '"Name","Lenses %","Lenses completed","Lenses last watched","Prisms %","Prisms completed","Prisms last watched"',
+      '"Name","Lenses %","Lenses completed","Lenses last watched","Lenses question score %",' +
+        '"Prisms %","Prisms completed","Prisms last watched","Prisms question score %"',
     );
     expect(lines[1]?.startsWith('"Ann Pupil","100","yes","')).toBe(true);
-    expect(lines[3]).toBe('"Cid Pupil","0","no","","0","no",""');
+    // No questions in these lectures: the score is empty.
+    expect(lines[3]).toBe('"Cid Pupil","0","no","","","0","no","",""');
     const french = await h.api('GET', `/api/courses/${course}/insight.csv`, {
       as: teacher.token,
       headers: { 'accept-language': 'fr' },
