@@ -39,8 +39,11 @@ import { idParam, idSchema, validate } from '../http/validation';
 import { fittedAnswer, isScored, scoreAnswer, triesLeft } from '../lib/questions';
 import { durationOf, trackingOff } from './insight';
 
-/** An answer is a few KB at most (a 2,000-character short answer); anything much bigger is refused unread. */
-const ANSWER_MAX_BYTES = 16 * 1024;
+/**
+ * A 2,000-character short answer is at most ~12 KB of JSON. The cap leaves room for a short answer ten times too
+ * long to be read and told so in the field's words (`fields.answerTooLong`); anything bigger is refused unread.
+ */
+const ANSWER_MAX_BYTES = 64 * 1024;
 
 const questionParam = z.object({ id: idSchema, questionId: idSchema });
 const markParam = z.object({ id: idSchema, userId: idSchema });
