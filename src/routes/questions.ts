@@ -51,6 +51,8 @@ const markParam = z.object({ id: idSchema, userId: idSchema });
 const markedAnswerJson = questionResultsJson.shape.questions.element.shape.answers.element;
 
 const questionNotFound = () => notFound('question_not_found', 'errors.questionNotFound');
+const tooManyQuestions = () =>
+  new ApiError(409, 'too_many_questions', 'errors.tooManyQuestions', {}, { max: LIMITS.questionsPerLecture });
 const iso = (ms: number) => new Date(ms).toISOString();
 /** Students' browsers keep the list for offline viewing, but ask again each time they are online. */
 const REVALIDATE = { 'Cache-Control': 'private, no-cache' };
@@ -162,17 +164,7 @@ export function questionRoutes(deps: AppDeps) {
         const input = c.req.valid('json');
         await checkMoment(db, lecture, input.at);
         const question = await addQuestion(db, lecture.id, input);
-        if (!question) {
-          throw new ApiError(
-            409,
-            'too_many_questions',
-            'errors.tooManyQuestions',
-            {},
-            {
-              max: LIMITS.questionsPerLecture,
-            },
-          );
-        }
+        if (!question) throw tooManyQuestions();
         return c.json(teacherView(question), 201);
       },
     )

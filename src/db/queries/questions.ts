@@ -141,9 +141,9 @@ export async function deleteQuestion(db: Db, lectureId: string, questionId: stri
 }
 
 /**
- * Keeps a student's answer, scored: a first answer, or another try after a wrong one (the caller checked that one
- * is allowed against `previous`, read here with its row locked). Answers undefined when the answer changed in between
- * (a second request at once): the caller refuses it.
+ * Keeps a student's scored answer: a first answer, or another try when `mayReplace` allows it given the answer kept
+ * (read with its row locked, so two tries at once cannot both pass). Answers `{ kept }`, or `{ refused }` with the
+ * answer that stays (undefined when a first answer sent twice at once lost the race).
  */
 export async function recordAnswer(
   db: Db,
