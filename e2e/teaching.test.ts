@@ -278,7 +278,7 @@ test('the "Watch by" date shows to students and in their to-do list; the CSV has
   const lines = text.slice(1).trim().split(/\r?\n/);
   expect(lines).toHaveLength(4);
   expect(lines[0]).toContain('Standing waves %');
-  // Every cell is quoted: name, then per lecture its percent, completed, last watched.
+  // Every cell is quoted: name, then per lecture its percent, completed, last watched, question score.
   const ada = (lines.find((line) => line.includes('Ada Half')) ?? '')
     .split(',')
     .map((cell) => cell.replace(/^"|"$/g, ''));

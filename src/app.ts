@@ -24,6 +24,7 @@ import { lecturesRoutes } from './routes/lectures';
 import { mediaRoutes } from './routes/media';
 import { notificationPrefsRoutes, notificationsRoutes } from './routes/notifications';
 import { profileRoutes } from './routes/profile';
+import { answersRoutes } from './routes/questions';
 import { resumableUploadRoutes } from './routes/resumable-uploads';
 import { schoolSignInRoutes, signInMethodsRoutes } from './routes/school-sign-in';
 import { searchRoutes } from './routes/search';
@@ -115,6 +116,7 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
     .route('/api/enrollments', enrollmentsRoutes(deps))
     .route('/api/invites', invitesRoutes(deps))
     .route('/api/lectures', lecturesRoutes(deps))
+    .route('/api/questions', answersRoutes(deps))
     .route('/api/upload', uploadRoutes(deps))
     .route('/api/uploads', resumableUploadRoutes(deps))
     .route('/api/videos', videosRoutes(deps))

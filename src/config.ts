@@ -225,7 +225,7 @@ export type Config = Readonly<{
   teacherSignup: 'approval' | 'open' | 'closed';
   /** Teachers with an address in these domains are approved at once. */
   teacherEmailDomains: readonly string[];
-  /** STUDENT_TRACKING: per-student coverage rows (on), or anonymous per-part totals only (off): docs/teaching.md. */
+  /** STUDENT_TRACKING: per-student coverage and answers (on), or anonymous per-part totals only (off): docs/teaching.md. */
   studentTracking: boolean;
   backupDir: string | undefined;
   backupEveryMs: number;

@@ -1,5 +1,6 @@
 import type { Db } from './db/client';
 import { deleteCoverageInCourse } from './db/queries/insight';
+import { deleteAnswersInCourse } from './db/queries/questions';
 import { type Listener, on } from './events/events';
 import type { AppEventType } from './events/types';
 import type { JobChange, Projection } from './jobs/types';
@@ -54,8 +55,11 @@ const consequences: { [T in AppEventType]?: Listener<T>[] } = {
     // Its lecture's teacher and (for a reply) the parent's author are told.
     (tx, { commentId }) => commentPosted(tx, commentId),
   ],
-  // Their coverage of the class's lectures is deleted with the enrollment (docs/teaching.md).
-  'student-left': [(tx, { courseId, studentId }) => deleteCoverageInCourse(tx, courseId, studentId)],
+  // Their coverage of the class's lectures and their answers to its questions go with the enrollment (docs/teaching.md).
+  'student-left': [
+    (tx, { courseId, studentId }) => deleteCoverageInCourse(tx, courseId, studentId),
+    (tx, { courseId, studentId }) => deleteAnswersInCourse(tx, courseId, studentId),
+  ],
   // Every administrator (but a disabled one) is told, once per teacher.
   'teacher-waits': [(tx, { teacherId }) => teacherWaits(tx, teacherId)],
   'teacher-decided': [(tx, { teacherId, status }) => teacherDecided(tx, teacherId, status)],

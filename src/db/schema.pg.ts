@@ -232,6 +232,7 @@ export const lectures = pgTable(
     studentsToldAt: ms('students_told_at'),
     dueAt: ms('due_at'),
     remindedAt: ms('reminded_at'),
+    noSkip: boolean('no_skip').notNull().default(false),
   },
   (table) => [index('lectures_course').on(table.courseId, table.createdAt), index('lectures_video').on(table.videoId)],
 );
@@ -387,6 +388,53 @@ export const lecturePartTotals = pgTable('lecture_part_totals', {
   plays: text('plays').notNull(),
   updatedAt: ms('updated_at').notNull(),
 });
+
+export const lectureQuestions = pgTable(
+  'lecture_questions',
+  {
+    id: text('id').primaryKey(),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    at: doublePrecision('at').notNull(),
+    kind: text('kind', { enum: ['choice', 'truefalse', 'short'] }).notNull(),
+    prompt: text('prompt').notNull(),
+    choices: text('choices').notNull().default('[]'),
+    answerKey: text('answer_key'),
+    marked: boolean('marked').notNull().default(false),
+    feedback: boolean('feedback').notNull().default(true),
+    version: integer('version').notNull().default(0),
+    createdAt: ms('created_at').notNull().default(now),
+    updatedAt: ms('updated_at').notNull().default(now),
+  },
+  (table) => [index('lecture_questions_lecture').on(table.lectureId, table.at)],
+);
+
+export const questionAnswers = pgTable(
+  'question_answers',
+  {
+    questionId: text('question_id')
+      .notNull()
+      .references(() => lectureQuestions.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    answer: text('answer').notNull(),
+    correct: boolean('correct'),
+    tries: integer('tries').notNull().default(1),
+    version: integer('version').notNull().default(0),
+    answeredAt: ms('answered_at').notNull(),
+    offline: boolean('offline').notNull().default(false),
+  },
+  (table) => [
+    primaryKey({ columns: [table.questionId, table.userId] }),
+    index('question_answers_lecture_user').on(table.lectureId, table.userId),
+    index('question_answers_user').on(table.userId),
+  ],
+);
 
 export const jobs = pgTable(
   'jobs',
@@ -544,6 +592,8 @@ export const pgTables = {
   watchCoverage,
   courseCoverage,
   lecturePartTotals,
+  lectureQuestions,
+  questionAnswers,
   jobs,
   workers,
   rateLimits,

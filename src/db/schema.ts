@@ -280,6 +280,8 @@ export let lectures = sqliteTable(
     dueAt: integer('due_at'),
     /** When its students were reminded a day before `dueAt` (ms): once per lecture. */
     remindedAt: integer('reminded_at'),
+    /** "No skipping ahead": a student seeks no further than their first unanswered question or what they played. */
+    noSkip: integer('no_skip', { mode: 'boolean' }).notNull().default(false),
   },
   (table) => [index('lectures_course').on(table.courseId, table.createdAt), index('lectures_video').on(table.videoId)],
 );
@@ -478,6 +480,72 @@ export let lecturePartTotals = sqliteTable('lecture_part_totals', {
   updatedAt: integer('updated_at').notNull(),
 });
 
+/**
+ * A question asked at a moment of a lecture's video (docs/teaching.md, "Questions inside the video"). `answer_key`
+ * never leaves the server for a student before their final answer. `version` counts the edits that changed what is
+ * right (kind, choices or key): an answer to an earlier version reads as `changed`.
+ */
+export let lectureQuestions = sqliteTable(
+  'lecture_questions',
+  {
+    id: text('id').primaryKey(),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    /** The second of the video it is asked at. */
+    at: real('at').notNull(),
+    kind: text('kind', { enum: ['choice', 'truefalse', 'short'] }).notNull(),
+    prompt: text('prompt').notNull(),
+    /** JSON array of the choices' texts ('[]' but for a choice question). */
+    choices: text('choices').notNull().default('[]'),
+    /** JSON: the right choices' indexes, or true/false; null for a short answer. */
+    answerKey: text('answer_key'),
+    /** A short answer the teacher marks (counted in the score); unmarked ones never are. */
+    marked: integer('marked', { mode: 'boolean' }).notNull().default(false),
+    /** The student is told right or wrong, and may try again after a wrong answer. */
+    feedback: integer('feedback', { mode: 'boolean' }).notNull().default(true),
+    version: integer('version').notNull().default(0),
+    createdAt: integer('created_at').notNull().default(now),
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (table) => [index('lecture_questions_lecture').on(table.lectureId, table.at)],
+);
+
+/**
+ * A student's answer to a question, scored by the server (`correct` null: not scored, or waiting for the teacher's
+ * mark). `lecture_id` lets leaving a class delete its answers; deleted with the account, the question or the lecture.
+ */
+export let questionAnswers = sqliteTable(
+  'question_answers',
+  {
+    questionId: text('question_id')
+      .notNull()
+      .references(() => lectureQuestions.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    /** JSON: the picked choices' indexes (sorted), true/false, or the short answer's text. */
+    answer: text('answer').notNull(),
+    correct: integer('correct', { mode: 'boolean' }),
+    tries: integer('tries').notNull().default(1),
+    /** The question's version this answer was scored against. */
+    version: integer('version').notNull().default(0),
+    answeredAt: integer('answered_at').notNull(),
+    /** Answered while offline, sent once the network came back. */
+    offline: integer('offline', { mode: 'boolean' }).notNull().default(false),
+  },
+  (table) => [
+    primaryKey({ columns: [table.questionId, table.userId] }),
+    index('question_answers_lecture_user').on(table.lectureId, table.userId),
+    index('question_answers_user').on(table.userId),
+  ],
+);
+
+export type LectureQuestion = typeof lectureQuestions.$inferSelect;
+export type QuestionAnswer = typeof questionAnswers.$inferSelect;
 export type WatchCoverage = typeof watchCoverage.$inferSelect;
 export type Enrollment = typeof enrollments.$inferSelect;
 export type WatchProgress = typeof watchProgress.$inferSelect;
@@ -691,6 +759,8 @@ export const sqliteTables = {
   watchCoverage,
   courseCoverage,
   lecturePartTotals,
+  lectureQuestions,
+  questionAnswers,
   jobs,
   workers,
   rateLimits,
@@ -732,6 +802,8 @@ export function selectEngineTables(engine: 'sqlite' | 'postgres') {
   watchCoverage = tables.watchCoverage;
   courseCoverage = tables.courseCoverage;
   lecturePartTotals = tables.lecturePartTotals;
+  lectureQuestions = tables.lectureQuestions;
+  questionAnswers = tables.questionAnswers;
   jobs = tables.jobs;
   workers = tables.workers;
   rateLimits = tables.rateLimits;

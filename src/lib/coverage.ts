@@ -87,6 +87,11 @@ export function playsOf(tenths: number[], duration: number): number[] {
 }
 
 export const playedParts = (plays: number[]) => plays.filter((count) => count > 0).length;
+/** Parts played in a row from the start: how far "no skipping ahead" lets a student seek. */
+export function reachOf(plays: readonly number[]) {
+  const unplayed = plays.indexOf(0);
+  return unplayed === -1 ? plays.length : unplayed;
+}
 export const isCompleted = (parts: number) => parts >= COMPLETED_PARTS;
 
 /** The seconds a report may add: the time since the last one (or a first report's allowance) at the credited rate. */

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { nowMs } from '../db/dialect';
 import { deleteAllCoverage } from '../db/queries/insight';
+import { deleteAllAnswers } from '../db/queries/questions';
 import {
   classVisits,
   comments,
@@ -746,8 +747,11 @@ export function notificationHandlers(
     'due-reminders': {
       everyMs: DUE_REMINDERS_EVERY_MS,
       run: async () => {
-        // With STUDENT_TRACKING=off no per-student row is kept: any from before are deleted here.
-        if (!deps.config.studentTracking) await deleteAllCoverage(deps.db);
+        // With STUDENT_TRACKING=off no per-student row is kept: any from before (coverage, answers) are deleted here.
+        if (!deps.config.studentTracking) {
+          await deleteAllCoverage(deps.db);
+          await deleteAllAnswers(deps.db);
+        }
         return sendDueReminders(deps.db);
       },
     },

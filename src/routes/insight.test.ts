@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { and, eq, sql } from 'drizzle-orm';
 import { masterPlaylistPath } from '../contract/videos';
-import { courseCoverage, lecturePartTotals, videos, watchCoverage } from '../db/schema';
+import { courseCoverage, lecturePartTotals, questionAnswers, videos, watchCoverage } from '../db/schema';
 import { newId } from '../lib/ids';
 import { type Account, type Harness, startHarness } from '../test/harness';
 import { classScenario, createClass, joinClass } from '../test/scenario';
@@ -301,7 +301,7 @@ describe("the teacher's view", () => {
     // Bob finishes it now: late.
     await report(lectureA, bob.token, { ranges: [[0, 60]], rate: 1, offline: true });
     const seen = await h.api('GET', `/api/lectures/${lectureA}`, { as: bob.token });
-    expect(seen.json.myCoverage).toEqual({ percent: 100, completed: true, late: true });
+    expect(seen.json.myCoverage).toEqual({ percent: 100, completed: true, late: true, reach: 100 });
     expect(seen.json.dueAt).toBe(past);
     expect((await h.api('GET', '/api/todo', { as: bob.token })).json.items).toEqual([]);
     const teacherSees = await h.api('GET', `/api/lectures/${lectureA}`, { as: teacher.token });
@@ -363,10 +363,12 @@ describe("the teacher's view", () => {
       .split('\r\n');
     expect(lines).toHaveLength(5);
     expect(lines[0]).toBe(
-      '"Name","Lenses %","Lenses completed","Lenses last watched","Prisms %","Prisms completed","Prisms last watched"',
+      '"Name","Lenses %","Lenses completed","Lenses last watched","Lenses question score %",' +
+        '"Prisms %","Prisms completed","Prisms last watched","Prisms question score %"',
     );
     expect(lines[1]?.startsWith('"Ann Pupil","100","yes","')).toBe(true);
-    expect(lines[3]).toBe('"Cid Pupil","0","no","","0","no",""');
+    // No questions in these lectures: the score is empty.
+    expect(lines[3]).toBe('"Cid Pupil","0","no","","","0","no","",""');
     const french = await h.api('GET', `/api/courses/${course}/insight.csv`, {
       as: teacher.token,
       headers: { 'accept-language': 'fr' },
@@ -377,20 +379,40 @@ describe("the teacher's view", () => {
 });
 
 describe('privacy', () => {
-  test('removal, account deletion and lecture deletion delete the rows', async () => {
+  test('removal, account deletion and lecture deletion delete the rows: coverage and answers', async () => {
     const made = await createClass(h, teacher, 'Privacy');
     const [kim, lou] = await Promise.all([h.signUp('student', 'Kim Leaves'), h.signUp('student', 'Lou Deletes')]);
     await joinClass(h, kim, made.inviteCode);
     await joinClass(h, lou, made.inviteCode);
     const first = await lectureWithVideo('Kept a while', 60, made.id);
     const second = await lectureWithVideo('Deleted', 60, made.id);
+    // A question in each lecture, answered by both (their answers go with their coverage).
+    const questionIds: string[] = [];
+    for (const lectureId of [first, second]) {
+      const question = await h.api('POST', `/api/lectures/${lectureId}/questions`, {
+        as: teacher.token,
+        body: { kind: 'truefalse', at: 5, prompt: 'Seen it?', correct: true },
+      });
+      expect(question.status).toBe(201);
+      questionIds.push(question.json._id);
+    }
     for (const who of [kim, lou]) {
       for (const lectureId of [first, second]) {
         expect((await report(lectureId, who.token, { ranges: [[0, 10]], rate: 1 })).status).toBe(200);
       }
+      for (const questionId of questionIds) {
+        const answered = await h.api('POST', `/api/questions/${questionId}/answers`, {
+          as: who.token,
+          body: { answer: true },
+        });
+        expect(answered.status).toBe(200);
+      }
     }
     const countFor = async (userId: string) =>
       (await h.db.select().from(watchCoverage).where(eq(watchCoverage.userId, userId))).length;
+    const answersOf = async (userId: string) =>
+      (await h.db.select().from(questionAnswers).where(eq(questionAnswers.userId, userId))).length;
+    expect(await answersOf(kim.user._id)).toBe(2);
     const totalsOf = async (userId: string) =>
       h.db.select().from(courseCoverage).where(eq(courseCoverage.userId, userId));
     expect(await countFor(kim.user._id)).toBe(2);
@@ -399,9 +421,11 @@ describe('privacy', () => {
     expect(removed.status).toBe(200);
     expect(await countFor(kim.user._id)).toBe(0);
     expect(await totalsOf(kim.user._id)).toEqual([]);
+    expect(await answersOf(kim.user._id)).toBe(0);
     // The lecture deleted: its rows go.
     expect((await h.api('DELETE', `/api/lectures/${second}`, { as: teacher.token })).status).toBe(200);
     expect(await countFor(lou.user._id)).toBe(1);
+    expect(await answersOf(lou.user._id)).toBe(1);
     // The class's totals are counted again without the deleted lecture.
     expect(await totalsOf(lou.user._id)).toEqual([expect.objectContaining({ courseId: made.id, started: 1, done: 0 })]);
     // The account deleted: the rest goes.
@@ -412,10 +436,13 @@ describe('privacy', () => {
     if (deleted.status === 200 || deleted.status === 204) {
       expect(await countFor(lou.user._id)).toBe(0);
       expect(await totalsOf(lou.user._id)).toEqual([]);
+      expect(await answersOf(lou.user._id)).toBe(0);
     } else throw new Error(`account delete answered ${deleted.status}: ${deleted.text}`);
     const snapshot = await h.snapshot();
     const rows = (snapshot.watch_coverage ?? []) as { user_id: string }[];
     expect(rows.filter((row) => row.user_id === kim.user._id || row.user_id === lou.user._id)).toEqual([]);
+    const answerRows = (snapshot.question_answers ?? []) as { user_id: string }[];
+    expect(answerRows.filter((row) => row.user_id === kim.user._id || row.user_id === lou.user._id)).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   stripJson,
   todoJson,
 } from '../contract/insight';
+import type { QuestionScore } from '../contract/questions';
 import type { Db } from '../db/client';
 import {
   coverageCells,
@@ -26,12 +27,13 @@ import {
   todoOf,
 } from '../db/queries/insight';
 import { videoById } from '../db/queries/lectures';
+import { questionScores } from '../db/queries/questions';
 import type { Lecture, User } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, errorBody, forbidden, notFound } from '../errors';
 import { answers } from '../http/openapi';
 import { idParam, idSchema, validate } from '../http/validation';
-import { localeOfRequest, translate } from '../i18n/translate';
+import { localeOfRequest, type MessageKey, translate } from '../i18n/translate';
 import { decodePlays } from '../lib/coverage';
 
 /** A report is a few hundred bytes; anything much bigger is refused before it is read. */
@@ -40,14 +42,15 @@ const REPORT_MAX_BYTES = 8 * 1024;
 const CSV_STUDENTS_MAX = 5000;
 
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
-const trackingOff = () => new ApiError(409, 'tracking_off', 'errors.trackingOff');
+/** With STUDENT_TRACKING=off, what shows one student's records answers this. */
+export const trackingOff = () => new ApiError(409, 'tracking_off', 'errors.trackingOff');
 const studentParam = z.object({ id: idSchema, userId: idSchema });
 
-/** The seconds of a lecture's video, or a 409 when it has none that plays yet. */
-async function durationOf(db: Db, lecture: Lecture) {
+/** The seconds of a lecture's video, or a 409 `no_video` (saying `message`) when it has none that plays yet. */
+export async function durationOf(db: Db, lecture: Lecture, message: MessageKey = 'errors.coverageNoVideo') {
   const video = lecture.videoId ? await videoById(db, lecture.videoId) : undefined;
   const seconds = video ? video.durationMs / 1000 : 0;
-  if (!video || seconds <= 0) throw new ApiError(409, 'no_video', 'errors.coverageNoVideo');
+  if (!video || seconds <= 0) throw new ApiError(409, 'no_video', message);
   return seconds;
 }
 
@@ -131,6 +134,11 @@ export function insightRoutes(deps: AppDeps) {
           throw notFound('lecture_not_found', 'errors.lectureNotFound');
         }
         const page = await insightPage(db, course.id, query, lectures.length, Date.now());
+        const scoreOf = await questionScores(
+          db,
+          course.id,
+          page.students.map((student) => student.id),
+        );
         return c.json({
           lectures: lectures.map((lecture) => ({
             _id: lecture.id,
@@ -140,7 +148,9 @@ export function insightRoutes(deps: AppDeps) {
           students: page.students.map((student) => ({
             _id: student.id,
             username: student.username,
-            lectures: lectures.map((lecture) => cellOf(lecture.id, page.cells.get(student.id)?.get(lecture.id))),
+            lectures: lectures.map((lecture) =>
+              cellOf(lecture.id, page.cells.get(student.id)?.get(lecture.id), scoreOf(student.id, lecture.id)),
+            ),
           })),
           page: query.page,
           size: query.size,
@@ -159,11 +169,9 @@ export function insightRoutes(deps: AppDeps) {
         const locale = localeOfRequest(c);
         const lectures = await lecturesForInsight(db, course.id);
         const students = (await studentsOfCourse(db, course.id)).slice(0, CSV_STUDENTS_MAX);
-        const cells = await coverageCells(
-          db,
-          course.id,
-          students.map((student) => student.id),
-        );
+        const studentIds = students.map((student) => student.id);
+        const cells = await coverageCells(db, course.id, studentIds);
+        const scoreOf = await questionScores(db, course.id, studentIds);
         const yes = translate(locale, 'coverageCsv.yes');
         const no = translate(locale, 'coverageCsv.no');
         const header = [
@@ -172,13 +180,15 @@ export function insightRoutes(deps: AppDeps) {
             translate(locale, 'coverageCsv.percent', { title: lecture.nameOfTopic }),
             translate(locale, 'coverageCsv.completed', { title: lecture.nameOfTopic }),
             translate(locale, 'coverageCsv.lastWatched', { title: lecture.nameOfTopic }),
+            translate(locale, 'coverageCsv.score', { title: lecture.nameOfTopic }),
           ]),
         ];
         const rows = students.map((student) => [
           student.username,
           ...lectures.flatMap((lecture) => {
-            const cell = cellOf(lecture.id, cells.get(student.id)?.get(lecture.id));
-            return [String(cell.percent), cell.completed ? yes : no, cell.lastWatchedAt ?? ''];
+            const cell = cellOf(lecture.id, cells.get(student.id)?.get(lecture.id), scoreOf(student.id, lecture.id));
+            const score = cell.score ? String(cell.score.percent) : '';
+            return [String(cell.percent), cell.completed ? yes : no, cell.lastWatchedAt ?? '', score];
           }),
         ]);
         const text = `\uFEFF${[header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
@@ -204,6 +214,7 @@ export function insightRoutes(deps: AppDeps) {
         if (!student) throw notFound('student_not_found', 'errors.studentNotInClass');
         const lectures = await lecturesForInsight(db, course.id);
         const rows = new Map((await studentCoverage(db, course.id, userId)).map((row) => [row.lectureId, row]));
+        const scoreOf = await questionScores(db, course.id, [userId]);
         return c.json({
           student: { _id: student.id, username: student.username },
           lectures: lectures.map((lecture) => {
@@ -211,7 +222,7 @@ export function insightRoutes(deps: AppDeps) {
             return {
               nameOfTopic: lecture.nameOfTopic,
               dueAt: iso(lecture.dueAt),
-              ...cellOf(lecture.id, row),
+              ...cellOf(lecture.id, row, scoreOf(userId, lecture.id)),
               parts: row ? decodePlays(row.plays) : decodePlays(''),
             };
           }),
@@ -243,6 +254,7 @@ export function todoRoutes(deps: AppDeps) {
 function cellOf(
   lectureId: string,
   row: { playedParts: number; completedAt: number | null; lastAt: number; late: boolean } | undefined,
+  score: QuestionScore,
 ): InsightCellJson {
   return {
     lectureId,
@@ -250,6 +262,7 @@ function cellOf(
     completed: row ? row.completedAt !== null : false,
     lastWatchedAt: iso(row?.lastAt),
     late: row?.late ?? false,
+    score,
   };
 }
 

@@ -33,6 +33,7 @@ import { commentsRoutes } from './comments';
 import { downloadsRoutes } from './downloads';
 import { coverageRoutes } from './insight';
 import { progressRoutes } from './progress';
+import { questionRoutes } from './questions';
 import { reactionsRoutes } from './reactions';
 import { slidesRoutes } from './slides';
 
@@ -47,6 +48,8 @@ const updateBody = z.object({
   description,
   /** "Watch by" (beyond the spec): an ISO time, or null to clear it. */
   dueAt: dueAtField.optional(),
+  /** "No skipping ahead" for its students (docs/teaching.md, "Questions inside the video"). */
+  noSkip: z.boolean().optional(),
 });
 const courseParam = z.object({ courseId: idSchema });
 
@@ -82,9 +85,9 @@ export function lecturesRoutes(deps: AppDeps) {
 
   return (
     new Hono<AppEnv>()
-      // Likes and views, comments, progress and captions are lectures' sub-resources; each route of theirs asks for
-      // a signed-in user itself. They come before the `use` below, which then never runs for them (their handler
-      // answers first): one session lookup per request.
+      // Likes and views, comments, progress, captions, coverage and questions are lectures' sub-resources; each route
+      // of theirs asks for a signed-in user itself. They come before the `use` below, which then never runs for them
+      // (their handler answers first): one session lookup per request.
       .route('/', reactionsRoutes(deps))
       .route('/', captionsRoutes(deps))
       .route('/', slidesRoutes(deps))
@@ -93,6 +96,7 @@ export function lecturesRoutes(deps: AppDeps) {
       .route('/', commentsRoutes(deps))
       .route('/', progressRoutes(deps))
       .route('/', coverageRoutes(deps))
+      .route('/', questionRoutes(deps))
       .use(requireUser(deps))
 
       .get('/course/:courseId', answers({ 200: z.array(lectureJson) }), validate('param', courseParam), async (c) => {
@@ -146,6 +150,7 @@ export function lecturesRoutes(deps: AppDeps) {
             ...(body.dueAt !== undefined
               ? { dueAt: body.dueAt === null ? null : Date.parse(body.dueAt), remindedAt: null }
               : {}),
+            ...(body.noSkip !== undefined ? { noSkip: body.noSkip } : {}),
           });
           if (lecture.videoId !== videoId) await deleteUnreferencedVideos(deps, [lecture.videoId]);
           if (videoId && lecture.videoId !== videoId) deps.jobs.wake();

@@ -15,6 +15,7 @@ import {
   playedParts,
   playsOf,
   type Range,
+  reachOf,
   reportDigest,
 } from '../../lib/coverage';
 import type { Db } from '../client';
@@ -158,11 +159,12 @@ export async function recordAnonymous(
 
 /** A student's coverage of some lectures, by lecture (the lecture answers' `myCoverage`). */
 export async function coverageOfLectures(db: Db, userId: string, lectureIds: string[]) {
-  const found = new Map<string, { percent: number; completed: boolean; late: boolean }>();
+  const found = new Map<string, { percent: number; completed: boolean; late: boolean; reach: number }>();
   if (lectureIds.length === 0) return found;
   const rows = await db
     .select({
       lectureId: watchCoverage.lectureId,
+      plays: watchCoverage.plays,
       playedParts: watchCoverage.playedParts,
       completedAt: watchCoverage.completedAt,
       late: watchCoverage.late,
@@ -171,7 +173,7 @@ export async function coverageOfLectures(db: Db, userId: string, lectureIds: str
     .where(and(eq(watchCoverage.userId, userId), inArray(watchCoverage.lectureId, lectureIds)));
   for (const row of rows) {
     const { percent, completed } = resultOf(row, false);
-    found.set(row.lectureId, { percent, completed, late: row.late });
+    found.set(row.lectureId, { percent, completed, late: row.late, reach: reachOf(decodePlays(row.plays)) });
   }
   return found;
 }

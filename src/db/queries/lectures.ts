@@ -220,6 +220,7 @@ export async function updateLecture(
     chapters?: string | null;
     dueAt?: number | null;
     remindedAt?: null;
+    noSkip?: boolean;
   },
 ) {
   return transaction(db, async (tx) => {

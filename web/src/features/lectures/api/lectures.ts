@@ -49,6 +49,7 @@ export function useUpdateCachedCoverage() {
                 completed: coverage.completed,
                 late:
                   item.myCoverage?.late ?? (coverage.completed && !!item.dueAt && Date.parse(item.dueAt) < Date.now()),
+                // The report's answer does not carry it: the next fetch of the list does.
                 reach: item.myCoverage?.reach ?? 0,
               },
             }
