@@ -129,6 +129,14 @@ test('a saved lecture plays offline after a reload, with its captions; a note wr
     timeout: 30_000,
   });
   expect(await videoTime(page)).toBeGreaterThan(1.5);
+  // What was played offline waits on this device, to be counted once the connection is back (issue 33).
+  await page.evaluate(() => document.querySelector('video')?.pause());
+  expect(
+    await page.evaluate(
+      (key) => Object.keys(JSON.parse(localStorage.getItem(key) ?? '{}')),
+      `classroom.coverage.${student.user._id}`,
+    ),
+  ).toEqual([lectureId]);
   // The captions come from the saved copy too.
   const captionUrl = await page.evaluate(() => document.querySelector('track')?.getAttribute('src') ?? '');
   expect(captionUrl).toContain(`/api/lectures/${lectureId}/captions/`);
@@ -148,6 +156,12 @@ test('a saved lecture plays offline after a reload, with its captions; a note wr
     async () => (await student.api('GET', `/api/enrollments/${openCourse}/notes`)).notes === note,
   );
   await page.getByText('Saved. Only you can see these').waitFor({ timeout: 10_000 });
+  await waitUntil('the coverage played offline reaches the server', async () => {
+    const mine = await student.api('GET', `/api/courses/${openCourse}/insight/students/${student.user._id}`);
+    return (mine.lectures ?? []).some(
+      (lecture: { lectureId: string; percent: number }) => lecture.lectureId === lectureId && lecture.percent > 0,
+    );
+  });
   // Back online, Retry loads them.
   await comments.getByRole('button', { name: 'Retry' }).click();
   await comments.getByText('No comments yet. Start the conversation.').waitFor({ timeout: 10_000 });

@@ -32,6 +32,9 @@ let stripLectureId: string;
 /** The still-slides lecture each path plays. */
 let slidesLectureId: string;
 let stripSeconds: number[] = [];
+let teacher: Awaited<ReturnType<typeof createAccount>>;
+/** A short lecture that the question checks put a question in (and take it out again). */
+let questionLectureId: string;
 
 /** A cue every two seconds for the whole clip: whenever the test looks, one is on screen. */
 const vtt = `WEBVTT\n\n${Array.from({ length: 15 }, (_, i) => {
@@ -42,7 +45,7 @@ const vtt = `WEBVTT\n\n${Array.from({ length: 15 }, (_, i) => {
 beforeAll(async () => {
   mail = await startMailCapture();
   server = await startServer({ env: { SMTP_URL: mail.url, TEACHER_SIGNUP: 'open' } });
-  const teacher = await createAccount(server, mail, 'Grace Hopper', 'teacher');
+  teacher = await createAccount(server, mail, 'Grace Hopper', 'teacher');
   student = await createAccount(server, mail, 'Ada Student', 'student');
   const course = await teacher.api('POST', '/api/courses', { courseName: 'Compilers 101' });
   courseId = course._id;
@@ -61,6 +64,10 @@ beforeAll(async () => {
     return uploaded.lectureId as string;
   };
   const camera = await add('Camera lecture', await makeClip(clips, { width: 640, height: 360, seconds: 30 }));
+  questionLectureId = await add(
+    'Question lecture',
+    await makeClip(clips, { width: 640, height: 360, seconds: 12, name: 'question.mp4' }),
+  );
   const captions = new FormData();
   captions.append('file', new File([vtt], 'lecture.vtt', { type: 'text/vtt' }));
   captions.append('language', 'en');
@@ -150,6 +157,7 @@ async function signInAndOpenClass(browser: WebKit) {
   // lecture. Each mode starts from the camera lecture, the first one.
   await student.api('PUT', `/api/lectures/${stripLectureId}/progress`, { position: 0, duration: 21 });
   await student.api('PUT', `/api/lectures/${slidesLectureId}/progress`, { position: 0, duration: 16 });
+  await student.api('PUT', `/api/lectures/${questionLectureId}/progress`, { position: 0, duration: 12 });
   await signInThroughForm(browser, server.baseUrl, student);
   await openWithoutGesture(browser, server.baseUrl, `/classroom/${courseId}`);
   await browser.waitFor('the player', () => !!document.querySelector('[data-testid="video-player"] video'));
@@ -304,6 +312,93 @@ for (const mode of ['mse', 'mms', 'native'] as WebKitMode[]) {
       },
       CHECK_MS,
     );
+
+    if (mode === 'mse' || mode === 'native') {
+      test(
+        mode === 'mse'
+          ? 'a question pauses the video inside the full-screen player; answered, the video plays on'
+          : "a question leaves the video's own full screen to ask inline on native HLS; answered, it plays on",
+        async () => {
+          // A fresh question for this path (the last path's answer goes with its question).
+          const question = await teacher.api('POST', `/api/lectures/${questionLectureId}/questions`, {
+            kind: 'truefalse',
+            at: 2,
+            prompt: 'Light is fast.',
+            correct: true,
+          });
+          try {
+            await browser.navigate(`${server.baseUrl}/classroom/${courseId}?lecture=${questionLectureId}`);
+            await browser.waitFor('the question lecture', () =>
+              document.body.textContent?.includes('Question lecture'),
+            );
+            await browser.waitFor('its questions', () =>
+              performance
+                .getEntriesByType('resource')
+                .some((entry) => new URL(entry.name).pathname.endsWith('/questions')),
+            );
+            await browser.click(await button(browser, 'Fullscreen'));
+            await browser.waitFor('full screen', () => {
+              const v = document.querySelector('video') as HTMLVideoElement & { webkitDisplayingFullscreen?: boolean };
+              return !!document.fullscreenElement || v.webkitDisplayingFullscreen;
+            });
+            await browser.run(() => {
+              const v = document.querySelector('video') as HTMLVideoElement;
+              v.muted = true;
+              return v.play();
+            });
+            const shown = await browser.waitFor('the question over the paused video', () => {
+              const v = document.querySelector('video') as HTMLVideoElement & { webkitDisplayingFullscreen?: boolean };
+              const overlay = document.querySelector('[data-testid="question-overlay"]');
+              if (!overlay || !v.paused) return null;
+              return {
+                time: v.currentTime,
+                inFullscreenPlayer: !!document.fullscreenElement?.contains(overlay),
+                videoFullscreen: !!v.webkitDisplayingFullscreen,
+                visible: overlay.getBoundingClientRect().height > 100,
+              };
+            });
+            expect(shown?.time).toBeGreaterThanOrEqual(1.9);
+            expect(shown?.time).toBeLessThan(3.5);
+            expect(shown?.visible).toBe(true);
+            // On the player's full screen the question is in it; the video's own full screen was left to ask it.
+            expect(shown?.inFullscreenPlayer).toBe(mode === 'mse');
+            expect(shown?.videoFullscreen).toBe(false);
+            await browser.screenshot(`webkit-${mode}-question`);
+            await browser.click(await browser.find('[data-testid="question-overlay"] input[type="radio"]'));
+            await browser.click(await browser.find('[data-testid="question-overlay"] button[type="submit"]'));
+            await browser.waitFor('the answer scored', () =>
+              document.querySelector('[data-testid="question-result"]')?.textContent?.includes('Right!'),
+            );
+            const continueButton = await browser.waitFor('Continue', () =>
+              Array.from(document.querySelectorAll('[data-testid="question-overlay"] button')).some(
+                (element) => element.textContent === 'Continue',
+              ),
+            );
+            expect(continueButton).toBe(true);
+            await browser.run(() =>
+              (
+                Array.from(document.querySelectorAll('[data-testid="question-overlay"] button')).find(
+                  (element) => element.textContent === 'Continue',
+                ) as HTMLButtonElement
+              ).click(),
+            );
+            await browser.waitFor('playing on past the question', () => {
+              const v = document.querySelector('video') as HTMLVideoElement;
+              return !v.paused && v.currentTime > 3 && !document.querySelector('[data-testid="question-overlay"]');
+            });
+            const mine = await student.api('GET', `/api/lectures/${questionLectureId}/questions`);
+            expect(mine.questions[0].mine.correct).toBe(true);
+          } finally {
+            await browser.run(async () => {
+              (document.querySelector('video') as HTMLVideoElement).pause();
+              if (document.fullscreenElement) await document.exitFullscreen();
+            });
+            await teacher.api('DELETE', `/api/lectures/${questionLectureId}/questions/${question._id}`);
+          }
+        },
+        CHECK_MS,
+      );
+    }
 
     if (mode === 'mse') {
       test(

@@ -152,8 +152,9 @@ export function useAnswerQuestion(lectureId: string) {
         throw error;
       }
     },
-    // The overlay says what went wrong, beside the answer.
+    // The overlay says what went wrong, beside the answer. Offline it runs too (not paused): it keeps the answer.
     meta: { quiet: true },
+    networkMode: 'always',
     onSuccess: (outcome, { questionId }) => {
       if (outcome.kind !== 'scored') return;
       client.setQueryData<QuestionsJson>(lectureKeys.questions(lectureId), (list) =>

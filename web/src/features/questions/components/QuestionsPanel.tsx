@@ -37,6 +37,7 @@ export function QuestionsPanel({ lecture }: { lecture: LectureJson }) {
   const [adding, setAdding] = useState<number | null>(null);
   const [shown, setShown] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<QuestionJson | null>(null);
+  const [wantNoSkip, setWantNoSkip] = useState<boolean | null>(null);
   const id = useId();
   const list = questions.data?.questions ?? [];
   const resultOf = (questionId: string) => results.data?.questions.find((item) => item.questionId === questionId);
@@ -57,13 +58,17 @@ export function QuestionsPanel({ lecture }: { lecture: LectureJson }) {
         <input
           type="checkbox"
           className="mt-0.5 size-4 shrink-0 accent-indigo-600"
-          checked={lecture.noSkip}
+          // The choice shows at once; a refusal puts it back (the toast says why).
+          checked={wantNoSkip ?? lecture.noSkip}
           disabled={noSkip.isPending}
-          onChange={(event) =>
-            noSkip.mutate(event.target.checked, {
-              onSuccess: () => toast.success(t(event.target.checked ? 'questions.noSkip.on' : 'questions.noSkip.off')),
-            })
-          }
+          onChange={(event) => {
+            const on = event.target.checked;
+            setWantNoSkip(on);
+            noSkip.mutate(on, {
+              onSuccess: () => toast.success(t(on ? 'questions.noSkip.on' : 'questions.noSkip.off')),
+              onSettled: () => setWantNoSkip(null),
+            });
+          }}
         />
         <span>
           {t('questions.noSkip.label')}
