@@ -314,6 +314,17 @@ test('classroom migrate-data moves a one-box school to PostgreSQL and S3 with no
     body: { courseId: course._id, nameOfTopic: 'Packing', videoLink: uploaded.json.masterPlaylist },
   });
   await waitForVideo(oneBox.baseUrl, teacher.token, videoId, (video) => video.status === 'ready');
+  // The slide index runs after the transcode: the school is compared once that job is done, not while it runs
+  // (a loaded machine once moved the school with the index still "pending", and the copy rightly read "none").
+  const settled = Date.now() + 60_000;
+  for (;;) {
+    const listed = (await call('GET', `/api/lectures/course/${course._id}`, { as: pupil.token })).json as {
+      slideIndex: string | null;
+    }[];
+    if (listed.every((lecture) => lecture.slideIndex !== 'pending')) break;
+    if (Date.now() > settled) throw new Error('the slide index did not finish');
+    await Bun.sleep(200);
+  }
   const before = await schoolAsSeen(oneBox.baseUrl, pupil.token, course._id);
   await oneBox.stop();
 
