@@ -149,7 +149,22 @@ const envSchema = z.object({
     .trim()
     .refine(isLocale, { message: `must be one of ${LOCALE_CODES.join(', ')}` })
     .default(SOURCE_LOCALE),
+  TIME_ZONE: z
+    .string()
+    .trim()
+    .refine(isTimeZone, { message: 'must be an IANA time zone, like Europe/Madrid or America/Chicago' })
+    .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
 });
+
+/** Whether `zone` names a time zone this runtime knows (IANA: Europe/Madrid, UTC). */
+function isTimeZone(zone: string) {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
 
 /** Where media, avatars and uploads are kept: DATA_DIR on the local disk, or an S3-compatible bucket. */
 export type StorageSettings =
@@ -246,6 +261,8 @@ export type Config = Readonly<{
   locales: readonly Locale[];
   /** DEFAULT_LOCALE: the school's language, always among `locales`. */
   defaultLocale: Locale;
+  /** TIME_ZONE: the school's time zone (IANA): "watch by" times are typed and mailed in it. */
+  timeZone: string;
 }>;
 
 export class ConfigError extends Error {}
@@ -348,6 +365,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     passwordSignin: values.PASSWORD_SIGNIN,
     locales: values.LOCALES,
     defaultLocale: values.DEFAULT_LOCALE as Locale,
+    timeZone: values.TIME_ZONE,
   });
 }
 

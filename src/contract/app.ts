@@ -7,5 +7,7 @@ export const appInfoJson = z.object({
   publicUrl: z.string().nullable(),
   /** The server's address on the local network (http://192.168.1.20:3000), when it can tell; null in a container. */
   lanUrl: z.string().nullable(),
+  /** `TIME_ZONE`: the school's time zone (IANA), in which a teacher types "watch by" times. */
+  timeZone: z.string(),
 });
 export type AppInfoJson = z.infer<typeof appInfoJson>;

@@ -306,6 +306,7 @@ export type NotificationDeps = {
     | 'locales'
     | 'defaultLocale'
     | 'studentTracking'
+    | 'timeZone'
   >;
   db: Db;
   mailer: Mailer;
@@ -457,7 +458,7 @@ function dueText(config: NotificationDeps['config'], row: Pick<Row, 'locale' | '
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
-    timeZone: 'UTC',
+    timeZone: config.timeZone,
     timeZoneName: 'short',
   }).format(new Date(row.lectureDueAt));
 }

@@ -30,6 +30,7 @@ export function appInfoRoutes(deps: AppDeps) {
       version: VERSION,
       publicUrl: deps.config.publicUrl?.replace(/\/+$/, '') ?? null,
       lanUrl: lan ? `${url.protocol}//${lan}${port}` : null,
+      timeZone: deps.config.timeZone,
     };
     return c.json(answer);
   });

@@ -21,6 +21,49 @@ export function parseTime(text: string): number | null {
   return Number(hours ?? 0) * 3600 + Number(minutes) * 60 + Number(seconds);
 }
 
+/** This browser's own time zone (IANA), for when the school's is not known. */
+export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** How far `zone`'s clocks are ahead of UTC at `time` (ms). */
+function zoneOffset(zone: string, time: number) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    })
+      .formatToParts(new Date(time))
+      .map((part) => [part.type, Number(part.value)]),
+  );
+  const wall = Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day, parts.hour, parts.minute, parts.second);
+  return wall - Math.floor(time / 1000) * 1000;
+}
+
+/** An ISO time as a `datetime-local` value (`2030-11-30T23:59`) on the clocks of `zone`. */
+export function zonedInputValue(iso: string | null, zone: string): string {
+  if (!iso) return '';
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return '';
+  return new Date(time + zoneOffset(zone, time)).toISOString().slice(0, 16);
+}
+
+/** A `datetime-local` value read on the clocks of `zone`, as an ISO time; null when empty or unreadable. */
+export function isoOfZonedInput(value: string, zone: string): string | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(value);
+  if (!match) return null;
+  const [, year, month, day, hour, minute] = match.map(Number) as number[];
+  const wall = Date.UTC(year as number, (month as number) - 1, day, hour, minute);
+  // The offset at the wall time, then at the instant it gives (right across a change of summer time).
+  let time = wall - zoneOffset(zone, wall);
+  time = wall - zoneOffset(zone, time);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
 /** "about 2 min left", "less than a minute left", in the language on screen. */
 export function formatEta(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '';

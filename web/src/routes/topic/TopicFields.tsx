@@ -135,31 +135,19 @@ export function UploadProgress({ uploadKey }: { uploadKey: string | null }) {
   );
 }
 
-/** An ISO time as a `datetime-local` value in this browser's time zone (the school's: the teacher's device). */
-export function localInputValue(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** A `datetime-local` value (this browser's time zone) as an ISO time; null when empty or unreadable. */
-export function isoOfLocalInput(value: string): string | null {
-  if (!value) return null;
-  const time = new Date(value).getTime();
-  return Number.isNaN(time) ? null : new Date(time).toISOString();
-}
-
-/** "Watch by": when the class's students should have watched the lecture (issue 33), in this browser's time. */
+/** "Watch by": when the class's students should have watched the lecture (issue 33), in the school's time zone. */
 export function WatchByField({
   value,
   onChange,
   disabled,
+  zone,
 }: {
   /** A `datetime-local` value, or '' for none. */
   value: string;
   onChange: (value: string) => void;
   disabled: boolean;
+  /** The time zone the value is in (the school's). */
+  zone: string;
 }) {
   const id = useId();
   const hint = useId();
@@ -192,7 +180,7 @@ export function WatchByField({
         )}
       </div>
       <p id={hint} className="text-xs text-slate-500">
-        {t('topic.watchByHint')}
+        {t('topic.watchByZone', { zone })}
       </p>
     </div>
   );

@@ -2,6 +2,7 @@ import { ApiError } from '@api/client';
 import { errorMessage } from '@api/query-client';
 import { lectureKeys } from '@api/query-keys';
 import { LIMITS } from '@contract/limits';
+import { browserTimeZone, isoOfZonedInput, zonedInputValue } from '@lib/format';
 import { locale, rich, t } from '@lib/i18n';
 import { toast } from '@lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
@@ -10,19 +11,12 @@ import { Modal, ModalActions } from '@ui/Modal';
 import { useAtomValue } from 'jotai';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ChaptersEditor } from '../../features/chapters/components/ChaptersEditor';
+import { useAppInfo } from '../../features/classes/api/app';
 import { type Lecture, useUpdateLecture } from '../../features/lectures/api/lectures';
 import { CaptionsEditor } from '../../features/lectures/components/CaptionsEditor';
 import { SlidesEditor } from '../../features/slides/components/SlidesEditor';
 import { looksLikeVideo, startUpload, uploadsAtom } from '../../features/uploads/state/uploads';
-import {
-  DescriptionField,
-  isoOfLocalInput,
-  localInputValue,
-  TopicNameField,
-  UploadProgress,
-  VideoFileField,
-  WatchByField,
-} from './TopicFields';
+import { DescriptionField, TopicNameField, UploadProgress, VideoFileField, WatchByField } from './TopicFields';
 
 /** A topic name from a file name: "week-3_optics.mp4" → "week 3 optics". */
 const topicNameOf = (file: File) =>
@@ -183,7 +177,11 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
   const queryClient = useQueryClient();
   const [name, setName] = useState(lecture.nameOfTopic);
   const [description, setDescription] = useState(lecture.description);
-  const [watchBy, setWatchBy] = useState(() => localInputValue(lecture.dueAt));
+  // Typed on the school's clocks (TIME_ZONE); this device's until the server has said which (or if it cannot).
+  const zone = useAppInfo().data?.timeZone ?? browserTimeZone();
+  /** Null until the teacher changes it: what shows is the saved date, on the school's clocks. */
+  const [typedWatchBy, setWatchBy] = useState<string | null>(null);
+  const watchBy = typedWatchBy ?? zonedInputValue(lecture.dueAt, zone);
   const [descriptionError, setDescriptionError] = useState('');
   const [action, setAction] = useState<VideoAction>('keep');
   const [file, setFile] = useState<File | null>(null);
@@ -216,8 +214,10 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
         ...(videoLink !== undefined ? { videoLink } : {}),
         // Sent only when edited: an old description never holds back a rename.
         ...(description !== lecture.description ? { description } : {}),
-        // The date as the teacher's device reads it, sent as an instant; only when changed.
-        ...(watchBy !== localInputValue(lecture.dueAt) ? { dueAt: isoOfLocalInput(watchBy) } : {}),
+        // The date on the school's clocks, sent as an instant; only when changed.
+        ...(typedWatchBy !== null && typedWatchBy !== zonedInputValue(lecture.dueAt, zone)
+          ? { dueAt: isoOfZonedInput(typedWatchBy, zone) }
+          : {}),
       });
       // Its timed lines may have changed the chapters the chapter editor shows.
       void queryClient.invalidateQueries({ queryKey: lectureKeys.chapters(lecture._id) });
@@ -248,7 +248,7 @@ function EditTopicForm({ lecture, onClose }: { lecture: Lecture; onClose: () => 
     <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
       <TopicNameField value={name} onChange={setName} disabled={busy} />
       <DescriptionField value={description} onChange={setDescription} disabled={busy} error={descriptionError} />
-      <WatchByField value={watchBy} onChange={setWatchBy} disabled={busy} />
+      <WatchByField value={watchBy} onChange={setWatchBy} disabled={busy} zone={zone} />
       <p className="text-sm text-slate-600">
         {rich(
           t('topic.currentVideo', {
