@@ -49,7 +49,8 @@ export function zonedInputValue(iso: string | null, zone: string): string {
   if (!iso) return '';
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return '';
-  return new Date(time + zoneOffset(zone, time)).toISOString().slice(0, 16);
+  // `2030-11-30T23:59:00.000Z` read on the zone's clocks, without its seconds and zone.
+  return new Date(time + zoneOffset(zone, time)).toISOString().replace(/:\d{2}\.\d{3}Z$/, '');
 }
 
 /** A `datetime-local` value read on the clocks of `zone`, as an ISO time; null when empty or unreadable. */
