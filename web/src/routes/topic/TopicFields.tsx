@@ -180,7 +180,14 @@ export function WatchByField({
         )}
       </div>
       <p id={hint} className="text-xs text-slate-500">
-        {t('topic.watchByZone', { zone })}
+        {rich(t('topic.watchByZone', { zone }), [
+          // The zone's name (Europe/Madrid) is an identifier, the same in every language.
+          (name) => (
+            <span key="zone" translate="no" dir="ltr">
+              {name}
+            </span>
+          ),
+        ])}
       </p>
     </div>
   );
