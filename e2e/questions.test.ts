@@ -191,8 +191,8 @@ test('the teacher writes questions under the player; the student is asked, score
   await teacherContext.close();
 }, 150_000);
 
-test('an answer given offline is kept on the device and arrives once the network is back', async () => {
-  const context = await signedInContext(env.browser, env.server, offliner.token);
+test('on a phone, offline: the question fits in the player, and the answer arrives once the network is back', async () => {
+  const context = await signedInContext(env.browser, env.server, offliner.token, { width: 375, height: 812 });
   const page = await context.newPage();
   await openClass(page);
   await page.getByRole('button', { name: 'Play', exact: true }).first().click();
@@ -209,6 +209,16 @@ test('an answer given offline is kept on the device and arrives once the network
   await context.setOffline(true);
   const overlay = page.getByTestId('question-overlay');
   await overlay.waitFor({ timeout: 20_000 });
+  // The player grows to the question (a 16:9 player is 211 px tall here): Answer is inside it, not cut off, and
+  // the player's controls are out of sight and out of the Tab order behind it.
+  const player = await page.getByTestId('video-player').boundingBox();
+  const answerBox = await overlay.getByRole('button', { name: 'Answer' }).boundingBox();
+  expect((answerBox?.y ?? 1e4) + (answerBox?.height ?? 0)).toBeLessThanOrEqual(
+    (player?.y ?? 0) + (player?.height ?? 0),
+  );
+  expect(player?.height ?? 0).toBeGreaterThan(211);
+  expect(await page.getByRole('slider', { name: 'Seek' }).count()).toBe(0);
+  await screenshot(page, 'questions-student-375');
   await overlay.getByRole('radio', { name: 'Towards the normal' }).check();
   await overlay.getByRole('button', { name: 'Answer' }).click();
   await overlay.getByText('You are offline.', { exact: false }).waitFor();

@@ -162,7 +162,7 @@ export function WatchByField({
           ),
         ])}
       </label>
-      <div className="flex gap-2">
+      <div className="flex flex-wrap gap-2">
         <input
           id={id}
           type="datetime-local"

@@ -1,7 +1,7 @@
 import { t } from '@lib/i18n';
 import { type PlayerProps, playerClockAtom, playerMarksAtom } from '@lib/playback';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect, useMemo, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useAutoHideControls } from '../hooks/useAutoHideControls';
 import { useCaptionTracks } from '../hooks/useCaptionTracks';
 import { useCoverageReports } from '../hooks/useCoverageReports';
@@ -73,6 +73,8 @@ export function VideoPlayer({
   useCoverageReports(videoRef, coverageOf, onCoverage);
   useSeekRequests(videoRef, containerRef, stream.seekTo);
   const cue = usePlayerCues(videoRef, containerRef, cues, dispatch);
+  const asking = cue.cueAt !== null && !!cues;
+  const askHeight = useContentHeight(asking);
   usePlayerLayout(containerRef, barRef, dispatch);
   // A language remembered on this device that this lecture has no captions in shows none (and CC is off).
   const captionLanguage = captions.some((caption) => caption.language === state.captionLanguage)
@@ -93,7 +95,9 @@ export function VideoPlayer({
     <section
       ref={containerRef}
       className={`group relative isolate ${portrait ? 'w-auto' : 'aspect-video w-full'} overflow-hidden rounded-2xl bg-black select-none focus-visible:outline-2 ${controlsShown(state) ? '' : 'cursor-none'}`}
-      style={aspectStyle}
+      // A question taller than the picture makes the player taller while it asks (never a scroll box in a phone's
+      // 200 px); in full screen it scrolls within the screen instead.
+      style={asking && askHeight.height > 0 ? { ...aspectStyle, minHeight: askHeight.height } : aspectStyle}
       data-compact={state.compact}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so Space, arrows, M, F, [ and ] work
       tabIndex={0}
@@ -102,7 +106,8 @@ export function VideoPlayer({
       dir="ltr"
       data-level={state.activeLevel}
       data-testid="video-player"
-      onKeyDown={onKeyDown}
+      // While a question asks, the player's keys wait: an arrow would seek the video behind it.
+      onKeyDown={asking ? undefined : onKeyDown}
       onMouseMove={controls.show}
     >
       {/* biome-ignore lint/a11y/useMediaCaption: the teacher's caption tracks are added when there are any */}
@@ -165,33 +170,68 @@ export function VideoPlayer({
           commands.togglePlay();
         }}
         onRetry={() => dispatch({ type: 'retry' })}
-        asking={cue.cueAt !== null}
+        asking={asking}
       />
 
-      {cue.cueAt !== null && cues && (
+      {asking && (
         // The question over the picture (inside the player, so full screen shows it too). Its keys are its own:
         // Space types a space in an answer rather than playing the video.
         // biome-ignore lint/a11y/noStaticElementInteractions: it only keeps its keys from the player's shortcuts
         <div
-          className="absolute inset-0 z-30 overflow-y-auto bg-slate-950/90 text-white"
+          className="absolute inset-0 z-30 overflow-y-auto bg-slate-950/95 text-white"
           data-testid="question-overlay"
           onKeyDown={(event) => event.stopPropagation()}
         >
-          {cues.render(cue.cueAt, cue.resume)}
+          <div ref={askHeight.ref} className="min-h-full">
+            {cues.render(cue.cueAt as number, cue.resume)}
+          </div>
         </div>
       )}
 
-      <PlayerControls
-        state={shown}
-        dispatch={dispatch}
-        commands={commands}
-        duration={shownDuration}
-        captions={captions}
-        marks={marks}
-        chapter={markAt(marks.chapters, state.current)}
-        barRef={barRef}
-        seekOverlay={seekOverlay}
-      />
+      {/* Out of sight and out of the Tab order while a question asks: nothing seeks the video behind it. */}
+      <div className={asking ? 'hidden' : 'contents'}>
+        <PlayerControls
+          state={shown}
+          dispatch={dispatch}
+          commands={commands}
+          duration={shownDuration}
+          captions={captions}
+          marks={marks}
+          chapter={markAt(marks.chapters, state.current)}
+          barRef={barRef}
+          seekOverlay={seekOverlay}
+        />
+      </div>
     </section>
   );
+}
+
+/**
+ * The natural height of a question's content (`ref` on it), while `on`: the player grows to it inline. Zero in full
+ * screen, where the screen's size is the player's and the question scrolls.
+ */
+function useContentHeight(on: boolean) {
+  const [height, setHeight] = useState(0);
+  const observer = useRef<ResizeObserver | null>(null);
+  const ref = useCallback((element: HTMLDivElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!element) return;
+    const measure = () => {
+      const player = element.closest('[data-testid="video-player"]');
+      const fullscreen =
+        !!player && (document.fullscreenElement === player || document.fullscreenElement?.contains(player));
+      // The content itself, not the box it fills (min-h-full would answer the player's height back).
+      const content = element.firstElementChild as HTMLElement | null;
+      setHeight(fullscreen || !content ? 0 : Math.ceil(content.getBoundingClientRect().height));
+    };
+    observer.current = new ResizeObserver(measure);
+    observer.current.observe(element);
+    if (element.firstElementChild) observer.current.observe(element.firstElementChild);
+    measure();
+  }, []);
+  useEffect(() => {
+    if (!on) setHeight(0);
+  }, [on]);
+  return { ref, height };
 }

@@ -6,7 +6,7 @@ import { formatClock, parseTime } from '@lib/format';
 import { t } from '@lib/i18n';
 import { Field } from '@ui/Field';
 import { FormError } from '@ui/FormError';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { type QuestionInput, type QuestionJson, type QuestionKind, useSaveQuestion } from '../api/questions';
 import { KIND_LABELS } from './QuestionOverlay';
 
@@ -76,6 +76,9 @@ export function QuestionForm({
     send: (input: QuestionInput) => ({ question: input, rescore }),
   });
   const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  // Opened, the form takes the focus (its first choice), so a keyboard goes on in it.
+  useEffect(() => formRef.current?.querySelector<HTMLElement>('input, textarea')?.focus(), []);
   const set = (patch: Partial<Values>) => {
     const next = { ...values, ...patch };
     setValues(next);
@@ -98,6 +101,7 @@ export function QuestionForm({
 
   return (
     <form
+      ref={formRef}
       onSubmit={onSubmit}
       onFocus={form.prefetch}
       className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-slate-50 p-3"
@@ -132,7 +136,8 @@ export function QuestionForm({
         {(wiring) => (
           <textarea
             {...wiring}
-            className="input min-h-16"
+            dir="auto"
+            className="input min-h-20"
             maxLength={LIMITS.questionPromptMax}
             value={values.prompt}
             onChange={(event) => set({ prompt: event.target.value })}
@@ -144,9 +149,10 @@ export function QuestionForm({
           <legend className="mb-1 text-sm font-medium text-slate-800">{t('questions.form.choices')}</legend>
           {values.choices.map((choice, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a choice is its place in the list
-            <div key={index} className="flex flex-wrap items-center gap-2">
+            <div key={index} className="flex flex-wrap items-center gap-x-2 gap-y-1">
               <input
-                className="input min-w-0 flex-1"
+                className="input w-full min-w-0 sm:w-auto sm:flex-1"
+                dir="auto"
                 aria-label={t('questions.form.choiceLabel', { n: index + 1 })}
                 maxLength={LIMITS.questionChoiceMax}
                 value={choice}

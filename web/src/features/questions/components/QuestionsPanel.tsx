@@ -38,6 +38,11 @@ export function QuestionsPanel({ lecture }: { lecture: LectureJson }) {
   const [shown, setShown] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<QuestionJson | null>(null);
   const [wantNoSkip, setWantNoSkip] = useState<boolean | null>(null);
+  /** Where the focus goes back to when a form or the delete dialog closes (its button), once it is drawn again. */
+  const focusLater = (target: () => HTMLElement | null) => requestAnimationFrame(() => target()?.focus());
+  const addButton = () => document.getElementById(`${id}-add`);
+  const editButton = (questionId: string) => document.getElementById(`${id}-edit-${questionId}`);
+  const heading = () => document.getElementById(`${id}-heading`);
   const id = useId();
   const list = questions.data?.questions ?? [];
   const resultOf = (questionId: string) => results.data?.questions.find((item) => item.questionId === questionId);
@@ -45,11 +50,16 @@ export function QuestionsPanel({ lecture }: { lecture: LectureJson }) {
   return (
     <section aria-labelledby={`${id}-heading`} className="card flex flex-col gap-3 p-4" data-testid="questions-panel">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id={`${id}-heading`} className="font-semibold text-slate-900">
+        <h2 id={`${id}-heading`} tabIndex={-1} className="font-semibold text-slate-900 focus:outline-none">
           {t('questions.panel.heading', { count: list.length })}
         </h2>
         {adding === null && (
-          <button type="button" className="btn btn-secondary px-3 py-1.5 text-sm" onClick={() => setAdding(clock)}>
+          <button
+            type="button"
+            id={`${id}-add`}
+            className="btn btn-secondary px-3 py-1.5 text-sm"
+            onClick={() => setAdding(clock)}
+          >
             {t('questions.panel.addAt', { time: formatClock(clock) })}
           </button>
         )}
@@ -76,7 +86,16 @@ export function QuestionsPanel({ lecture }: { lecture: LectureJson }) {
         </span>
       </label>
       {adding !== null && (
-        <QuestionForm lectureId={lecture._id} question={null} at={adding} answered={0} onDone={() => setAdding(null)} />
+        <QuestionForm
+          lectureId={lecture._id}
+          question={null}
+          at={adding}
+          answered={0}
+          onDone={() => {
+            setAdding(null);
+            focusLater(addButton);
+          }}
+        />
       )}
       {questions.isError && !questions.data ? (
         <LoadError label={t('questions.panel.what')} query={questions} />
@@ -137,6 +156,7 @@ export function QuestionsPanel({ lecture }: { lecture: LectureJson }) {
                   <button
                     type="button"
                     className="btn btn-ghost px-2 py-1 text-sm"
+                    id={`${id}-edit-${question._id}`}
                     onClick={() => setEditing((open) => (open === question._id ? null : question._id))}
                     aria-expanded={editing === question._id}
                   >
@@ -156,7 +176,10 @@ export function QuestionsPanel({ lecture }: { lecture: LectureJson }) {
                     question={question}
                     at={question.at}
                     answered={result?.answered ?? 0}
-                    onDone={() => setEditing(null)}
+                    onDone={() => {
+                      setEditing(null);
+                      focusLater(() => editButton(question._id));
+                    }}
                   />
                 )}
                 {shown === question._id && result && (
@@ -179,6 +202,7 @@ export function QuestionsPanel({ lecture }: { lecture: LectureJson }) {
           remove.mutate(deleting._id, {
             onSuccess: () => {
               setDeleting(null);
+              focusLater(heading);
               toast.success(t('questions.delete.done'));
             },
           })
@@ -247,7 +271,11 @@ function Answers({ lectureId, question, result }: { lectureId: string; question:
               </p>
             </div>
             {question.kind === 'short' && question.marked && (
-              <div className="flex gap-1">
+              // The group is the student (their name); each button reads as it shows (Right, Wrong).
+              <fieldset className="m-0 flex min-w-0 gap-1 border-0 p-0">
+                <legend className="sr-only" translate="no">
+                  {item.username}
+                </legend>
                 {([true, false] as const).map((correct) => (
                   <button
                     key={String(correct)}
@@ -256,14 +284,11 @@ function Answers({ lectureId, question, result }: { lectureId: string; question:
                     aria-pressed={item.correct === correct}
                     disabled={mark.isPending}
                     onClick={() => mark.mutate({ questionId: question._id, userId: item.userId, correct })}
-                    aria-label={t(correct ? 'questions.panel.markRightFor' : 'questions.panel.markWrongFor', {
-                      name: item.username,
-                    })}
                   >
                     {t(correct ? 'questions.panel.markRight' : 'questions.panel.markWrong')}
                   </button>
                 ))}
-              </div>
+              </fieldset>
             )}
           </li>
         ))}
