@@ -21,7 +21,17 @@ import { signToken } from '../src/auth/tokens';
 import { openDatabase } from '../src/db/client';
 import { migrateDatabase } from '../src/db/migrate';
 import { rebuildCourseCoverage } from '../src/db/queries/insight';
-import { courses, enrollments, lectures, sessions, users, videos, watchCoverage } from '../src/db/schema';
+import {
+  courses,
+  enrollments,
+  lectureQuestions,
+  lectures,
+  questionAnswers,
+  sessions,
+  users,
+  videos,
+  watchCoverage,
+} from '../src/db/schema';
 import { encodePlays, encodeTenths, PARTS } from '../src/lib/coverage';
 import { newId } from '../src/lib/ids';
 import { benchDatabase } from './bench-tools';
@@ -158,6 +168,39 @@ export async function seed(target: { databaseFile: string; databaseUrl?: string 
   );
   await insertChunked(rows, (chunk) => db.insert(watchCoverage).values(chunk), 200);
   await rebuildCourseCoverage(db, bigCourse);
+  // Three true/false questions in every lecture, answered by each student who played past half of it: the table's
+  // cells carry each student's question score.
+  const questions = bigLectures.flatMap((lecture) =>
+    [0.25, 0.5, 0.75].map((share) => ({
+      id: newId(),
+      lectureId: lecture.id,
+      at: share * VIDEO_SECONDS,
+      kind: 'truefalse' as const,
+      prompt: 'True?',
+      answerKey: 'true',
+    })),
+  );
+  await insertChunked(questions, (chunk) => db.insert(lectureQuestions).values(chunk));
+  const questionsOf = new Map<string, typeof questions>();
+  for (const question of questions) {
+    questionsOf.set(question.lectureId, [...(questionsOf.get(question.lectureId) ?? []), question]);
+  }
+  const answers = rows.flatMap((row) =>
+    row.playedParts < PARTS / 2
+      ? []
+      : (questionsOf.get(row.lectureId) ?? []).map((question) => {
+          const right = random() < 0.7;
+          return {
+            questionId: question.id,
+            userId: row.userId,
+            lectureId: row.lectureId,
+            answer: String(right),
+            correct: right,
+            answeredAt: row.lastAt,
+          };
+        }),
+  );
+  await insertChunked(answers, (chunk) => db.insert(questionAnswers).values(chunk), 200);
   await handle.close();
   return {
     tokens,
@@ -167,6 +210,7 @@ export async function seed(target: { databaseFile: string; databaseUrl?: string 
     bigCourse,
     stripLecture: bigLectures[0]?.id as string,
     coverageRows: rows.length,
+    answerRows: answers.length,
   };
 }
 
@@ -238,7 +282,7 @@ async function runOn(engine: 'SQLite' | 'PostgreSQL', databaseUrl?: string) {
       databaseUrl: database.env.DATABASE_URL,
     });
     console.log(
-      `\n== ${engine}: seeded ${STUDENTS} students, ${seeded.coverageRows} coverage rows in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+      `\n== ${engine}: seeded ${STUDENTS} students, ${seeded.coverageRows} coverage rows, ${seeded.answerRows} answers in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
     );
     const server = await startServer({
       dataDir,
