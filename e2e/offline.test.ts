@@ -131,6 +131,12 @@ test('a saved lecture plays offline after a reload, with its captions; a note wr
   expect(await videoTime(page)).toBeGreaterThan(1.5);
   // What was played offline waits on this device, to be counted once the connection is back (issue 33).
   await page.evaluate(() => document.querySelector('video')?.pause());
+  // (Queued once its send has failed: the page's `navigator.onLine` can still say online here.)
+  await page.waitForFunction(
+    (key) => Object.keys(JSON.parse(localStorage.getItem(key) ?? '{}')).length > 0,
+    `classroom.coverage.${student.user._id}`,
+    { timeout: 10_000 },
+  );
   expect(
     await page.evaluate(
       (key) => Object.keys(JSON.parse(localStorage.getItem(key) ?? '{}')),

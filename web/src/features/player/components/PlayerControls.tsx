@@ -27,6 +27,7 @@ export function PlayerControls({
   chapter,
   barRef,
   seekOverlay,
+  hidden = false,
 }: {
   state: PlayerState;
   dispatch: Dispatch<PlayerAction>;
@@ -41,6 +42,8 @@ export function PlayerControls({
   barRef: RefObject<HTMLDivElement | null>;
   /** Drawn just above the seek bar, as wide as it (the teacher's strip). */
   seekOverlay?: ReactNode;
+  /** Out of sight and out of the Tab order (a question asks over the picture). */
+  hidden?: boolean;
 }) {
   const { compact, playing, ended, muted, volume, current } = state;
   const menu = useSettingsMenu(state.menuOpen, dispatch, barRef);
@@ -73,7 +76,7 @@ export function PlayerControls({
   return (
     <div
       ref={barRef}
-      className={`absolute inset-x-0 bottom-0 z-20 flex flex-col gap-1 bg-gradient-to-t from-black/80 to-transparent pt-6 text-white transition-opacity duration-300 ${compact ? 'px-1.5 pb-1' : 'px-3 pb-2'} ${
+      className={`absolute inset-x-0 bottom-0 z-20 ${hidden ? 'hidden' : 'flex'} flex-col gap-1 bg-gradient-to-t from-black/80 to-transparent pt-6 text-white transition-opacity duration-300 ${compact ? 'px-1.5 pb-1' : 'px-3 pb-2'} ${
         controlsShown(state) ? 'opacity-100' : 'pointer-events-none opacity-0'
       }`}
     >

@@ -188,20 +188,19 @@ export function VideoPlayer({
         </div>
       )}
 
-      {/* Out of sight and out of the Tab order while a question asks: nothing seeks the video behind it. */}
-      <div className={asking ? 'hidden' : 'contents'}>
-        <PlayerControls
-          state={shown}
-          dispatch={dispatch}
-          commands={commands}
-          duration={shownDuration}
-          captions={captions}
-          marks={marks}
-          chapter={markAt(marks.chapters, state.current)}
-          barRef={barRef}
-          seekOverlay={seekOverlay}
-        />
-      </div>
+      <PlayerControls
+        state={shown}
+        dispatch={dispatch}
+        commands={commands}
+        duration={shownDuration}
+        captions={captions}
+        marks={marks}
+        chapter={markAt(marks.chapters, state.current)}
+        barRef={barRef}
+        seekOverlay={seekOverlay}
+        // Out of sight and out of the Tab order while a question asks: nothing seeks the video behind it.
+        hidden={asking}
+      />
     </section>
   );
 }
