@@ -263,8 +263,12 @@ async function timed(count: number, concurrency: number, request: (i: number) =>
         const i = next++;
         const at = performance.now();
         const answer = await request(i);
-        await answer.arrayBuffer();
-        if (!answer.ok) failed++;
+        const body = await answer.text();
+        if (!answer.ok) {
+          // The first refusal is printed: a bench that fails its requests says why.
+          if (failed === 0) console.log(`  first failure: ${answer.status} ${body.slice(0, 300)}`);
+          failed++;
+        }
         latencies.push(performance.now() - at);
       }
     }),

@@ -36,7 +36,9 @@ function columnsOf(parts: ReturnType<typeof questionParts>) {
 }
 
 /** Counted in the score: choice and true/false questions, and short answers the teacher marks (SQL of `isScored`). */
-const scoredQuestion = or(ne(lectureQuestions.kind, 'short'), eq(lectureQuestions.marked, true));
+// A function, not a constant: the table objects are the engine's only once the database is open (on PostgreSQL a
+// condition built at import read `marked` as SQLite's integer, and the teacher's table answered 500).
+const scoredQuestion = () => or(ne(lectureQuestions.kind, 'short'), eq(lectureQuestions.marked, true));
 
 /** A lecture's questions, by the moment they are asked. */
 export async function questionsOfLecture(db: Db, lectureId: string) {
@@ -235,7 +237,7 @@ export async function questionScores(db: Db, courseId: string, userIds: string[]
     .select({ lectureId: lectureQuestions.lectureId, count: sql<number>`count(*)` })
     .from(lectureQuestions)
     .innerJoin(lectures, eq(lectures.id, lectureQuestions.lectureId))
-    .where(and(eq(lectures.courseId, courseId), scoredQuestion))
+    .where(and(eq(lectures.courseId, courseId), scoredQuestion()))
     .groupBy(lectureQuestions.lectureId);
   for (const row of totalRows) totals.set(row.lectureId, Number(row.count));
   if (totals.size > 0 && userIds.length > 0) {
@@ -247,13 +249,13 @@ export async function questionScores(db: Db, courseId: string, userIds: string[]
       })
       .from(questionAnswers)
       .innerJoin(lectureQuestions, eq(lectureQuestions.id, questionAnswers.questionId))
-      .innerJoin(lectures, eq(lectures.id, questionAnswers.lectureId))
       .where(
         and(
-          eq(lectures.courseId, courseId),
+          // The class's lectures with scored questions (the first query's): no join to lectures.
+          inArray(questionAnswers.lectureId, [...totals.keys()]),
           inArray(questionAnswers.userId, userIds),
           eq(questionAnswers.correct, true),
-          scoredQuestion,
+          scoredQuestion(),
         ),
       )
       .groupBy(questionAnswers.userId, questionAnswers.lectureId);
