@@ -1,5 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
+import { subscribeOnline } from './online';
 import { sessionAtom } from './session';
 import { appStore } from './store';
 
@@ -29,4 +30,26 @@ export function readPersonalRecord<T>(key: string | undefined): Record<string, T
   } catch {
     return {};
   }
+}
+
+/** How often what waits on this device to be sent is tried again. */
+const OUTBOX_RETRY_MS = 10_000;
+
+/**
+ * Runs in the signed-in shell for one kind of thing kept on this device while offline (coverage, answers): sends
+ * it once at start, every 10 s while it waits, and each time the connection is back.
+ */
+export function useSendWhenOnline(hasQueued: () => boolean, send: () => Promise<unknown>) {
+  usePersonEffect(() => {
+    const sync = () => {
+      if (navigator.onLine && hasQueued()) void send();
+    };
+    sync();
+    const retry = setInterval(sync, OUTBOX_RETRY_MS);
+    const unsubscribe = subscribeOnline(sync);
+    return () => {
+      clearInterval(retry);
+      unsubscribe();
+    };
+  });
 }
