@@ -47,6 +47,7 @@ const envSchema = z.object({
     .int()
     .nonnegative()
     .default(1024 ** 3),
+  MAX_RECORDING_MINUTES: z.coerce.number().int().min(1).max(1440).default(120),
   TRANSCODE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
   KEEP_ORIGINALS: booleanText.default(false),
   JOBS_IN_PROCESS: booleanText.default(true),
@@ -217,6 +218,8 @@ export type Config = Readonly<{
   jwtSecret: Uint8Array;
   maxUploadBytes: number;
   minFreeDiskBytes: number;
+  /** The longest recording made in the browser, in minutes (a longer one is refused when it finishes). */
+  maxRecordingMinutes: number;
   transcodeConcurrency: number;
   keepOriginals: boolean;
   /** Run the job worker inside the server process (else run `src/worker.ts` beside it). */
@@ -325,6 +328,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     jwtSecret: new TextEncoder().encode(values.JWT_SECRET ?? readOrCreateSecret(dataDir)),
     maxUploadBytes: values.MAX_UPLOAD_BYTES,
     minFreeDiskBytes: values.MIN_FREE_DISK_BYTES,
+    maxRecordingMinutes: values.MAX_RECORDING_MINUTES,
     transcodeConcurrency: values.TRANSCODE_CONCURRENCY,
     keepOriginals: values.KEEP_ORIGINALS,
     jobsInProcess: values.JOBS_IN_PROCESS,

@@ -9,5 +9,9 @@ export const appInfoJson = z.object({
   lanUrl: z.string().nullable(),
   /** `TIME_ZONE`: the school's time zone (IANA), in which a teacher types "watch by" times. */
   timeZone: z.string(),
+  /** `MAX_RECORDING_MINUTES`: the browser's recorder stops itself at this length. */
+  maxRecordingMinutes: z.number().int(),
+  /** `MAX_UPLOAD_BYTES`: the largest upload, a recording included. */
+  maxUploadBytes: z.number().int(),
 });
 export type AppInfoJson = z.infer<typeof appInfoJson>;

@@ -70,3 +70,18 @@ export const uploadJson = z.object({
   processingStatus: processingStatusJson.optional(),
 });
 export type UploadJson = z.infer<typeof uploadJson>;
+
+/** The least of a video a trim keeps, in seconds. */
+export const TRIM_MIN_SECONDS = 1;
+
+/**
+ * `PATCH /api/videos/{id}/trim`: keep the video from `start` to `end` (seconds of the recording as uploaded). The
+ * route checks `end` against the video's duration; sending the whole length back undoes a trim.
+ */
+export const videoTrimBody = z
+  .object({
+    start: z.number({ error: 'fields.trimStartInvalid' }).finite().min(0, 'fields.trimStartInvalid'),
+    end: z.number({ error: 'fields.trimEndInvalid' }).finite().positive('fields.trimEndInvalid'),
+  })
+  .refine((trim) => trim.end - trim.start >= TRIM_MIN_SECONDS, { message: 'fields.trimTooShort', path: ['end'] });
+export type VideoTrimBody = z.infer<typeof videoTrimBody>;

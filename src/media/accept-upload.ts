@@ -1,6 +1,6 @@
 import { existsSync, statfsSync } from 'node:fs';
 import { z } from 'zod';
-import { taughtCourse, taughtLecture } from '../auth/access';
+import { onlyTheTeacher, taughtCourse, taughtLecture } from '../auth/access';
 import { toLectureJson } from '../contract/lectures';
 import { topicName } from '../contract/text';
 import { toVideoJson, type UploadJson } from '../contract/videos';
@@ -54,6 +54,22 @@ export function checkDiskRoom(config: AppDeps['config'], incomingBytes: number) 
   }
 }
 
+/** A recording made in the browser belongs to a class its maker teaches; anyone else is refused (403) alike. */
+export async function checkRecordingTarget(deps: AppDeps, user: User, courseId: unknown) {
+  const parsed = idSchema.safeParse(courseId);
+  if (!parsed.success) throw invalidInput(parsed.error.issues, 'courseId');
+  try {
+    await taughtCourse(deps.db, user, parsed.data);
+  } catch (error) {
+    // A class that is not theirs and one that does not exist answer the same.
+    if (error instanceof ApiError) throw onlyTheTeacher();
+    throw error;
+  }
+}
+
+/** A recording may run over MAX_RECORDING_MINUTES by this much (the recorder stops itself at the limit). */
+export const RECORDING_GRACE_MS = 30_000;
+
 /** Checks the target before any byte is kept: a refused target must leave nothing behind. */
 export async function checkUploadTarget(deps: AppDeps, user: User, raw: unknown): Promise<UploadTarget> {
   const parsed = uploadTarget.safeParse(raw);
@@ -76,7 +92,16 @@ export async function checkUploadTarget(deps: AppDeps, user: User, raw: unknown)
  */
 export async function acceptUpload(
   deps: AppDeps,
-  input: { user: User; path: string; fileName: string; bytes: number; target: UploadTarget; videoId?: string },
+  input: {
+    user: User;
+    path: string;
+    fileName: string;
+    bytes: number;
+    target: UploadTarget;
+    videoId?: string;
+    /** A recording's longest length (MAX_RECORDING_MINUTES); longer is refused before anything is kept. */
+    maxMinutes?: number;
+  },
 ): Promise<UploadAnswer> {
   const { config, db, storage, jobs } = deps;
   // The target may have changed while the bytes travelled (a class deleted): check again before keeping anything.
@@ -86,6 +111,9 @@ export async function acceptUpload(
     throw new ApiError(503, 'video_tools_missing', 'errors.videoToolsMissing');
   });
   if ('refused' in source) throw badRequest('not_a_video', source.refused, {}, source.values);
+  if (input.maxMinutes !== undefined && source.durationMs > input.maxMinutes * 60_000 + RECORDING_GRACE_MS) {
+    throw new ApiError(413, 'recording_too_long', 'errors.recordingTooLong', {}, { minutes: input.maxMinutes });
+  }
   const id = input.videoId ?? newId();
   await storage.putFile(sourceKey(id), input.path);
   const video = await createQueuedVideo(db, {

@@ -31,6 +31,8 @@ export function appInfoRoutes(deps: AppDeps) {
       publicUrl: deps.config.publicUrl?.replace(/\/+$/, '') ?? null,
       lanUrl: lan ? `${url.protocol}//${lan}${port}` : null,
       timeZone: deps.config.timeZone,
+      maxRecordingMinutes: deps.config.maxRecordingMinutes,
+      maxUploadBytes: deps.config.maxUploadBytes,
     };
     return c.json(answer);
   });

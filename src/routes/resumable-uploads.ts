@@ -10,7 +10,7 @@ import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
 import type { MessageKey } from '../i18n/translate';
 import { newId } from '../lib/ids';
-import { acceptUpload, checkDiskRoom, checkUploadTarget, tooLarge } from '../media/accept-upload';
+import { acceptUpload, checkDiskRoom, checkRecordingTarget, checkUploadTarget, tooLarge } from '../media/accept-upload';
 
 const uploadGone = () => notFound('upload_not_found', 'errors.uploadNotFound');
 
@@ -89,11 +89,17 @@ export function resumableUploadRoutes(deps: AppDeps) {
     status_code: error.status,
     body: JSON.stringify(errorBody(c, error.code, error.message as MessageKey, error.extra, error.values)),
   });
-  const targetOf = (upload: Upload) => ({
-    courseId: upload.metadata?.courseId ?? undefined,
-    nameOfTopic: upload.metadata?.nameOfTopic ?? undefined,
-    lectureId: upload.metadata?.lectureId ?? undefined,
-  });
+  // A recording made in the browser (metadata `recording` = `1`): its length is told by its last PATCH.
+  const isRecording = (upload: Upload) => upload.metadata?.recording === '1';
+  // A recording makes only the video; its topic is made when the teacher saves it (POST /api/lectures).
+  const targetOf = (upload: Upload) =>
+    isRecording(upload)
+      ? {}
+      : {
+          courseId: upload.metadata?.courseId ?? undefined,
+          nameOfTopic: upload.metadata?.nameOfTopic ?? undefined,
+          lectureId: upload.metadata?.lectureId ?? undefined,
+        };
 
   const tus = new Server({
     path: '/api/uploads',
@@ -107,15 +113,16 @@ export function resumableUploadRoutes(deps: AppDeps) {
     async onUploadCreate(request, upload) {
       const { user, c } = userOf(request as unknown as Request);
       try {
-        if (upload.size === undefined) {
+        if (upload.size === undefined && !isRecording(upload)) {
           throw new ApiError(400, 'length_required', 'errors.tusLengthRequired');
         }
-        if (upload.size > config.maxUploadBytes) throw tooLarge(config.maxUploadBytes);
+        if (upload.size !== undefined && upload.size > config.maxUploadBytes) throw tooLarge(config.maxUploadBytes);
         if (Object.values(upload.metadata ?? {}).some((value) => value?.includes('\0'))) {
           throw new ApiError(400, 'invalid_upload_metadata', 'errors.uploadDetailsHidden');
         }
-        checkDiskRoom(config, upload.size);
-        await checkUploadTarget(deps, user, targetOf(upload));
+        checkDiskRoom(config, upload.size ?? 0);
+        if (isRecording(upload)) await checkRecordingTarget(deps, user, upload.metadata?.courseId);
+        else await checkUploadTarget(deps, user, targetOf(upload));
       } catch (error) {
         if (error instanceof ApiError) throw refuse(c, error);
         throw error;
@@ -129,6 +136,15 @@ export function resumableUploadRoutes(deps: AppDeps) {
       if (request.method === 'POST') return;
       const upload = await datastore.getUpload(uploadId).catch(() => undefined);
       if (!upload || upload.metadata?.owner !== user.id) throw refuse(c, uploadGone());
+      // A recording's size is not known ahead: each piece is checked against the free disk as it comes.
+      if (request.method === 'PATCH' && isRecording(upload)) {
+        try {
+          checkDiskRoom(config, Number(request.headers.get('content-length')) || 0);
+        } catch (error) {
+          if (error instanceof ApiError) throw refuse(c, error);
+          throw error;
+        }
+      }
     },
     async onUploadFinish(request, upload) {
       const { user, c } = userOf(request as unknown as Request);
@@ -142,6 +158,7 @@ export function resumableUploadRoutes(deps: AppDeps) {
           bytes: upload.size ?? upload.offset,
           target: targetOf(upload),
           videoId: upload.id,
+          maxMinutes: isRecording(upload) ? config.maxRecordingMinutes : undefined,
         });
         return {};
       } catch (error) {
