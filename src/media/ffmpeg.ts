@@ -43,6 +43,7 @@ export type ProbeStream = {
   width?: number;
   height?: number;
   duration?: string;
+  start_time?: string;
   r_frame_rate?: string;
   avg_frame_rate?: string;
   channels?: number;

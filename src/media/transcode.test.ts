@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeClip, makeFlashClip, tools } from '../test/fixtures';
+import { makeClip, makeFlashClip, readRung, tools } from '../test/fixtures';
 import { runTool } from './ffmpeg';
 import { planLadder, SEGMENT_SECONDS, SLIDES_FPS } from './ladder';
 import { describeSource } from './probe';
@@ -13,59 +13,6 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const SECONDS = 16;
 const FLASH_AT = 9.3; // in the third segment: each segment before it could lose time to a wrong guess
-
-/** What a player reading one rung's playlist gets: times of its frames, keyframes, the flash and the tone. */
-async function readRung(playlist: string) {
-  const packets = await runTool([
-    tools.ffprobePath,
-    '-v',
-    'error',
-    '-select_streams',
-    'v',
-    '-show_entries',
-    'packet=pts_time,flags',
-    '-of',
-    'csv=p=0',
-    playlist,
-  ]);
-  const video = new TextDecoder()
-    .decode(packets.stdout)
-    .trim()
-    .split('\n')
-    .map((line) => ({ at: Number(line.split(',')[0]), key: line.includes('K') }));
-  // Each filter writes "frame:N pts:P pts_time:T" then "key=value" lines to its own file.
-  const videoStats = `${playlist}.video.txt`;
-  const audioStats = `${playlist}.audio.txt`;
-  await runTool([
-    tools.ffmpegPath,
-    '-v',
-    'error',
-    '-i',
-    playlist,
-    '-vf',
-    `signalstats,metadata=print:key=lavfi.signalstats.YAVG:file=${videoStats}`,
-    '-af',
-    `astats=metadata=1:reset=1,ametadata=print:key=lavfi.astats.Overall.RMS_level:file=${audioStats}`,
-    '-f',
-    'null',
-    '-',
-  ]);
-  /** The time of the first frame whose value passes `threshold`. */
-  const firstAbove = (file: string, threshold: number) => {
-    let at = 0;
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      const time = /pts_time:([\d.]+)/.exec(line);
-      if (time) at = Number(time[1]);
-      const value = /=(-?[\d.]+)$/.exec(line);
-      if (value && !time && Number(value[1]) > threshold) return at;
-    }
-    return undefined;
-  };
-  const flash = firstAbove(videoStats, 128);
-  const tone = firstAbove(audioStats, -40);
-  const durations = [...readFileSync(playlist, 'utf8').matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1]));
-  return { video, keyframes: video.filter((p) => p.key).map((p) => p.at), flash, tone, durations };
-}
 
 describe('lecture-aware transcoding (real ffmpeg)', () => {
   const cases = [

@@ -200,3 +200,99 @@ export async function makeFlashClip(
   }
   return file;
 }
+
+/**
+ * A recording as browsers make it, with makeFlashClip's cue (white picture and tone at `flashAt`): `webm` as
+ * Chromium's MediaRecorder writes it (VP8 + Opus streamed to a pipe, so no duration and no cues; its first timestamp
+ * at 3 s; a variable frame rate: half the frames missing for a second, none for the next, as a still screen sends),
+ * or `mp4` as Safari's (fragmented H.264 + AAC).
+ */
+export async function makeRecordingClip(
+  dir: string,
+  options: {
+    name: string;
+    seconds: number;
+    flashAt: number;
+    container: 'webm' | 'mp4';
+    width?: number;
+    height?: number;
+  },
+): Promise<string> {
+  const { seconds, flashAt } = options;
+  const size = `${options.width ?? 640}x${options.height ?? 360}`;
+  const during = `between(t\\,${flashAt}\\,${flashAt + 1})`;
+  const missing =
+    options.container === 'webm' ? `,select='not(between(t\\,1\\,2)*mod(n\\,2))*not(between(t\\,2\\,3))'` : '';
+  const encode =
+    options.container === 'webm'
+      ? ['-fps_mode', 'vfr', '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '400k']
+      : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+  const audio = options.container === 'webm' ? ['-c:a', 'libopus', '-b:a', '48k'] : ['-c:a', 'aac'];
+  const muxer =
+    options.container === 'webm'
+      ? ['-output_ts_offset', '3', '-f', 'webm']
+      : ['-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4'];
+  const result = await runTool([
+    ...[tools.ffmpegPath, '-v', 'error', '-filter_complex'],
+    `color=c=black:s=${size}:r=30:d=${seconds},drawbox=c=white:t=fill:enable='${during}',noise=alls=30:allf=t+u${missing},format=yuv420p[v];` +
+      `sine=f=440:d=${seconds}:sample_rate=48000,volume=volume=0:enable='not(${during})',asetnsamples=n=960[a]`,
+    ...['-map', '[v]', '-map', '[a]', ...encode, ...audio, ...muxer, 'pipe:1'],
+  ]);
+  if (result.exitCode !== 0) throw new Error(result.stderr);
+  const file = join(dir, options.name);
+  writeFileSync(file, result.stdout);
+  return file;
+}
+
+/** What a player reading one rung's playlist gets: times of its frames, keyframes, the flash and the tone. */
+export async function readRung(playlist: string) {
+  const packets = await runTool([
+    tools.ffprobePath,
+    '-v',
+    'error',
+    '-select_streams',
+    'v',
+    '-show_entries',
+    'packet=pts_time,flags',
+    '-of',
+    'csv=p=0',
+    playlist,
+  ]);
+  const video = new TextDecoder()
+    .decode(packets.stdout)
+    .trim()
+    .split('\n')
+    .map((line) => ({ at: Number(line.split(',')[0]), key: line.includes('K') }));
+  // Each filter writes "frame:N pts:P pts_time:T" then "key=value" lines to its own file.
+  const videoStats = `${playlist}.video.txt`;
+  const audioStats = `${playlist}.audio.txt`;
+  await runTool([
+    tools.ffmpegPath,
+    '-v',
+    'error',
+    '-i',
+    playlist,
+    '-vf',
+    `signalstats,metadata=print:key=lavfi.signalstats.YAVG:file=${videoStats}`,
+    '-af',
+    `astats=metadata=1:reset=1,ametadata=print:key=lavfi.astats.Overall.RMS_level:file=${audioStats}`,
+    '-f',
+    'null',
+    '-',
+  ]);
+  /** The time of the first frame whose value passes `threshold`. */
+  const firstAbove = (file: string, threshold: number) => {
+    let at = 0;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      const time = /pts_time:([\d.]+)/.exec(line);
+      if (time) at = Number(time[1]);
+      const value = /=(-?[\d.]+)$/.exec(line);
+      if (value && !time && Number(value[1]) > threshold) return at;
+    }
+    return undefined;
+  };
+  const flash = firstAbove(videoStats, 128);
+  const tone = firstAbove(audioStats, -40);
+  const durations = [...readFileSync(playlist, 'utf8').matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1]));
+  return { video, keyframes: video.filter((p) => p.key).map((p) => p.at), flash, tone, durations };
+}
