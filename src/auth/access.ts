@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { preparedStatement } from '../db/prepared';
 import { type Course, courses, enrollments, type Lecture, lectures, type User, type Video, videos } from '../db/schema';
 import { ApiError, forbidden, notFound } from '../errors';
+import type { MessageKey } from '../i18n/translate';
 
 /**
  * Who may do what, defined once. A user's place in a class is a membership: `teacher` (today the class's
@@ -136,9 +137,14 @@ export async function watchableVideo(db: Db, user: User, videoId: string): Promi
   throw videoNotFound();
 }
 
-/** The video if the user uploaded it (to retry it); anyone else gets its 404 or 403. */
-export async function ownVideo(db: Db, user: User, videoId: string): Promise<Video> {
+/** The video if the user uploaded it (to retry, trim or delete it); anyone else gets its 404, or 403 with `refusal`. */
+export async function ownVideo(
+  db: Db,
+  user: User,
+  videoId: string,
+  refusal: MessageKey = 'errors.onlyUploaderCanRetry',
+): Promise<Video> {
   const video = await watchableVideo(db, user, videoId);
-  if (video.ownerId !== user.id) throw forbidden('errors.onlyUploaderCanRetry');
+  if (video.ownerId !== user.id) throw forbidden(refusal);
   return video;
 }

@@ -210,6 +210,9 @@ export const videos = pgTable(
     finishedAt: ms('finished_at'),
     slidesState: text('slides_state', { enum: ['pending', 'ready', 'none', 'failed'] }),
     slidesOff: boolean('slides_off').notNull().default(false),
+    trimStartMs: ms('trim_start_ms'),
+    trimEndMs: ms('trim_end_ms'),
+    sourceDurationMs: ms('source_duration_ms'),
   },
   (table) => [index('videos_status').on(table.status, table.createdAt), index('videos_owner').on(table.ownerId)],
 );

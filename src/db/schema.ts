@@ -254,6 +254,11 @@ export let videos = sqliteTable(
     slidesState: text('slides_state', { enum: ['pending', 'ready', 'none', 'failed'] }),
     /** The teacher switched the slide index off for this video's lecture. */
     slidesOff: integer('slides_off', { mode: 'boolean' }).notNull().default(false),
+    /** The owner's trim: the published video runs from start to end of the original (null: all of it). */
+    trimStartMs: integer('trim_start_ms'),
+    trimEndMs: integer('trim_end_ms'),
+    /** How long the original runs, once a trim made `durationMs` shorter (null: `durationMs`). */
+    sourceDurationMs: integer('source_duration_ms'),
   },
   (table) => [index('videos_status').on(table.status, table.createdAt), index('videos_owner').on(table.ownerId)],
 );

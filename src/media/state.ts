@@ -4,7 +4,7 @@ import { nowMs } from '../db/dialect';
 import { downloads, jobs, type Video, videos } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { emit } from '../events/events';
-import { enqueueJob } from '../jobs/jobs';
+import { cancelJobs, enqueueJob } from '../jobs/jobs';
 import type { JobChange } from '../jobs/types';
 import type { Plan } from './ladder';
 import type { SourceInfo } from './probe';
@@ -159,5 +159,49 @@ export async function retryFailed(db: Db, id: string): Promise<boolean> {
     await tx.delete(jobs).where(and(eq(jobs.subjectId, id), inArray(jobs.state, ['failed', 'cancelled'])));
     await enqueueJob(tx, 'transcode', { videoId: id }, { subjectId: id, maxAttempts: MAX_ATTEMPTS });
     return true;
+  });
+}
+
+/** A trim in ms of the original; null keeps all of it. */
+export type TrimMs = { startMs: number; endMs: number } | null;
+
+/**
+ * The owner's trim: stored on the video and its transcode started over from the original, in one transaction. The
+ * job at work is cancelled (its lease goes, so it publishes nothing more and is never marked done); when one was
+ * running, the new job waits out a lease, by which time the old worker heard of it at a heartbeat and stopped writing.
+ */
+export async function trimVideo(db: Db, video: Video, trim: TrimMs, leaseMs: number) {
+  const sourceDurationMs = video.sourceDurationMs ?? video.durationMs;
+  await transaction(db, async (tx) => {
+    const running = await tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.subjectId, video.id), eq(jobs.type, 'transcode'), eq(jobs.state, 'running')));
+    await cancelJobs(tx, video.id, 'The video is being trimmed.');
+    await tx
+      .update(videos)
+      .set({
+        status: 'queued',
+        attempts: 0,
+        error: null,
+        progress: 0,
+        etaSeconds: null,
+        startedAt: null,
+        finishedAt: null,
+        firstPlayableAt: null,
+        hasPoster: false,
+        trimStartMs: trim?.startMs ?? null,
+        trimEndMs: trim?.endMs ?? null,
+        durationMs: trim ? trim.endMs - trim.startMs : sourceDurationMs,
+        sourceDurationMs,
+      })
+      .where(eq(videos.id, video.id));
+    await tx.delete(jobs).where(and(eq(jobs.subjectId, video.id), inArray(jobs.state, ['failed', 'cancelled'])));
+    await enqueueJob(
+      tx,
+      'transcode',
+      { videoId: video.id },
+      { subjectId: video.id, maxAttempts: MAX_ATTEMPTS, delayMs: running.length > 0 ? leaseMs : 0 },
+    );
   });
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { videos } from '../db/schema';
 import { slidesScratchDir, tempDir, UPLOADS_PREFIX, VIDEOS_PREFIX } from '../storage/keys';
-import { deleteUnreferencedVideos, type MediaDeps, orphanVideoIds } from './videos';
+import { deleteUnreferencedVideos, type MediaDeps, orphanVideoIds, shownReadyVideoIds } from './videos';
 
 /** A file in tmp/ untouched this long belongs to no upload in progress. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
@@ -14,7 +14,7 @@ const idOf = (name: string) => name.replace(/\.source$/, '');
 
 /**
  * The cluster's periodic cleanup (the `sweep` job: once every 15 minutes, whichever worker claims it): videos never
- * attached to a lecture within a day, stored files no video row names.
+ * attached to a lecture within a day, stored files no video row names, originals of ready videos a lecture shows.
  * Returns how many things it removed.
  */
 export async function sweepMedia(deps: MediaDeps, now = Date.now()): Promise<number> {
@@ -39,7 +39,14 @@ export async function sweepMedia(deps: MediaDeps, now = Date.now()): Promise<num
   }
   const uploadNames = await storage.list(UPLOADS_PREFIX);
   const uploadIds = await known(uploadNames.map(idOf));
+  // Originals kept after their transcode for a trim (transcode-job.ts), now that a lecture shows the video.
+  const done = deps.config.keepOriginals ? new Set<string>() : await shownReadyVideoIds(db, [...uploadIds]);
   for (const name of uploadNames) {
+    if (done.has(idOf(name))) {
+      await storage.delete(`${UPLOADS_PREFIX}/${name}`);
+      removed++;
+      continue;
+    }
     if (uploadIds.has(idOf(name))) continue;
     const stat = await storage.stat(`${UPLOADS_PREFIX}/${name}`);
     if (stat && now - stat.modifiedAt < FRESH_UPLOAD_MS) continue;

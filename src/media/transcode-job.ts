@@ -12,7 +12,8 @@ import type { Storage } from '../storage/storage';
 import { masterPlaylist, measureRungs } from './master-playlist';
 import { createPublisher } from './publish';
 import { getVideo, markFirstPlayable, markPosterReady, readPlan, reportProgress, type TranscodeResult } from './state';
-import { makePoster, runTranscode } from './transcode';
+import { makePoster, runTranscode, type Trim } from './transcode';
+import { shownInLecture } from './videos';
 
 const PROGRESS_WRITE_MS = 1000;
 
@@ -82,6 +83,12 @@ function removeIfEmpty(folder: string) {
   }
 }
 
+/** The owner's trim of the video, in seconds, or undefined for all of it. */
+export const trimOf = (video: Pick<Video, 'trimStartMs' | 'trimEndMs'>): Trim | undefined =>
+  video.trimStartMs !== null && video.trimEndMs !== null
+    ? { startSeconds: video.trimStartMs / 1000, endSeconds: video.trimEndMs / 1000 }
+    : undefined;
+
 /** The `transcode` job's payload. */
 export type TranscodePayload = { videoId: string };
 
@@ -122,6 +129,7 @@ export function transcodeHandler(deps: {
     work: string,
   ): Promise<TranscodeResult> {
     const plan = readPlan(video);
+    const trim = trimOf(video);
     mkdirSync(work, { recursive: true });
     // Files of an earlier attempt; then each finished file is published as it comes (storage/publish.ts).
     await storage.deletePrefix(videoPrefix(video.id));
@@ -133,7 +141,7 @@ export function transcodeHandler(deps: {
     // the ladder's start, and students can press Play before they see the poster.
     let poster: Promise<unknown> | undefined;
     const makeThePoster = () => {
-      poster ??= makePoster(config, plan, source, work, video.durationMs).then(async (made) => {
+      poster ??= makePoster(config, plan, source, work, video.durationMs, trim).then(async (made) => {
         if (!made) return;
         await publisher.publishFile('poster.jpg');
         await markPosterReady(db, video.id, lease);
@@ -173,6 +181,7 @@ export function transcodeHandler(deps: {
       },
       signal,
       (pid) => writeFileSync(join(work, PID_FILE), String(pid)),
+      trim ? { frames: 'lecture', trim } : undefined,
     );
     await Promise.all(writes);
     if (result.ok && !signal.aborted) makeThePoster();
@@ -202,8 +211,9 @@ export function transcodeHandler(deps: {
       }
     },
     async finished({ videoId }) {
-      // The video is ready (committed): the original is no longer needed.
-      if (!config.keepOriginals) await storage.delete(sourceKey(videoId));
+      // The video is ready (committed): the original is no longer needed once a lecture shows it. Until then its
+      // owner may still trim it (a recording being reviewed); the sweep removes it later (sweep.ts).
+      if (!config.keepOriginals && (await shownInLecture(db, videoId))) await storage.delete(sourceKey(videoId));
     },
     async failed({ videoId }, _reason, final) {
       // What was published while it ran is of no use to anyone (a retry starts over).

@@ -21,7 +21,14 @@ export type TranscodeCommands = {
  * frames dropped, a variable frame rate that WebKit's MediaSource could not play), and `every`, the one before that
  * (every frame, the audio encoded once per rung). `still` skips looksStill when the caller knows.
  */
-export type LadderOptions = { frames: 'lecture' | 'dropped' | 'every'; still?: boolean };
+export type LadderOptions = { frames: 'lecture' | 'dropped' | 'every'; still?: boolean; trim?: Trim };
+
+/** The part of the source the ladder keeps (the owner's trim), in seconds of the source from its first frame. */
+export type Trim = { startSeconds: number; endSeconds: number };
+
+/** Input options that cut the source to the trim; ffmpeg seeks from the source's first timestamp, and starts at 0. */
+const cutTo = (trim: Trim | undefined) =>
+  trim ? ['-ss', trim.startSeconds.toFixed(3), '-to', trim.endSeconds.toFixed(3)] : [];
 
 /** A source counts as still when at most this share of its sampled frames differ from the one before. */
 export const STILL_CHANGED_SHARE = 0.2;
@@ -214,10 +221,10 @@ export function transcodeCommands(
   // (`first_pts=0`), so a track that starts after the picture (a phone's, a screen recorder's) keeps its place.
   const pad = ['-af', 'aresample=async=1:first_pts=0'];
   const audio = pipedAudio
-    ? [...quiet, '-i', source, '-map', '0:a:0', '-vn', ...pad, ...aac, '-f', 'nut', 'pipe:1']
+    ? [...quiet, ...cutTo(options.trim), '-i', source, '-map', '0:a:0', '-vn', ...pad, ...aac, '-f', 'nut', 'pipe:1']
     : null;
 
-  const args = [...quiet, '-y', '-i', source];
+  const args = [...quiet, '-y', ...cutTo(options.trim), '-i', source];
   if (pipedAudio) args.push('-analyzeduration', '0', '-probesize', '32768', '-f', 'nut', '-i', 'pipe:0');
   args.push('-filter_complex', filter);
   plan.rungs.forEach((_, i) => {
@@ -356,11 +363,18 @@ export async function runTranscode(
   return { ok: false, reason, usage, ...told };
 }
 
-/** A frame from about 10% in, at the 360p rung's size (or the nearest), as the poster. */
-export async function makePoster(tools: Tools, plan: Plan, source: string, outDir: string, durationMs: number) {
+/** A frame from about 10% in (of the trimmed part, if trimmed), at the 360p rung's size (or the nearest), as the poster. */
+export async function makePoster(
+  tools: Tools,
+  plan: Plan,
+  source: string,
+  outDir: string,
+  durationMs: number,
+  trim?: Trim,
+) {
   const rung = plan.rungs.find((r) => r.name === '360p') ?? plan.rungs[plan.rungs.length - 1];
   mkdirSync(outDir, { recursive: true });
-  const at = ((durationMs / 1000) * 0.1).toFixed(2);
+  const at = ((trim?.startSeconds ?? 0) + (durationMs / 1000) * 0.1).toFixed(2);
   const result = await runTool(
     [
       tools.ffmpegPath,

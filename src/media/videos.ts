@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { and, eq, inArray, lt, notExists } from 'drizzle-orm';
+import { and, eq, exists, inArray, lt, notExists } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { lectures, videos } from '../db/schema';
@@ -38,6 +38,28 @@ export async function removeVideoFiles(deps: Omit<MediaDeps, 'db'>, videoId: str
   await deps.storage.deletePrefix(videoPrefix(videoId));
   await deps.storage.delete(sourceKey(videoId));
   rmSync(scratchDir(deps.config.scratchDir, videoId), { recursive: true, force: true });
+}
+
+/** Whether a lecture shows the video. */
+export async function shownInLecture(db: Db, videoId: string) {
+  const [row] = await db.select({ id: lectures.id }).from(lectures).where(eq(lectures.videoId, videoId)).limit(1);
+  return row !== undefined;
+}
+
+/** Of these videos, the ready ones a lecture shows: their originals are no longer needed (none is trimmed now). */
+export async function shownReadyVideoIds(db: Db, ids: string[]) {
+  if (ids.length === 0) return new Set<string>();
+  const rows = await db
+    .select({ id: videos.id })
+    .from(videos)
+    .where(
+      and(
+        inArray(videos.id, ids),
+        eq(videos.status, 'ready'),
+        exists(db.select({ id: lectures.id }).from(lectures).where(eq(lectures.videoId, videos.id))),
+      ),
+    );
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Videos uploaded over a day ago that no lecture shows. */

@@ -3,11 +3,14 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expireResumableUploads } from '../media/resumable-store';
+import { sweepMedia } from '../media/sweep';
+import { mediaKey, sourceKey, UPLOADS_PREFIX } from '../storage/keys';
 import { RESUMABLE_PREFIX } from '../storage/resumable';
-import { makeClip, readBytes } from '../test/fixtures';
+import { makeClip, makeRecordingClip, readBytes } from '../test/fixtures';
 import { type Harness, startHarness } from '../test/harness';
 import { createClass } from '../test/scenario';
 import { startSecondServer } from '../test/second-server';
+import { waitForVideo } from '../test/wait';
 
 let h: Harness;
 let clips: string;
@@ -18,7 +21,13 @@ let courseId: string;
 let bytes: Uint8Array;
 
 beforeAll(async () => {
-  h = await startHarness({ MAX_UPLOAD_BYTES: String(20 * 1024 * 1024) });
+  // A one-minute recording limit (a 70 s recording is refused), and a short lease: a trim that cancels a running
+  // transcode starts its own after one lease.
+  h = await startHarness({
+    MAX_UPLOAD_BYTES: String(20 * 1024 * 1024),
+    MAX_RECORDING_MINUTES: '1',
+    JOB_LEASE_SECONDS: '5',
+  });
   clips = mkdtempSync(join(tmpdir(), 'classroom-tus-'));
   teacher = await h.signUp('teacher');
   otherTeacher = await h.signUp('teacher');
@@ -339,3 +348,275 @@ test('an upload begun on one server process and resumed on another completes the
     await second.close();
   }
 });
+
+/** A browser recording's creation: no length yet (tus creation-defer-length), marked `recording` for a class. */
+const createRecording = (token: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  tus('POST', '/api/uploads', token, {
+    'Upload-Defer-Length': '1',
+    'Upload-Metadata': metadata({ filename: 'recording.webm', filetype: 'video/webm', recording: '1', ...fields }),
+    ...headers,
+  });
+/** Sends the recording in pieces as MediaRecorder hands them over; the last says the length. */
+async function sendRecording(token: string, location: string, recording: Uint8Array, pieces: number, from = 0) {
+  const size = Math.ceil(recording.length / pieces);
+  let answer: Response | undefined;
+  for (let offset = from; offset < recording.length; offset += size) {
+    const last = offset + size >= recording.length;
+    answer = await tus(
+      'PATCH',
+      location,
+      token,
+      {
+        'Upload-Offset': String(offset),
+        'Content-Type': 'application/offset+octet-stream',
+        ...(last ? { 'Upload-Length': String(recording.length) } : {}),
+      },
+      recording.slice(offset, offset + size),
+    );
+    if (!last) expect(answer.status).toBe(204);
+  }
+  return answer as Response;
+}
+const videoOf = (id: string) => async () => (await h.api('GET', `/api/videos/${id}`, { as: teacher.token })).json;
+/** The length of the published ladder: its first rung's segments added up. */
+async function publishedSeconds(id: string) {
+  const playlist = await new Response(await h.storage.get(mediaKey(id, { kind: 'playlist', rung: 0 }))).text();
+  return [...playlist.matchAll(/#EXTINF:([\d.]+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
+test('a recording sent as it is made becomes a video; a trim, even mid-transcode, publishes only the kept part; Save links it', async () => {
+  const recording = readBytes(
+    await makeRecordingClip(clips, { name: 'lesson.webm', seconds: 7, flashAt: 3, container: 'webm' }),
+  );
+  const created = await createRecording(teacher.token, { courseId });
+  expect(created.status).toBe(201);
+  const location = created.headers.get('location') as string;
+  const id = location.split('/').pop() as string;
+  // Half-way, the server knows how much it has but not how much will come.
+  const size = Math.ceil(recording.length / 4);
+  expect((await send(teacher.token, location, 0, recording.slice(0, size))).status).toBe(204);
+  const head = await tus('HEAD', location, teacher.token);
+  expect(head.headers.get('upload-offset')).toBe(String(size));
+  expect(head.headers.get('upload-defer-length')).toBe('1');
+  const rest = await sendRecording(teacher.token, location, recording, 4, size);
+  expect(rest.status).toBe(204);
+
+  const result = await h.api('GET', location, { as: teacher.token });
+  expect(result.status).toBe(200);
+  // Only the video: its topic is made when the teacher saves it.
+  expect(result.json).toMatchObject({ videoId: id, masterPlaylist: `/media/videos/${id}/master.m3u8` });
+  expect(result.json.lectureId).toBeUndefined();
+  expect(Math.abs(result.json.video.durationSeconds - 7)).toBeLessThan(0.3);
+  expect(await h.storage.list(RESUMABLE_PREFIX)).toEqual([]);
+
+  // Trimmed at once, while its first transcode waits or runs: the untrimmed ladder is never the one published.
+  const trimmed = await h.api('PATCH', `/api/videos/${id}/trim`, { as: teacher.token, body: { start: 1, end: 5 } });
+  expect(trimmed.status).toBe(200);
+  expect(trimmed.json).toMatchObject({ _id: id, status: 'queued', durationSeconds: 4 });
+  const ready = await waitForVideo('the trimmed recording', videoOf(id), { timeoutMs: 90_000 });
+  expect(ready).toMatchObject({ status: 'ready', durationSeconds: 4 });
+  expect(Math.abs((await publishedSeconds(id)) - 4)).toBeLessThan(1);
+
+  // The same trim again changes nothing (no new transcode); the whole length undoes it.
+  await h.jobsSettled();
+  const before = h.snapshot();
+  const again = await h.api('PATCH', `/api/videos/${id}/trim`, { as: teacher.token, body: { start: 1, end: 5 } });
+  expect(again.json).toMatchObject({ status: 'ready', durationSeconds: 4 });
+  expect(h.snapshot()).toEqual(before);
+  const whole = await h.api('PATCH', `/api/videos/${id}/trim`, { as: teacher.token, body: { start: 0, end: 7.5 } });
+  expect(whole.json).toMatchObject({ status: 'queued', durationSeconds: 7 });
+  await waitForVideo('the untrimmed recording', videoOf(id), { timeoutMs: 90_000 });
+  expect(Math.abs((await publishedSeconds(id)) - 7)).toBeLessThan(1);
+
+  // Save: the spec's own topic creation links the teacher's recording.
+  const saved = await h.api('POST', '/api/lectures', {
+    as: teacher.token,
+    body: { courseId, nameOfTopic: 'Recorded', videoLink: result.json.masterPlaylist },
+  });
+  expect(saved.status).toBe(201);
+  // Kept for a trim until a lecture shows it; then the sweep removes the original.
+  expect(await h.storage.stat(sourceKey(id))).toBeDefined();
+  await sweepMedia(h.deps);
+  expect(await h.storage.stat(sourceKey(id))).toBeUndefined();
+
+  // Now in use: it cannot be deleted, and (its original gone) no longer trimmed; a trim out of range is refused
+  // before that. Nothing changes.
+  await h.jobsSettled();
+  const inUse = h.snapshot();
+  for (const [name, response, status, code] of [
+    [
+      'delete a video a lecture shows',
+      await h.api('DELETE', `/api/videos/${id}`, { as: teacher.token }),
+      409,
+      'video_in_use',
+    ],
+    [
+      'trim past the end',
+      await h.api('PATCH', `/api/videos/${id}/trim`, { as: teacher.token, body: { start: 2, end: 9 } }),
+      400,
+      'invalid_input',
+    ],
+    [
+      'trim under a second',
+      await h.api('PATCH', `/api/videos/${id}/trim`, { as: teacher.token, body: { start: 2, end: 2.5 } }),
+      400,
+      'invalid_input',
+    ],
+    [
+      'trim from before the start',
+      await h.api('PATCH', `/api/videos/${id}/trim`, { as: teacher.token, body: { start: -1, end: 3 } }),
+      400,
+      'invalid_input',
+    ],
+    [
+      'trim end before start',
+      await h.api('PATCH', `/api/videos/${id}/trim`, { as: teacher.token, body: { start: 5, end: 2 } }),
+      400,
+      'invalid_input',
+    ],
+    [
+      'trim without its original',
+      await h.api('PATCH', `/api/videos/${id}/trim`, { as: teacher.token, body: { start: 1, end: 3 } }),
+      409,
+      'trim_unavailable',
+    ],
+  ] as const) {
+    expect({ name, status: response.status, code: response.json.code }).toEqual({ name, status, code });
+  }
+  expect(h.snapshot()).toEqual(inUse);
+}, 240_000);
+
+test('a recording is refused to students, in a class not taught, without `recording`, and its pieces to anyone else', async () => {
+  const recording = readBytes(
+    await makeRecordingClip(clips, { name: 'refused.webm', seconds: 3, flashAt: 1, container: 'webm' }),
+  );
+  const created = await createRecording(teacher.token, { courseId });
+  const location = created.headers.get('location') as string;
+  expect((await send(teacher.token, location, 0, recording.slice(0, 1000))).status).toBe(204);
+  // A finished recording of the teacher's that no lecture shows (to be discarded by its owner only).
+  const other = await createRecording(teacher.token, { courseId });
+  await sendRecording(teacher.token, other.headers.get('location') as string, recording, 2);
+  const videoId = (other.headers.get('location') as string).split('/').pop() as string;
+  await waitForVideo('a recording', videoOf(videoId));
+  const elsewhere = (await createClass(h, otherTeacher, 'Not yours')).id;
+  await h.jobsSettled();
+  const before = h.snapshot();
+  const files = (await h.storage.list(RESUMABLE_PREFIX)).sort();
+  const octets = { 'Content-Type': 'application/offset+octet-stream' };
+  for (const [name, response, status, code] of [
+    ['a student records', await createRecording(student.token, { courseId }), 403, 'forbidden'],
+    [
+      "a teacher records into another's class",
+      await createRecording(otherTeacher.token, { courseId }),
+      403,
+      'forbidden',
+    ],
+    [
+      'a class that does not exist',
+      await createRecording(teacher.token, { courseId: 'no-such-class' }),
+      403,
+      'forbidden',
+    ],
+    ['a recording for no class', await createRecording(teacher.token, {}), 400, 'invalid_input'],
+    [
+      'no length, not a recording',
+      await tus('POST', '/api/uploads', teacher.token, {
+        'Upload-Defer-Length': '1',
+        'Upload-Metadata': metadata({ filename: 'x.webm', courseId, nameOfTopic: 'Deferred' }),
+      }),
+      400,
+      'length_required',
+    ],
+    [
+      'another teacher sends a piece',
+      await tus(
+        'PATCH',
+        location,
+        otherTeacher.token,
+        { 'Upload-Offset': '1000', ...octets },
+        recording.slice(1000, 2000),
+      ),
+      404,
+      'upload_not_found',
+    ],
+    [
+      'a length over the limit',
+      await tus(
+        'PATCH',
+        location,
+        teacher.token,
+        { 'Upload-Offset': '1000', 'Upload-Length': String(21 * 1024 * 1024), ...octets },
+        new Uint8Array(0),
+      ),
+      413,
+      'too_large',
+    ],
+    [
+      'pieces past the limit',
+      await tus(
+        'PATCH',
+        location,
+        teacher.token,
+        { 'Upload-Offset': '1000', ...octets },
+        new Uint8Array(20 * 1024 * 1024),
+      ),
+      413,
+      'too_large',
+    ],
+    [
+      'another teacher deletes the video',
+      await h.api('DELETE', `/api/videos/${videoId}`, { as: otherTeacher.token }),
+      404,
+      'video_not_found',
+    ],
+    [
+      'another teacher trims it',
+      await h.api('PATCH', `/api/videos/${videoId}/trim`, { as: otherTeacher.token, body: { start: 0, end: 1 } }),
+      404,
+      'video_not_found',
+    ],
+  ] as const) {
+    const json = await (response instanceof Response ? response.json() : response.json);
+    expect({ name, status: response.status, code: json.code }).toEqual({ name, status, code });
+  }
+  expect(elsewhere).toBeString();
+  expect(h.snapshot()).toEqual(before);
+  expect((await h.storage.list(RESUMABLE_PREFIX)).sort()).toEqual(files);
+  expect((await tus('HEAD', location, teacher.token)).headers.get('upload-offset')).toBe('1000');
+
+  // Discard: its owner deletes the unused recording, its files and jobs with it.
+  const discarded = await h.api('DELETE', `/api/videos/${videoId}`, { as: teacher.token });
+  expect(discarded.status).toBe(200);
+  expect(discarded.json.message).toBeString();
+  expect((await h.api('GET', `/api/videos/${videoId}`, { as: teacher.token })).status).toBe(404);
+  expect(await h.storage.list(`videos/${videoId}`)).toEqual([]);
+  expect(await h.storage.stat(sourceKey(videoId))).toBeUndefined();
+  const left = h.snapshot();
+  const jobsLeft = left.jobs as { subject_id: string | null; state: string }[];
+  expect(jobsLeft.filter((job) => job.subject_id === videoId && ['queued', 'running'].includes(job.state))).toEqual([]);
+  expect((await tus('DELETE', location, teacher.token)).status).toBe(204);
+});
+
+test('a recording longer than MAX_RECORDING_MINUTES (+30 s) is refused when it ends, and nothing is kept', async () => {
+  // 95 s, tiny: over the one-minute limit and its 30 s grace.
+  const long = join(clips, 'long.webm');
+  const made = Bun.spawnSync([
+    ...['ffmpeg', '-v', 'error', '-f', 'lavfi', '-i', 'color=c=gray:s=64x48:r=2:d=95', '-f', 'lavfi'],
+    ...['-i', 'anullsrc=r=48000:cl=mono', '-t', '95', '-c:v', 'libvpx', '-b:v', '20k', '-c:a', 'libopus'],
+    ...['-b:a', '8k', '-f', 'webm', 'pipe:1'],
+  ]);
+  expect(made.exitCode).toBe(0);
+  await Bun.write(long, made.stdout);
+  const recording = readBytes(long);
+  await h.jobsSettled();
+  const before = h.snapshot();
+  const originals = await h.storage.list(UPLOADS_PREFIX);
+  const created = await createRecording(teacher.token, { courseId });
+  expect(created.status).toBe(201);
+  const last = await sendRecording(teacher.token, created.headers.get('location') as string, recording, 3);
+  expect(last.status).toBe(413);
+  expect((await last.json()).code).toBe('recording_too_long');
+  expect(h.snapshot()).toEqual(before);
+  expect(await h.storage.list(RESUMABLE_PREFIX)).toEqual([]);
+  expect(await h.storage.list(UPLOADS_PREFIX)).toEqual(originals);
+}, 60_000);
