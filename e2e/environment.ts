@@ -20,7 +20,10 @@ export function e2eEnvironment(
   {
     serviceWorkers = 'block',
     browserArgs = [],
-  }: { serviceWorkers?: 'allow' | 'block'; /** Chromium flags a file needs (fake camera, auto-picked screen). */ browserArgs?: string[] } = {},
+  }: {
+    serviceWorkers?: 'allow' | 'block' /** Chromium flags a file needs (fake camera, auto-picked screen). */;
+    browserArgs?: string[];
+  } = {},
 ): E2eEnvironment {
   const env = {} as E2eEnvironment;
   beforeAll(async () => {

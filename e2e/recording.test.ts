@@ -36,7 +36,15 @@ const timer = (recorder: Locator) => recorder.getByRole('timer', { name: 'Record
 /** Starts recording (after the 3-second countdown); answers when the clock is running. */
 async function start(recorder: Locator) {
   const startButton = recorder.getByRole('button', { name: 'Start recording' });
-  await expect(startButton.isEnabled()).resolves.toBe(true);
+  let seen = '';
+  await waitUntil(
+    'the camera and microphone to be ready',
+    async () => {
+      seen = (await recorder.textContent()) ?? '';
+      return startButton.isEnabled();
+    },
+    { timeoutMs: 15_000, lastSeen: () => seen },
+  );
   await startButton.click();
   await timer(recorder).waitFor({ timeout: 10_000 });
 }
@@ -57,7 +65,9 @@ async function readyLecture(courseId: string, topic: string) {
     timeoutMs: 120_000,
   })) as unknown as VideoAnswer;
   const master = await (
-    await fetch(`${env.server.baseUrl}${video.masterPlaylist}`, { headers: { authorization: `Bearer ${teacher.token}` } })
+    await fetch(`${env.server.baseUrl}${video.masterPlaylist}`, {
+      headers: { authorization: `Bearer ${teacher.token}` },
+    })
   ).text();
   return { lecture, video, hasSound: /CODECS="[^"]*mp4a/.test(master) };
 }
@@ -65,7 +75,10 @@ async function readyLecture(courseId: string, topic: string) {
 async function save(page: Page, recorder: Locator) {
   await recorder.getByRole('button', { name: 'Save', exact: true }).click();
   await recorder.waitFor({ state: 'hidden', timeout: 60_000 });
-  await page.getByText(/is saved/).first().waitFor();
+  await page
+    .getByText(/is saved/)
+    .first()
+    .waitFor();
 }
 
 test('20 s of camera: saved as a topic that is ready, with sound, and 20 s long', async () => {
@@ -134,7 +147,10 @@ test('a pause and an 8 s network drop in the middle: the video holds exactly the
   await recorder.getByRole('button', { name: 'Resume' }).click();
   await context.setOffline(true);
   await recordUntil(recorder, '0:09');
-  await recorder.getByRole('alert').filter({ hasText: /offline|connection/ }).waitFor();
+  await recorder
+    .getByRole('alert')
+    .filter({ hasText: /offline|connection/ })
+    .waitFor();
   await recordUntil(recorder, '0:13');
   await context.setOffline(false);
   await recordUntil(recorder, '0:16');
@@ -171,5 +187,44 @@ test('a page closed mid-recording: reopened, "Finish uploading your recording" s
   await page.reload();
   await page.getByRole('heading', { name: 'Crashed lectures' }).waitFor();
   expect(await page.getByRole('button', { name: 'Finish uploading your recording' }).count()).toBe(0);
+  await context.close();
+}, 180_000);
+
+test('Discard deletes the first take from the server; the second, trimmed to 2–6 s, is saved 4 s long', async () => {
+  const course = await teacher.api('POST', '/api/courses', { courseName: 'Second takes' });
+  const context = await signedInContext(env.browser, env.server, teacher.token);
+  const page = await context.newPage();
+  const uploads: string[] = [];
+  page.on('response', (response) => {
+    const location = response.headers().location;
+    if (response.request().method() === 'POST' && response.url().endsWith('/api/uploads') && location) {
+      uploads.push(location.split('/').pop() ?? '');
+    }
+  });
+  const recorder = await openRecorder(page, course._id, 'Second take');
+  await start(recorder);
+  await recordUntil(recorder, '0:03');
+  await recorder.getByRole('button', { name: 'Stop' }).click();
+  await recorder.getByText('Uploaded. The server is preparing it for playback.').waitFor({ timeout: 30_000 });
+  await recorder.getByRole('button', { name: 'Discard and record again' }).click();
+  await page.getByText('The recording was discarded.').waitFor();
+  const [firstTake] = uploads;
+  expect(firstTake).toBeTruthy();
+  const gone = await fetch(`${env.server.baseUrl}/api/videos/${firstTake}`, {
+    headers: { authorization: `Bearer ${teacher.token}` },
+  });
+  expect(gone.status).toBe(404);
+
+  await start(recorder);
+  await recordUntil(recorder, '0:08');
+  await recorder.getByRole('button', { name: 'Stop' }).click();
+  await recorder.getByLabel('Start at (seconds)').fill('2');
+  await recorder.getByLabel('End at (seconds)').fill('6');
+  await save(page, recorder);
+  const { video, hasSound } = await readyLecture(course._id, 'Second take');
+  expect(video.durationSeconds).toBeGreaterThanOrEqual(3.5);
+  expect(video.durationSeconds).toBeLessThanOrEqual(4.6);
+  expect(hasSound).toBe(true);
+  expect(((await teacher.api('GET', `/api/lectures/course/${course._id}`)) as unknown[]).length).toBe(1);
   await context.close();
 }, 180_000);
