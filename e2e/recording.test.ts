@@ -2,7 +2,7 @@ import { beforeAll, expect, test } from 'bun:test';
 import type { Locator, Page } from 'playwright-core';
 import { waitForVideo, waitUntil } from '../src/test/wait';
 import { e2eEnvironment } from './environment';
-import { createAccount, signedInContext } from './server';
+import { createAccount, screenshot, signedInContext } from './server';
 
 // A fake camera (a moving test pattern), a fake microphone (a beep), and the screen picker answered by itself.
 const env = e2eEnvironment(
@@ -123,6 +123,12 @@ test('20 s of screen with a camera bubble moved by the keyboard: ready, with sou
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowUp');
   expect(await bubble.getAttribute('style')).not.toBe(before);
+  // On a phone's width the recorder fits: nothing runs off the side.
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await recorder.evaluate((dialog) => dialog.scrollWidth - dialog.clientWidth)).toBeLessThanOrEqual(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await screenshot(page, 'recorder-screen-bubble-375');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await start(recorder);
   await recordUntil(recorder, '0:20');
   await recorder.getByRole('button', { name: 'Stop' }).click();

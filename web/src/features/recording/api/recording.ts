@@ -2,7 +2,7 @@ import { answer, api } from '@api/client';
 import { lectureKeys } from '@api/query-keys';
 import type { UploadJson } from '@contract/videos';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type Trim, trimToSend } from '../state/trim';
+import { trimToSend } from '../state/trim';
 
 /**
  * Save: waits for the upload's last byte, sends the trim when the teacher cut the ends (the server re-transcodes
@@ -17,10 +17,12 @@ export function useSaveRecording() {
       recordedSeconds: number;
       courseId: string;
       nameOfTopic: string;
-      trim: Trim;
+      /** `end` null: to the end, however long the server found it. */
+      trim: { start: number; end: number | null };
     }) => {
       const { videoId, masterPlaylist, video } = await input.uploaded;
-      const trim = trimToSend(input.trim, video?.durationSeconds || input.recordedSeconds);
+      const duration = video?.durationSeconds || input.recordedSeconds;
+      const trim = trimToSend({ start: input.trim.start, end: input.trim.end ?? duration }, duration);
       if (trim) await answer(api.videos[':id'].trim.$patch({ param: { id: videoId }, json: trim }));
       return answer(
         api.lectures.$post({

@@ -5,7 +5,7 @@ import { useEffect, useId, useState } from 'react';
 import type { StoredRecording } from '../state/recording-store';
 import { recordingStore } from '../state/recording-store';
 import type { UploadState } from '../state/recording-upload';
-import { type Trim, trimProblem } from '../state/trim';
+import { trimProblem } from '../state/trim';
 
 /** The recording played back from this browser's copy (the server may still be receiving it). */
 function StoredPlayback({ recording }: { recording: StoredRecording }) {
@@ -95,7 +95,8 @@ export function UploadLine({ upload, total }: { upload: UploadState | null; tota
   );
 }
 
-export type ReviewValues = { nameOfTopic: string; trim: Trim };
+/** `trim.end` is null while the teacher has not typed one: the whole length, as the server measures it. */
+export type ReviewValues = { nameOfTopic: string; trim: { start: number; end: number | null } };
 
 /** After Stop: watch it back, cut the ends, name the topic; Save or Discard. */
 export function ReviewStep({
@@ -138,7 +139,7 @@ export function ReviewStep({
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        if (!problem && name.trim()) onSave({ nameOfTopic: name.trim(), trim });
+        if (!problem && name.trim()) onSave({ nameOfTopic: name.trim(), trim: { start, end } });
       }}
     >
       <StoredPlayback recording={recording} />
