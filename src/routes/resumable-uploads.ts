@@ -68,7 +68,8 @@ export function tusRefusal(c: Context, status: number, text: string, maxUploadBy
  * so an upload begun on one server process can finish on another). Approved teachers only; each upload belongs to its creator (stored by
  * the server in the upload's metadata). Same size limit, disk check and ffprobe checks as `POST /api/upload`; the
  * last byte turns it into a video (its id is the upload's id) through the same `acceptUpload`, and
- * `GET /api/uploads/{id}` then answers what `POST /api/upload` answers.
+ * `GET /api/uploads/{id}` then answers what `POST /api/upload` answers. A browser recording (`recording` = `1`) may
+ * defer its length to its last PATCH (docs/video-pipeline.md, "Recording in the browser").
  */
 export function resumableUploadRoutes(deps: AppDeps) {
   const { config, db, storage } = deps;
