@@ -3,6 +3,7 @@ import { fileNameOf, problemOf, recordingType } from './capture';
 import { clampBubble, DEFAULT_BUBBLE, nudgeBubble } from './compose';
 import { checkLimits, LOW_ROOM_BYTES, STOP_ROOM_BYTES } from './limits';
 import { RecordingClock } from './recording-session';
+import { uploadProblem } from './recording-upload';
 import { clockOf, trimProblem, trimToSend } from './trim';
 
 const failure = (name: string) => Object.assign(new Error(name), { name });
@@ -72,4 +73,21 @@ test('a trim is checked as the server checks it, and the whole length sends none
   expect(trimProblem({ start: Number.NaN, end: 10 }, 20)).toBe('range');
   expect(trimToSend({ start: 0, end: 20 }, 20)).toBeNull();
   expect(trimToSend({ start: 2, end: 20 }, 20)).toEqual({ start: 2, end: 20 });
+});
+
+const refusal = (status: number, body: unknown) =>
+  Object.assign(new Error('tus: unexpected response'), {
+    originalResponse: { getStatus: () => status, getBody: () => JSON.stringify(body) },
+  }) as unknown as Parameters<typeof uploadProblem>[0];
+
+test("the server's refusals (too long, too large, disk full) are said in its words and not retried", () => {
+  const tooLong = uploadProblem(
+    refusal(413, { code: 'recording_too_long', message: 'This recording is longer than 120 minutes.' }),
+  );
+  expect(tooLong).toEqual({ message: 'This recording is longer than 120 minutes.', final: true });
+  const full = uploadProblem(refusal(507, { code: 'disk_full', message: 'The server has no room left.' }));
+  expect(full).toEqual({ message: 'The server has no room left.', final: true });
+  // A lock or a conflict passes: tus tries again from the server's offset.
+  expect(uploadProblem(refusal(409, { message: 'Offset mismatch.' })).final).toBe(false);
+  expect(uploadProblem(new Error('network')).final).toBe(false);
 });
