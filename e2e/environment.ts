@@ -17,13 +17,19 @@ export type E2eEnvironment = {
  */
 export function e2eEnvironment(
   serverEnv: Record<string, string> = { TEACHER_SIGNUP: 'open' },
-  { serviceWorkers = 'block' }: { serviceWorkers?: 'allow' | 'block' } = {},
+  {
+    serviceWorkers = 'block',
+    browserArgs = [],
+  }: {
+    serviceWorkers?: 'allow' | 'block' /** Chromium flags a file needs (fake camera, auto-picked screen). */;
+    browserArgs?: string[];
+  } = {},
 ): E2eEnvironment {
   const env = {} as E2eEnvironment;
   beforeAll(async () => {
     env.mail = await startMailCapture();
     env.server = await startServer({ env: { SMTP_URL: env.mail.url, ...serverEnv } });
-    env.browser = auditAccessibility(serviceWorkersByDefault(await launchBrowser(), serviceWorkers));
+    env.browser = auditAccessibility(serviceWorkersByDefault(await launchBrowser(browserArgs), serviceWorkers));
   });
   afterAll(async () => {
     await env.browser?.close();

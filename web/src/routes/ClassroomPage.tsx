@@ -4,19 +4,26 @@ import { toast } from '@lib/toast';
 import { usePageTitle } from '@lib/use-page-title';
 import { BookIcon, LogInIcon, PlusIcon } from '@ui/icons';
 import { QueryState } from '@ui/QueryState';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useAppInfo } from '../features/classes/api/app';
 import { type Course, useCourses, useDeleteCourse, useRenameCourse } from '../features/classes/api/courses';
 import { ClassCard } from '../features/classes/components/ClassCard';
 import { CreateClassModal } from '../features/classes/components/CreateClassModal';
 import { JoinClassModal } from '../features/classes/components/JoinClassModal';
 import { TodoList } from '../features/classes/components/TodoList';
 
+/** Only a teacher with a recording left in this browser needs it: loaded apart from the class list. */
+const RecordingRecovery = lazy(async () => ({
+  default: (await import('../features/recording/components/RecordingRecovery')).RecordingRecovery,
+}));
+
 export function ClassroomPage() {
   const { user } = useSession();
   const isTeacher = user?.role === 'teacher';
   const mayTeach = isTeacher && user?.teacherStatus === 'approved';
   const query = useCourses();
+  const appInfo = useAppInfo({ enabled: mayTeach }).data;
   usePageTitle(t('classes.page.title'));
   const rename = useRenameCourse();
   const remove = useDeleteCourse();
@@ -56,6 +63,13 @@ export function ClassroomPage() {
         </p>
       )}
       {!isTeacher && <TodoList />}
+      {mayTeach && user && (
+        <div className="mt-4">
+          <Suspense fallback={null}>
+            <RecordingRecovery userId={user._id} limits={appInfo} />
+          </Suspense>
+        </div>
+      )}
       <div className="mt-6">
         <QueryState
           query={query}

@@ -14,6 +14,7 @@ import { useSetAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ChapterList } from '../features/chapters/components/ChapterList';
+import { useAppInfo } from '../features/classes/api/app';
 import { courseQuery, useCourse } from '../features/classes/api/courses';
 import { WatchingNotice } from '../features/classes/components/WatchingNotice';
 import { Comments } from '../features/comments/components/Comments';
@@ -59,6 +60,7 @@ const AddTopicModal = teacherTool('AddTopicModal');
 const EditTopicModal = teacherTool('EditTopicModal');
 const DownloadsSwitch = teacherTool('DownloadsSwitch');
 const QuestionsPanel = teacherTool('QuestionsPanel');
+const RecordingRecovery = teacherTool('RecordingRecovery');
 
 export function CoursePage() {
   const { id } = useParams();
@@ -70,6 +72,8 @@ export function CoursePage() {
   const removeLecture = useDeleteLecture();
   const course = courseQuery.data;
   const lectures = lecturesQuery.data;
+  // The recorder's limits, for a teacher's "finish uploading your recording" (a student never asks).
+  const appInfo = useAppInfo({ enabled: user?.role === 'teacher' }).data;
   const [sharing, setSharing] = useState(false);
   const [selectedId, setSelectedId] = useState<string | null>(params.get('lecture'));
   /** The lecture that "Up next" chose: it starts playing by itself. */
@@ -174,6 +178,11 @@ export function CoursePage() {
 
   return (
     <div className="flex flex-col gap-6">
+      {isTeacher && user && (
+        <Suspense fallback={null}>
+          <RecordingRecovery userId={user._id} limits={appInfo} onSaved={(lectureId) => setSelectedId(lectureId)} />
+        </Suspense>
+      )}
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h1 className="page-title break-words" translate="no">

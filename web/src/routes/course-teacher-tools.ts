@@ -9,4 +9,5 @@ export { TeacherProgress } from '../features/classes/components/TeacherProgress'
 export { DeleteTopicDialog } from '../features/lectures/components/DeleteTopicDialog';
 export { DownloadsSwitch } from '../features/offline/components/DownloadsSwitch';
 export { QuestionsPanel } from '../features/questions/components/QuestionsPanel';
+export { RecordingRecovery } from '../features/recording/components/RecordingRecovery';
 export { AddTopicModal, EditTopicModal } from './topic/TopicModals';

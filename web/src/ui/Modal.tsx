@@ -8,6 +8,7 @@ export function Modal({
   title,
   heading = title,
   onClose,
+  wide = false,
   children,
 }: {
   open: boolean;
@@ -16,6 +17,8 @@ export function Modal({
   /** The title as drawn, when it holds someone's words (a name in `translate="no"`): `title` by default. */
   heading?: ReactNode;
   onClose: () => void;
+  /** Room for a picture (the recorder's preview): up to 48rem wide instead of 28rem. */
+  wide?: boolean;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -37,7 +40,7 @@ export function Modal({
       onClick={(event) => {
         if (event.target === ref.current) onClose();
       }}
-      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl bg-white p-0 shadow-xl backdrop:bg-slate-900/40"
+      className={`m-auto w-[calc(100%-2rem)] ${wide ? 'max-w-3xl' : 'max-w-md'} rounded-2xl bg-white p-0 shadow-xl backdrop:bg-slate-900/40`}
     >
       {open && (
         <div className="p-6">

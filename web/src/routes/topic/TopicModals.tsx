@@ -4,6 +4,7 @@ import { lectureKeys } from '@api/query-keys';
 import { LIMITS } from '@contract/limits';
 import { browserTimeZone, isoOfZonedInput, zonedInputValue } from '@lib/format';
 import { locale, rich, t } from '@lib/i18n';
+import { useSession } from '@lib/session';
 import { toast } from '@lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { FormError } from '@ui/FormError';
@@ -14,6 +15,7 @@ import { ChaptersEditor } from '../../features/chapters/components/ChaptersEdito
 import { useAppInfo } from '../../features/classes/api/app';
 import { type Lecture, useUpdateLecture } from '../../features/lectures/api/lectures';
 import { CaptionsEditor } from '../../features/lectures/components/CaptionsEditor';
+import { RecorderDialog } from '../../features/recording/components/RecorderDialog';
 import { SlidesEditor } from '../../features/slides/components/SlidesEditor';
 import { looksLikeVideo, startUpload, uploadsAtom } from '../../features/uploads/state/uploads';
 import { DescriptionField, TopicNameField, UploadProgress, VideoFileField, WatchByField } from './TopicFields';
@@ -50,6 +52,10 @@ export function AddTopicModal({
   const [files, setFiles] = useState<{ file: File; name: string }[]>([]);
   const [error, setError] = useState('');
   const [uploadKey, setUploadKey] = useState<string | null>(null);
+  /** The topic being recorded: the recorder takes this dialog's place until it closes. */
+  const [recordingName, setRecordingName] = useState<string | null>(null);
+  const userId = useSession().user?._id;
+  const appInfo = useAppInfo().data;
   const upload = useAtomValue(uploadsAtom).find((item) => item.key === uploadKey);
   // "Something is missing" goes away by itself once every name and a file are there; other problems stay.
   const complete =
@@ -112,50 +118,80 @@ export function AddTopicModal({
     );
   }
 
+  function record() {
+    if (!name.trim()) {
+      setError(t('recording.needName'));
+      return;
+    }
+    setError('');
+    setRecordingName(name.trim());
+  }
+
   return (
-    <Modal open={open} title={t('topic.addTitle')} onClose={close}>
-      <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
-        {files.length <= 1 && <TopicNameField value={name} onChange={setName} disabled={busy} />}
-        <VideoFileField
-          label={t('topic.videoFile')}
-          multiple
-          disabled={busy}
-          onChange={(picked) => {
-            setFiles(picked.map((file) => ({ file, name: topicNameOf(file) })));
-            if (picked.length === 1 && !name.trim() && picked[0]) setName(topicNameOf(picked[0]));
+    <>
+      <Modal open={open && recordingName === null} title={t('topic.addTitle')} onClose={close}>
+        <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
+          {files.length <= 1 && <TopicNameField value={name} onChange={setName} disabled={busy} />}
+          <VideoFileField
+            label={t('topic.videoFile')}
+            multiple
+            disabled={busy}
+            onChange={(picked) => {
+              setFiles(picked.map((file) => ({ file, name: topicNameOf(file) })));
+              if (picked.length === 1 && !name.trim() && picked[0]) setName(topicNameOf(picked[0]));
+            }}
+          />
+          {files.length > 1 && (
+            <fieldset className="flex flex-col gap-2">
+              <legend className="text-sm font-medium text-slate-700">{t('topic.onePerFile')}</legend>
+              {files.map((entry, index) => (
+                <label
+                  key={`${entry.file.name}-${entry.file.size}-${entry.file.lastModified}`}
+                  className="flex flex-col gap-1 text-xs text-slate-500"
+                >
+                  <span className="truncate" translate="no">
+                    {entry.file.name}
+                  </span>
+                  <input
+                    className="input"
+                    aria-label={t('topic.nameFor', { file: entry.file.name })}
+                    value={entry.name}
+                    maxLength={LIMITS.topicNameMax}
+                    onChange={(event) =>
+                      setFiles((list) =>
+                        list.map((item, i) => (i === index ? { ...item, name: event.target.value } : item)),
+                      )
+                    }
+                  />
+                </label>
+              ))}
+            </fieldset>
+          )}
+          {files.length === 0 && !busy && (
+            <button type="button" className="btn btn-secondary self-start" onClick={record}>
+              {t('recording.open')}
+            </button>
+          )}
+          <UploadProgress uploadKey={uploadKey} />
+          <FormError message={error} />
+          <ModalActions onCancel={close} busy={busy} label={t('common.save')} busyLabel={t('topic.uploading')} />
+        </form>
+      </Modal>
+      {recordingName !== null && userId && (
+        <RecorderDialog
+          open
+          courseId={courseId}
+          nameOfTopic={recordingName}
+          userId={userId}
+          limits={appInfo}
+          onClose={() => {
+            setRecordingName(null);
+            close();
           }}
+          onSaved={onAdded}
         />
-        {files.length > 1 && (
-          <fieldset className="flex flex-col gap-2">
-            <legend className="text-sm font-medium text-slate-700">{t('topic.onePerFile')}</legend>
-            {files.map((entry, index) => (
-              <label
-                key={`${entry.file.name}-${entry.file.size}-${entry.file.lastModified}`}
-                className="flex flex-col gap-1 text-xs text-slate-500"
-              >
-                <span className="truncate" translate="no">
-                  {entry.file.name}
-                </span>
-                <input
-                  className="input"
-                  aria-label={t('topic.nameFor', { file: entry.file.name })}
-                  value={entry.name}
-                  maxLength={LIMITS.topicNameMax}
-                  onChange={(event) =>
-                    setFiles((list) =>
-                      list.map((item, i) => (i === index ? { ...item, name: event.target.value } : item)),
-                    )
-                  }
-                />
-              </label>
-            ))}
-          </fieldset>
-        )}
-        <UploadProgress uploadKey={uploadKey} />
-        <FormError message={error} />
-        <ModalActions onCancel={close} busy={busy} label={t('common.save')} busyLabel={t('topic.uploading')} />
-      </form>
-    </Modal>
+      )}
+    </>
   );
 }
 

@@ -14,7 +14,7 @@ export const appInfoQuery = () =>
     staleTime: Number.POSITIVE_INFINITY,
   });
 
-export const useAppInfo = () => useQuery(appInfoQuery());
+export const useAppInfo = ({ enabled = true }: { enabled?: boolean } = {}) => useQuery({ ...appInfoQuery(), enabled });
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -1,0 +1,77 @@
+import { t } from '@lib/i18n';
+import { useAtomValue } from 'jotai';
+import { useEffect, useState } from 'react';
+import type { Limits } from '../state/limits';
+import { openRecordingAtom, storedRecordingsVersionAtom } from '../state/open-recording';
+import { recordingStore, type StoredRecording } from '../state/recording-store';
+import { RecorderDialog } from './RecorderDialog';
+
+/**
+ * "Finish uploading your recording": a recording of this teacher that a closed page, a crash or "later" left in
+ * this browser (only theirs: the store is read by their user id). It resumes the upload and opens the review.
+ */
+export function RecordingRecovery({
+  userId,
+  limits,
+  onSaved,
+}: {
+  userId: string;
+  limits: Limits | undefined;
+  onSaved?: (lectureId: string) => void;
+}) {
+  const [left, setLeft] = useState<StoredRecording[]>([]);
+  const [finishing, setFinishing] = useState<StoredRecording | null>(null);
+  const open = useAtomValue(openRecordingAtom);
+  const version = useAtomValue(storedRecordingsVersionAtom);
+  useEffect(() => {
+    let gone = false;
+    // Read after the version changes (a save, a discard) as well as on arrival.
+    void version;
+    recordingStore()
+      .ofUser(userId)
+      .then((found) => {
+        if (!gone) setLeft(found.sort((a, b) => a.startedAt - b.startedAt));
+      })
+      .catch(() => {
+        // no IndexedDB here: nothing was kept
+      });
+    return () => {
+      gone = true;
+    };
+  }, [userId, version]);
+  const offered = left.filter((recording) => recording.id !== open && recording.id !== finishing?.id);
+  const first = offered[0];
+  return (
+    <>
+      {first && (
+        <section
+          aria-label={t('recording.recovery.label')}
+          className="mb-4 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4"
+        >
+          <p className="min-w-0 text-sm text-amber-900">
+            {t('recording.recovery.text', { count: offered.length })}{' '}
+            <span className="font-medium" translate="no">
+              {first.nameOfTopic}
+            </span>
+          </p>
+          <button type="button" className="btn btn-primary" onClick={() => setFinishing(first)}>
+            {t('recording.recovery.action')}
+          </button>
+        </section>
+      )}
+      {finishing && (
+        <RecorderDialog
+          key={finishing.id}
+          open
+          courseId={finishing.courseId}
+          nameOfTopic={finishing.nameOfTopic}
+          userId={userId}
+          limits={limits}
+          recovered={finishing}
+          onClose={() => setFinishing(null)}
+          onSaved={onSaved}
+        />
+      )}
+    </>
+  );
+}
