@@ -144,8 +144,9 @@ async function serverPart() {
         processing: (processingAt - stopAt) / 1000,
         playable: (row.firstPlayableAt - startedAt) / 1000,
       };
-      // Let it finish so the runs do not overlap.
-      while ((await getVideo(harness.db, id))?.status !== 'ready') await Bun.sleep(200);
+      // Discard it (as the recorder's Discard does), which stops its transcode, so the runs do not overlap.
+      await tus('DELETE', `/api/videos/${id}`, {});
+      await harness.jobsSettled(120_000);
       return figures;
     };
 
@@ -233,7 +234,7 @@ function cpuSecondsOfTree(root: number): number {
 /** The page's ways of recording, as plain browser code: what the app's recorder does, one way each. */
 const PAGE = `<!doctype html><title>record</title><body style="margin:0">
 <video id="screen" muted autoplay playsinline width="320"></video><video id="camera" muted autoplay playsinline width="160"></video>
-<canvas id="canvas" width="1280" height="720" style="width:320px"></canvas>
+<script src="/compose.js"></script>
 <script>
 const options = { mimeType: 'video/webm;codecs=vp8,opus', videoBitsPerSecond: 1500000, audioBitsPerSecond: 96000 };
 let stop = () => {};
@@ -244,7 +245,6 @@ window.startMode = async (mode) => {
   if (screen) document.getElementById('screen').srcObject = screen;
   const mic = camera.getAudioTracks();
   const recorders = [];
-  let drawing = 0;
   const record = (tracks) => {
     const recorder = new MediaRecorder(new MediaStream(tracks), options);
     recorder.ondataavailable = () => {};
@@ -253,30 +253,18 @@ window.startMode = async (mode) => {
   };
   if (mode === 'camera') record([...camera.getVideoTracks(), ...mic]);
   if (mode === 'screen') record([...screen.getVideoTracks(), ...mic]);
+  let composed = null;
   if (mode === 'bubble') {
-    const canvas = document.getElementById('canvas');
-    const context = canvas.getContext('2d');
-    const screenVideo = document.getElementById('screen');
-    const cameraVideo = document.getElementById('camera');
-    const draw = () => {
-      context.drawImage(screenVideo, 0, 0, 1280, 720);
-      context.save();
-      context.beginPath();
-      context.arc(1120, 560, 120, 0, Math.PI * 2);
-      context.clip();
-      context.drawImage(cameraVideo, 960, 400, 320, 240);
-      context.restore();
-      drawing = requestAnimationFrame(draw);
-    };
-    draw();
-    record([...canvas.captureStream(30).getVideoTracks(), ...mic]);
+    // The app's own composition (web/src/features/recording/state/compose.ts), bundled into /compose.js.
+    composed = await window.composeScreenWithBubble(screen, new MediaStream(camera.getVideoTracks()), new MediaStream(mic), () => window.DEFAULT_BUBBLE);
+    record(composed.stream.getTracks());
   }
   if (mode === 'two') {
     record([...screen.getVideoTracks(), ...mic]);
     record([...camera.getVideoTracks()]);
   }
   stop = () => {
-    cancelAnimationFrame(drawing);
+    composed?.stop();
     for (const recorder of recorders) recorder.stop();
     for (const track of [...camera.getTracks(), ...(screen ? screen.getTracks() : [])]) track.stop();
   };
@@ -286,10 +274,16 @@ window.stopMode = () => stop();
 </script>`;
 
 async function browserPart() {
+  const built = await Bun.build({ entrypoints: [join(import.meta.dir, 'record-page.ts')], minify: true });
+  if (!built.success) throw new Error(built.logs.join('\n'));
+  const composeJs = await built.outputs[0].text();
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
-    fetch: () => new Response(PAGE, { headers: { 'content-type': 'text/html' } }),
+    fetch: (request) =>
+      new URL(request.url).pathname === '/compose.js'
+        ? new Response(composeJs, { headers: { 'content-type': 'text/javascript' } })
+        : new Response(PAGE, { headers: { 'content-type': 'text/html' } }),
   });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -319,7 +313,13 @@ async function browserPart() {
       for (const [mode] of modes) {
         const page = await browser.newPage();
         await page.goto(`http://127.0.0.1:${server.port}/`);
-        await page.evaluate((m) => (window as unknown as { startMode(m: string): Promise<number> }).startMode(m), mode);
+        page.on('pageerror', (error) => console.log(`  page error (${mode}): ${error.message}`));
+        await Promise.race([
+          page.evaluate((m) => (window as unknown as { startMode(m: string): Promise<number> }).startMode(m), mode),
+          Bun.sleep(20_000).then(() => {
+            throw new Error(`${mode}: the page did not start recording in 20 s`);
+          }),
+        ]);
         await Bun.sleep(3000);
         const before = cpuSecondsOfTree(pid);
         const started = performance.now();
