@@ -49,9 +49,22 @@ async function start(recorder: Locator) {
   await timer(recorder).waitFor({ timeout: 10_000 });
 }
 
-/** Waits until the recorder's own clock shows `clock` (m:ss). */
-const recordUntil = (recorder: Locator, clock: string) =>
-  timer(recorder).filter({ hasText: clock }).waitFor({ timeout: 60_000 });
+/** Waits until the recorder's own clock shows `clock` (m:ss) or later: a busy machine may skip a second's update. */
+const recordUntil = (recorder: Locator, clock: string) => {
+  const seconds = (text: string) => {
+    const [m, s] = text.trim().split(':').map(Number);
+    return m * 60 + s;
+  };
+  let seen = '';
+  return waitUntil(
+    `the recorder's clock to reach ${clock}`,
+    async () => {
+      seen = (await timer(recorder).textContent()) ?? '';
+      return seconds(seen) >= seconds(clock);
+    },
+    { timeoutMs: 60_000, everyMs: 100, lastSeen: () => seen },
+  );
+};
 
 /** The saved topic's video once the server has made it ready, and whether its ladder carries sound. */
 async function readyLecture(courseId: string, topic: string) {
