@@ -15,6 +15,7 @@ export function LiveVideo({ stream, label }: { stream: MediaStream | null; label
     <video
       ref={ref}
       aria-label={label}
+      dir="ltr"
       muted
       playsInline
       className="aspect-video w-full rounded-lg bg-slate-900 object-contain"

@@ -3,7 +3,7 @@ import { t } from '@lib/i18n';
 import { toast } from '@lib/toast';
 import { Modal } from '@ui/Modal';
 import { useSetAtom } from 'jotai';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { deleteRecordedVideo, useSaveRecording } from '../api/recording';
 import { useCapture } from '../hooks/useCapture';
 import { recordingType, type Source } from '../state/capture';
@@ -19,6 +19,8 @@ import { SetupStep } from './SetupStep';
 
 type Phase = 'setup' | 'countdown' | 'recording' | 'review';
 const COUNTDOWN_SECONDS = 3;
+/** Where focus goes when a step replaces the control that had it: the step's marked control, else its first. */
+const FIRST_CONTROL = 'button:not([disabled]), input:not([disabled]), select, video[controls]';
 
 /**
  * The recorder: set up, a 3-second countdown, record (every chunk kept in this browser, then uploaded as it
@@ -60,6 +62,8 @@ export function RecorderDialog({
   const chunkSource = useRef<ChunkSource | null>(null);
   const room = useRef<number | null>(null);
   const save = useSaveRecording();
+  const body = useRef<HTMLDivElement>(null);
+  const shownPhase = useRef(phase);
   const setOpenRecording = useSetAtom(openRecordingAtom);
   const bumpStored = useSetAtom(storedRecordingsVersionAtom);
 
@@ -187,6 +191,22 @@ export function RecorderDialog({
     [setOpenRecording],
   );
 
+  // A new step removes the button that was pressed (Start, Stop, Discard): focus moves into the new step, not to the page.
+  useEffect(() => {
+    if (shownPhase.current === phase) return;
+    shownPhase.current = phase;
+    const step = body.current;
+    (step?.querySelector<HTMLElement>('[data-step-focus]') ?? step?.querySelector<HTMLElement>(FIRST_CONTROL))?.focus();
+  }, [phase]);
+
+  // Closed before it leaves the page, so the browser gives focus back to what opened it (Add New Topic).
+  useLayoutEffect(() => {
+    const dialog = body.current?.closest('dialog');
+    return () => {
+      if (dialog?.open) dialog.close();
+    };
+  }, []);
+
   const finish = () => {
     setOpenRecording(null);
     bumpStored((version) => version + 1);
@@ -256,75 +276,77 @@ export function RecorderDialog({
 
   return (
     <Modal open={open} wide title={t('recording.title')} onClose={close}>
-      {phase === 'setup' && (
-        <SetupStep
-          source={source}
-          onSource={setSource}
-          capture={capture}
-          footer={
-            <>
-              {problem && (
-                <p role="alert" className="text-sm text-red-700">
-                  {problem}
-                </p>
-              )}
-              <div className="flex flex-wrap justify-end gap-2">
-                <button type="button" className="btn btn-secondary" onClick={close}>
-                  {t('common.cancel')}
-                </button>
-                <button
-                  type="button"
-                  className="btn btn-primary"
-                  disabled={!capture.ready || !limits}
-                  onClick={() => {
-                    setProblem('');
-                    setCountdown(COUNTDOWN_SECONDS);
-                    setPhase('countdown');
-                  }}
-                >
-                  {t('recording.start')}
-                </button>
-              </div>
-            </>
-          }
-        />
-      )}
-      {(phase === 'countdown' || phase === 'recording') && (
-        <RecordingStep
-          countdown={phase === 'countdown' ? countdown : null}
-          elapsedMs={elapsedMs}
-          paused={paused}
-          limit={limit}
-          limits={limits}
-          upload={uploadState}
-          total={total}
-          problem={problem}
-          preview={capture}
-          source={source}
-          onPause={() => {
-            session.current?.pause();
-            setPaused(true);
-          }}
-          onResume={() => {
-            session.current?.resume();
-            setPaused(false);
-          }}
-          onStop={() => void stop()}
-          onCancelCountdown={() => setPhase('setup')}
-        />
-      )}
-      {phase === 'review' && recording && (
-        <ReviewStep
-          recording={recording}
-          durationSeconds={durationSeconds}
-          upload={uploadState}
-          total={total}
-          busy={save.isPending}
-          error={problem}
-          onSave={(values) => void onSave(values)}
-          onDiscard={() => void onDiscard()}
-        />
-      )}
+      <div ref={body}>
+        {phase === 'setup' && (
+          <SetupStep
+            source={source}
+            onSource={setSource}
+            capture={capture}
+            footer={
+              <>
+                {problem && (
+                  <p role="alert" className="text-sm text-red-700">
+                    {problem}
+                  </p>
+                )}
+                <div className="flex flex-wrap justify-end gap-2">
+                  <button type="button" className="btn btn-secondary" onClick={close}>
+                    {t('common.cancel')}
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-primary"
+                    disabled={!capture.ready || !limits}
+                    onClick={() => {
+                      setProblem('');
+                      setCountdown(COUNTDOWN_SECONDS);
+                      setPhase('countdown');
+                    }}
+                  >
+                    {t('recording.start')}
+                  </button>
+                </div>
+              </>
+            }
+          />
+        )}
+        {(phase === 'countdown' || phase === 'recording') && (
+          <RecordingStep
+            countdown={phase === 'countdown' ? countdown : null}
+            elapsedMs={elapsedMs}
+            paused={paused}
+            limit={limit}
+            limits={limits}
+            upload={uploadState}
+            total={total}
+            problem={problem}
+            preview={capture}
+            source={source}
+            onPause={() => {
+              session.current?.pause();
+              setPaused(true);
+            }}
+            onResume={() => {
+              session.current?.resume();
+              setPaused(false);
+            }}
+            onStop={() => void stop()}
+            onCancelCountdown={() => setPhase('setup')}
+          />
+        )}
+        {phase === 'review' && recording && (
+          <ReviewStep
+            recording={recording}
+            durationSeconds={durationSeconds}
+            upload={uploadState}
+            total={total}
+            busy={save.isPending}
+            error={problem}
+            onSave={(values) => void onSave(values)}
+            onDiscard={() => void onDiscard()}
+          />
+        )}
+      </div>
     </Modal>
   );
 }

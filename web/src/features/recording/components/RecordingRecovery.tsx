@@ -1,6 +1,6 @@
 import { t } from '@lib/i18n';
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Limits } from '../state/limits';
 import { openRecordingAtom, storedRecordingsVersionAtom } from '../state/open-recording';
 import { recordingStore, type StoredRecording } from '../state/recording-store';
@@ -23,6 +23,9 @@ export function RecordingRecovery({
   const [finishing, setFinishing] = useState<StoredRecording | null>(null);
   const open = useAtomValue(openRecordingAtom);
   const version = useAtomValue(storedRecordingsVersionAtom);
+  const [readVersion, setReadVersion] = useState(-1);
+  const [returnFocus, setReturnFocus] = useState(false);
+  const action = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     let gone = false;
     // Read after the version changes (a save, a discard) as well as on arrival.
@@ -30,7 +33,9 @@ export function RecordingRecovery({
     recordingStore()
       .ofUser(userId)
       .then((found) => {
-        if (!gone) setLeft(found.sort((a, b) => a.startedAt - b.startedAt));
+        if (gone) return;
+        setLeft(found.sort((a, b) => a.startedAt - b.startedAt));
+        setReadVersion(version);
       })
       .catch(() => {
         // no IndexedDB here: nothing was kept
@@ -39,6 +44,12 @@ export function RecordingRecovery({
       gone = true;
     };
   }, [userId, version]);
+  // The banner hid while its dialog was open: once the store is read again, focus goes back to it, or to the page.
+  useEffect(() => {
+    if (!returnFocus || finishing || readVersion !== version) return;
+    setReturnFocus(false);
+    (action.current ?? document.getElementById('main-content'))?.focus();
+  }, [returnFocus, finishing, readVersion, version]);
   const offered = left.filter((recording) => recording.id !== open && recording.id !== finishing?.id);
   const first = offered[0];
   return (
@@ -54,7 +65,7 @@ export function RecordingRecovery({
               {first.nameOfTopic}
             </span>
           </p>
-          <button type="button" className="btn btn-primary" onClick={() => setFinishing(first)}>
+          <button ref={action} type="button" className="btn btn-primary" onClick={() => setFinishing(first)}>
             {t('recording.recovery.action')}
           </button>
         </section>
@@ -68,7 +79,10 @@ export function RecordingRecovery({
           userId={userId}
           limits={limits}
           recovered={finishing}
-          onClose={() => setFinishing(null)}
+          onClose={() => {
+            setFinishing(null);
+            setReturnFocus(true);
+          }}
           onSaved={onSaved}
         />
       )}

@@ -92,12 +92,12 @@ export function RecordingStep({
       )}
       <div className="flex flex-wrap justify-end gap-2">
         {countdown !== null ? (
-          <button type="button" className="btn btn-secondary" onClick={onCancelCountdown}>
+          <button type="button" className="btn btn-secondary" data-step-focus onClick={onCancelCountdown}>
             {t('common.cancel')}
           </button>
         ) : (
           <>
-            <button type="button" className="btn btn-secondary" onClick={paused ? onResume : onPause}>
+            <button type="button" className="btn btn-secondary" data-step-focus onClick={paused ? onResume : onPause}>
               {paused ? t('recording.resume') : t('recording.pause')}
             </button>
             <button type="button" className="btn btn-danger" onClick={onStop}>

@@ -149,6 +149,7 @@ export function ReviewStep({
         </label>
         <input
           id={nameId}
+          data-step-focus
           className="input"
           value={name}
           maxLength={LIMITS.topicNameMax}

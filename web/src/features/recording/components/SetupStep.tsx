@@ -76,21 +76,28 @@ export function SetupStep({
   } else {
     preview = (
       <div className="flex aspect-video w-full items-center justify-center rounded-lg bg-slate-100 p-4 text-center text-sm text-slate-600">
-        {wantsScreen && !capture.screen ? t('recording.setup.shareFirst') : t('recording.setup.waiting')}
+        {/* A refusal is said below, in words; "waiting" would contradict it. */}
+        {capture.problem
+          ? null
+          : wantsScreen && !capture.screen
+            ? t('recording.setup.shareFirst')
+            : t('recording.setup.waiting')}
       </div>
     );
   }
   return (
     <div className="flex flex-col gap-4">
-      <fieldset className="flex flex-wrap gap-x-4 gap-y-2">
+      <fieldset className="flex flex-wrap gap-x-4">
         <legend className="mb-1 text-sm font-medium text-slate-700">{t('recording.source.legend')}</legend>
         {SOURCES.map((option) => (
-          <label key={option.value} className="flex items-center gap-2 text-sm text-slate-700">
+          // At least 44 px tall: the whole line is the radio's tap target on a phone.
+          <label key={option.value} className="flex min-h-11 items-center gap-2 text-sm text-slate-700">
             <input
               type="radio"
               name="recording-source"
               value={option.value}
               checked={source === option.value}
+              data-step-focus={source === option.value || undefined}
               onChange={() => onSource(option.value)}
               className="size-4 accent-indigo-600"
             />
