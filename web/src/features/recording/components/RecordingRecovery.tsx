@@ -30,11 +30,19 @@ export function RecordingRecovery({
     let gone = false;
     // Read after the version changes (a save, a discard) as well as on arrival.
     void version;
-    recordingStore()
+    const store = recordingStore();
+    store
       .ofUser(userId)
-      .then((found) => {
+      .then(async (found) => {
+        // A recording that never got a byte (a browser that hands over empty pieces) has nothing to finish; once
+        // it is a minute old it is not one just starting in another tab either, and it goes.
+        const kept: StoredRecording[] = [];
+        for (const recording of found) {
+          if ((await store.chunkSizes(recording.id)).some((size) => size > 0)) kept.push(recording);
+          else if (Date.now() - recording.startedAt > 60_000) await store.remove(recording.id);
+        }
         if (gone) return;
-        setLeft(found.sort((a, b) => a.startedAt - b.startedAt));
+        setLeft(kept.sort((a, b) => a.startedAt - b.startedAt));
         setReadVersion(version);
       })
       .catch(() => {
