@@ -21,6 +21,7 @@ import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
 import { insightRoutes, todoRoutes } from './routes/insight';
 import { lecturesRoutes } from './routes/lectures';
+import { ltiServicesRoutes } from './routes/lti-services';
 import { mediaRoutes } from './routes/media';
 import { notificationPrefsRoutes, notificationsRoutes } from './routes/notifications';
 import { profileRoutes } from './routes/profile';
@@ -112,6 +113,7 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
     .route('/api/users', profileRoutes(deps))
     .route('/api/courses', coursesRoutes(deps))
     .route('/api/courses', insightRoutes(deps))
+    .route('/api/courses', ltiServicesRoutes(deps))
     .route('/api/todo', todoRoutes(deps))
     .route('/api/enrollments', enrollmentsRoutes(deps))
     .route('/api/invites', invitesRoutes(deps))

@@ -7,6 +7,7 @@ import { createJobsClient } from './jobs/client';
 import { enqueueJob } from './jobs/jobs';
 import { createJobRunner } from './jobs/runner';
 import type { Logger } from './lib/log';
+import { ltiServiceHandlers } from './lti/service-jobs';
 import { deleteEndedWindows } from './lib/rate-limit';
 import { createMailer } from './mail/create-mailer';
 import type { Mailer } from './mail/mailer';
@@ -41,6 +42,7 @@ export function createWorker(deps: { config: Config; db: Db; storage: Storage; l
       slides: slidesHandler({ config, db, storage, warn: (line) => jobLog.warn(line) }),
       download: downloadHandler({ config, db, storage }),
       ...notificationHandlers({ config, db, mailer }),
+      ...ltiServiceHandlers({ config, db }),
       backup: {
         async run() {
           if (!config.backupDir) return;
