@@ -21,6 +21,7 @@ import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
 import { insightRoutes, todoRoutes } from './routes/insight';
 import { lecturesRoutes } from './routes/lectures';
+import { ltiRoutes } from './routes/lti';
 import { ltiServicesRoutes } from './routes/lti-services';
 import { mediaRoutes } from './routes/media';
 import { notificationPrefsRoutes, notificationsRoutes } from './routes/notifications';
@@ -125,6 +126,7 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
     .route('/api/history', historyRoutes(deps))
     .route('/api/search', searchRoutes(deps))
     .route('/api/admin', adminRoutes(deps))
+    .route('/api/lti', ltiRoutes(deps))
     .route('/media', mediaRoutes(deps));
   app.get('/api/openapi.json', openApiDocument(app));
   app.get('/api/docs', (c) => web(c, '/api-docs/index.html'));
