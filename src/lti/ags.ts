@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { coverageOfLectures } from '../db/queries/insight';
 import {
@@ -10,9 +11,8 @@ import {
   recordScoreSent,
   subjectAt,
 } from '../db/queries/lti-services';
-import { questionScores } from '../db/queries/questions';
+import { answersOfStudent, questionScores } from '../db/queries/questions';
 import { lectures } from '../db/schema';
-import { eq } from 'drizzle-orm';
 import { enqueueJob } from '../jobs/jobs';
 import { hostOf, LTI_SCOPES, LtiServiceError, readCapped, serviceFetch } from './service-token';
 
@@ -73,21 +73,25 @@ export async function scoreFor(
   link: { lectureId: string; courseId: string; scoreSource: 'watched' | 'questions' },
   userId: string,
 ) {
+  const coverage = (await coverageOfLectures(db, userId, [link.lectureId])).get(link.lectureId);
+  // Someone who neither played nor answered has no grade yet (not a 0 in the gradebook).
+  const started = coverage !== undefined || (await answersOfStudent(db, link.lectureId, userId)).size > 0;
   if (link.scoreSource === 'questions') {
     const scoreOf = await questionScores(db, link.courseId, [userId]);
     const score = scoreOf(userId, link.lectureId);
     // A lecture without scored questions (all removed since) is graded by what was watched.
     if (score) {
       return {
+        started,
         scoreGiven: score.percent,
         activityProgress: score.right === score.total ? 'Completed' : 'InProgress',
       };
     }
   }
-  const coverage = (await coverageOfLectures(db, userId, [link.lectureId])).get(link.lectureId);
   return {
+    started,
     scoreGiven: coverage?.percent ?? 0,
-    activityProgress: coverage?.completed ? 'Completed' : coverage ? 'InProgress' : 'Initialized',
+    activityProgress: coverage?.completed ? 'Completed' : 'InProgress',
   };
 }
 
@@ -141,7 +145,8 @@ export async function sendScore(db: Db, linkId: string, userId: string, now = Da
   const subject = await subjectAt(db, platform.issuer, userId);
   if (!subject) return 'not-graded';
   const score = await scoreFor(db, { ...link, lectureId: link.lectureId as string }, userId);
-  if ((await lastScoreSent(db, link.id, userId)) === score.scoreGiven) return 'unchanged';
+  const last = await lastScoreSent(db, link.id, userId);
+  if (last === score.scoreGiven || (last === undefined && !score.started)) return 'unchanged';
   const lineitemUrl = await lineItemOf(db, found);
   if (!lineitemUrl) return 'not-graded';
   const response = await serviceFetch(db, platform, [LTI_SCOPES.score], scoresUrl(lineitemUrl), {

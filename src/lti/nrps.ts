@@ -102,7 +102,7 @@ export async function fetchMemberships(
     }
     const next = nextLink(response.headers.get('link'));
     if (next !== undefined) {
-      const resolved = new URL(next, url);
+      const resolved: URL = new URL(next, url);
       if (resolved.origin !== origin) {
         throw new LtiServiceError(`The roster from ${hostOf(membershipsUrl)} pointed elsewhere for its next page.`, 0);
       }

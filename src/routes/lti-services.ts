@@ -4,10 +4,10 @@ import { requireUser } from '../auth/middleware';
 import {
   ltiCourseJson,
   ltiLinkBody,
+  ltiLinkJson,
   ltiLinkParam,
   type RosterSyncJson,
   rosterSyncAnswer,
-  ltiLinkJson,
 } from '../contract/lti-services';
 import {
   contextsOfCourse,
@@ -20,8 +20,8 @@ import type { AppDeps, AppEnv } from '../deps';
 import { ApiError, notFound } from '../errors';
 import { answers } from '../http/openapi';
 import { idParam, validate } from '../http/validation';
-import { LTI_SCOPES } from '../lti/service-token';
 import { enqueueRosterSync, rosterSubject } from '../lti/service-jobs';
+import { LTI_SCOPES } from '../lti/service-token';
 
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 
@@ -66,7 +66,8 @@ export function ltiServicesRoutes(deps: AppDeps) {
             title: context.title,
             roster: context.membershipsUrl !== null,
             gradebook:
-              context.lineitemsUrl !== null && (JSON.parse(context.agsScopes) as string[]).includes(LTI_SCOPES.lineItem),
+              context.lineitemsUrl !== null &&
+              (JSON.parse(context.agsScopes) as string[]).includes(LTI_SCOPES.lineItem),
             lastRosterSyncAt: iso(context.lastRosterSyncAt),
           })),
           lmsStudents: lmsStudents.size,
@@ -77,23 +78,18 @@ export function ltiServicesRoutes(deps: AppDeps) {
       );
     })
 
-    .post(
-      '/:id/lti/roster-sync',
-      answers({ 202: rosterSyncAnswer }),
-      validate('param', idParam),
-      async (c) => {
-        const course = await taughtCourse(db, c.get('user'), c.req.valid('param').id);
-        const contexts = await contextsOfCourse(db, course.id);
-        if (!contexts.some(({ context }) => context.membershipsUrl !== null)) {
-          throw new ApiError(409, 'lti_no_roster', 'errors.ltiNoRoster');
-        }
-        // A sync already waiting is the one the teacher asked for again.
-        if (await enqueueRosterSync(db, course.id)) jobs.wake();
-        const job = await latestJob(db, 'lti-roster-sync', rosterSubject(course.id));
-        if (!job) throw new Error('The roster sync job vanished');
-        return c.json({ job: syncJson(job) }, 202);
-      },
-    )
+    .post('/:id/lti/roster-sync', answers({ 202: rosterSyncAnswer }), validate('param', idParam), async (c) => {
+      const course = await taughtCourse(db, c.get('user'), c.req.valid('param').id);
+      const contexts = await contextsOfCourse(db, course.id);
+      if (!contexts.some(({ context }) => context.membershipsUrl !== null)) {
+        throw new ApiError(409, 'lti_no_roster', 'errors.ltiNoRoster');
+      }
+      // A sync already waiting is the one the teacher asked for again.
+      if (await enqueueRosterSync(db, course.id)) jobs.wake();
+      const job = await latestJob(db, 'lti-roster-sync', rosterSubject(course.id));
+      if (!job) throw new Error('The roster sync job vanished');
+      return c.json({ job: syncJson(job) }, 202);
+    })
 
     .patch(
       '/:id/lti/links/:linkId',

@@ -128,7 +128,8 @@ export function ltiPlatformServices(options: {
       return json({ error: 'unauthorized' }, 401);
     }
     const items = lineItems.get(contextId) ?? [];
-    if (request.method === 'GET') return json(items, 200, { 'content-type': 'application/vnd.ims.lis.v2.lineitemcontainer+json' });
+    if (request.method === 'GET')
+      return json(items, 200, { 'content-type': 'application/vnd.ims.lis.v2.lineitemcontainer+json' });
     const body = (await request.json()) as Omit<LineItem, 'id'>;
     if (typeof body.label !== 'string' || typeof body.scoreMaximum !== 'number') return json({ error: 'bad' }, 400);
     const item = {
@@ -167,24 +168,17 @@ export function ltiPlatformServices(options: {
     /** Answers a request to a service path, or undefined for any other path. */
     async fetch(request: Request): Promise<Response | undefined> {
       const { pathname } = new URL(request.url);
-      let match: RegExpMatchArray | null;
-      if (pathname === '/token' && request.method === 'POST') {
-        requests.push(pathname);
-        return token(request);
-      }
-      if ((match = pathname.match(/^\/nrps\/([^/]+)\/memberships$/)) && request.method === 'GET') {
-        requests.push(pathname);
-        return memberships(request, match[1] as string);
-      }
-      if ((match = pathname.match(/^\/ags\/([^/]+)\/lineitems$/))) {
-        requests.push(pathname);
-        return lineItemsOf(request, match[1] as string);
-      }
-      if ((match = pathname.match(/^\/ags\/([^/]+)\/lineitems\/(\d+)\/lineitem\/scores$/)) && request.method === 'POST') {
-        requests.push(pathname);
-        return score(request, match[1] as string, match[2] as string);
-      }
-      return undefined;
+      const post = request.method === 'POST';
+      const nrps = pathname.match(/^\/nrps\/([^/]+)\/memberships$/);
+      const items = pathname.match(/^\/ags\/([^/]+)\/lineitems$/);
+      const scoresOf = pathname.match(/^\/ags\/([^/]+)\/lineitems\/(\d+)\/lineitem\/scores$/);
+      let answer: Promise<Response> | Response | undefined;
+      if (pathname === '/token' && post) answer = token(request);
+      else if (nrps && request.method === 'GET') answer = memberships(request, nrps[1] as string);
+      else if (items) answer = lineItemsOf(request, items[1] as string);
+      else if (scoresOf && post) answer = score(request, scoresOf[1] as string, scoresOf[2] as string);
+      if (answer) requests.push(pathname);
+      return answer;
     },
     /** The token endpoint: the platform's `auth_token_url`. */
     tokenUrl: () => `${options.baseUrl()}/token`,

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { InsightQuery } from '../../contract/insight';
+import { emit } from '../../events/events';
 import {
   addRanges,
   budgetSeconds,
@@ -18,7 +19,6 @@ import {
   reachOf,
   reportDigest,
 } from '../../lib/coverage';
-import { emit } from '../../events/events';
 import type { Db } from '../client';
 import { forUpdate } from '../dialect';
 import {

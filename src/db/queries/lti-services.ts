@@ -52,10 +52,7 @@ export async function gradedLinksOf(db: Db, lectureId: string, userId: string) {
     .select({ id: ltiResourceLinks.id })
     .from(ltiResourceLinks)
     .innerJoin(ltiPlatforms, eq(ltiPlatforms.id, ltiResourceLinks.platformId))
-    .innerJoin(
-      userIdentities,
-      and(eq(userIdentities.issuer, ltiPlatforms.issuer), eq(userIdentities.userId, userId)),
-    )
+    .innerJoin(userIdentities, and(eq(userIdentities.issuer, ltiPlatforms.issuer), eq(userIdentities.userId, userId)))
     .where(eq(ltiResourceLinks.lectureId, lectureId));
 }
 
@@ -147,10 +144,7 @@ export async function studentsFromIssuer(db: Db, courseId: string, issuer: strin
   return db
     .select({ userId: enrollments.studentId, subject: userIdentities.subject })
     .from(enrollments)
-    .innerJoin(
-      userIdentities,
-      and(eq(userIdentities.userId, enrollments.studentId), eq(userIdentities.issuer, issuer)),
-    )
+    .innerJoin(userIdentities, and(eq(userIdentities.userId, enrollments.studentId), eq(userIdentities.issuer, issuer)))
     .where(eq(enrollments.courseId, courseId));
 }
 
@@ -209,7 +203,9 @@ export async function usersBySubject(db: Db, issuer: string, subjects: string[])
       .select({ subject: userIdentities.subject, id: users.id, role: users.role })
       .from(userIdentities)
       .innerJoin(users, eq(users.id, userIdentities.userId))
-      .where(and(eq(userIdentities.issuer, issuer), inArray(userIdentities.subject, subjects.slice(start, start + 500))));
+      .where(
+        and(eq(userIdentities.issuer, issuer), inArray(userIdentities.subject, subjects.slice(start, start + 500))),
+      );
     for (const row of rows) found.set(row.subject, { id: row.id, role: row.role });
   }
   return found;
