@@ -22,6 +22,7 @@ import { historyRoutes } from './routes/history';
 import { insightRoutes, todoRoutes } from './routes/insight';
 import { lecturesRoutes } from './routes/lectures';
 import { ltiRoutes } from './routes/lti';
+import { ltiAdminRoutes } from './routes/lti-admin';
 import { mediaRoutes } from './routes/media';
 import { notificationPrefsRoutes, notificationsRoutes } from './routes/notifications';
 import { profileRoutes } from './routes/profile';
@@ -123,6 +124,7 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
     .route('/api/videos', videosRoutes(deps))
     .route('/api/history', historyRoutes(deps))
     .route('/api/search', searchRoutes(deps))
+    .route('/api/admin/lti', ltiAdminRoutes(deps))
     .route('/api/admin', adminRoutes(deps))
     .route('/api/lti', ltiRoutes(deps))
     .route('/media', mediaRoutes(deps));
