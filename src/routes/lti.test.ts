@@ -224,6 +224,15 @@ describe('launching from the LMS', () => {
     lectureId = lecture.json._id;
   });
 
+  test('the page a launch opens may be framed by the registered LMS only; other pages by no one', async () => {
+    const framed = await fetch(`${h.baseUrl}/classroom/${courseId}?lti=1`);
+    const policy = framed.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain(`frame-ancestors 'self' ${lms.issuer}`);
+    expect(framed.headers.get('x-frame-options')).toBeNull();
+    const plain = await fetch(`${h.baseUrl}/classroom/${courseId}`);
+    expect(plain.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
   test('deep linking: the teacher picks a lecture, and the LMS gets a signed link with a line item', async () => {
     const hint = lms.prepareLaunch({
       sub: 'teacher-1',
