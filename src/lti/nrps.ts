@@ -1,8 +1,9 @@
-import { findOrCreateFederatedUser } from '../auth/federated';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { enroll, removeStudent } from '../db/queries/courses';
 import { contextsOfCourse, markRosterSynced, studentsFromIssuer, usersBySubject } from '../db/queries/lti-services';
+import { classRoleOf } from './claims';
+import { lmsAccount } from './people';
 import { hostOf, LTI_SCOPES, LtiServiceError, readCapped, serviceFetch } from './service-token';
 
 /**
@@ -112,22 +113,18 @@ export async function fetchMemberships(
   return members;
 }
 
-/** A context role, in full or short form (`…/membership#Learner` or `Learner`); sub-roles (`…#Learner/…`) aside. */
-const hasRole = (member: RosterMember, role: 'Learner' | 'Instructor') =>
-  member.roles.some((each) => each === role || each.endsWith(`/membership#${role}`));
-
-/** An active Learner who does not also teach there (a teaching assistant enrolled as both is not a pupil here). */
+/** An active member who would be a student here at a launch (a Learner who does not also teach there). */
 export const isActiveLearner = (member: RosterMember) =>
-  member.status === 'Active' && hasRole(member, 'Learner') && !hasRole(member, 'Instructor');
+  member.status === 'Active' && classRoleOf(member.roles) === 'student';
 
 export type RosterResult = { added: number; removed: number; skipped: number };
 
 type Policy = Pick<Config, 'adminEmail' | 'teacherSignup' | 'teacherEmailDomains'>;
 
 /**
- * Pulls the roster of each LMS context of a class: Learners enrolled (an account made for one who never launched),
- * the class's students from that LMS who are no longer Learners there removed. A Learner without an email, or whose
- * email is a password account's, is skipped: they enter by launching, or link it from Settings.
+ * Pulls the roster of each LMS context of a class: Learners enrolled (an account made for one who never launched, as
+ * their first launch would make it), the class's students from that LMS who are no longer Learners there removed. A
+ * Learner whose account is disabled, or is a teacher's here, is skipped.
  */
 export async function syncRoster(db: Db, policy: Policy, courseId: string, signal?: AbortSignal) {
   const result: RosterResult = { added: 0, removed: 0, skipped: 0 };
@@ -142,24 +139,13 @@ export async function syncRoster(db: Db, policy: Policy, courseId: string, signa
     for (const member of learners) {
       let user = known.get(member.userId);
       if (!user) {
-        if (!member.email) {
-          result.skipped++;
-          continue;
-        }
-        const signIn = await findOrCreateFederatedUser(
-          db,
-          // The LMS is the school's own directory: its Learners are students, whatever their email's domain.
-          { ...policy, teacherEmailDomains: [], allowedDomains: [], checkHostedDomain: false },
-          {
-            issuer: platform.issuer,
-            subject: member.userId,
-            email: member.email,
-            emailVerified: true,
-            name: member.name,
-            hostedDomain: undefined,
-            teacherByClaim: false,
-          },
-        );
+        const signIn = await lmsAccount(db, policy, {
+          issuer: platform.issuer,
+          subject: member.userId,
+          name: member.name,
+          email: member.email,
+          teaches: false,
+        });
         if (signIn.kind !== 'ok') {
           result.skipped++;
           continue;

@@ -198,7 +198,7 @@ describe('pieces', () => {
 });
 
 describe('rosters', () => {
-  test('a sync follows every page and enrolls the Learners, never a password account found by email', async () => {
+  test('a sync follows every page and enrolls the Learners, never a password account with their email', async () => {
     ben = await h.signUp('student', 'Ben Linked');
     await knownToLms(ben, 'ben');
     // Someone with a password account whose address the LMS gives for another person: never entered.
@@ -219,13 +219,17 @@ describe('rosters', () => {
     expect(lms.requests.filter((path) => path.startsWith('/nrps/')).length - pagesBefore).toBe(4);
 
     const ann = await userBySubject('ann');
-    const fay = await userBySubject('fay');
     expect(ann).toMatchObject({ role: 'student', passwordHash: '' });
+    const fromLms = await Promise.all(['ann', 'cat', 'eve', 'fay'].map(userBySubject));
     const enrolled = await enrolledIds();
-    expect(enrolled).toEqual(expect.arrayContaining([ann?.id, fay?.id, ben.user._id, student.user._id]));
+    expect(enrolled).toEqual(
+      expect.arrayContaining([...fromLms.map((user) => user?.id), ben.user._id, student.user._id]),
+    );
+    // Cat's LMS address is a password account's: Cat gets an account of her own, and that one is never entered.
+    expect(fromLms[1]?.id).not.toBe(sameEmail.user._id);
     expect(enrolled).not.toContain(sameEmail.user._id);
-    for (const subject of ['ivy', 'cat', 'dan', 'eve']) expect(await userBySubject(subject)).toBeUndefined();
-    expect(section.lmsStudents).toBe(3);
+    for (const subject of ['ivy', 'dan']) expect(await userBySubject(subject)).toBeUndefined();
+    expect(section.lmsStudents).toBe(5);
     expect(section.contexts).toEqual([
       expect.objectContaining({ platformName: 'Test LMS', title: 'Biology 101', roster: true, gradebook: true }),
     ]);
@@ -238,7 +242,7 @@ describe('rosters', () => {
     await play(lectureId, ben, 0, 30);
     expect(await h.db.$count(watchCoverage, eq(watchCoverage.userId, ben.user._id))).toBe(1);
 
-    lms.setMembers(CONTEXT, [member('ann'), member('fay', { roles: ['Learner'] })]);
+    lms.setMembers(CONTEXT, [member('ann'), member('cat'), member('eve'), member('fay', { roles: ['Learner'] })]);
     const section = await syncRoster();
     expect(section.rosterSync.state).toBe('done');
     const enrolled = await enrolledIds();
@@ -247,7 +251,7 @@ describe('rosters', () => {
     // A student who joined by the class's code is not the LMS's to remove.
     expect(enrolled).toContain(student.user._id);
     expect(await h.db.$count(watchCoverage, eq(watchCoverage.userId, ben.user._id))).toBe(0);
-    expect(section.lmsStudents).toBe(2);
+    expect(section.lmsStudents).toBe(4);
   });
 });
 
