@@ -17,6 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRemoteJWKSet, exportJWK, generateKeyPair, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type { Api } from './harness';
+import { ltiPlatformServices } from './lti-platform-services';
 
 export const ROLES = {
   instructor: 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor',
@@ -218,6 +219,12 @@ window.addEventListener('message', function (event) {
     });
   }
 
+  // Token, NRPS and AGS endpoints (src/test/lti-platform-services.ts), checking assertions against the tool's key set.
+  const services = ltiPlatformServices({
+    baseUrl: () => pageOrigin,
+    clientId,
+    toolJwksUrl: () => `${toolBase}/api/lti/jwks`,
+  });
   const server = Bun.serve({
     port: 0,
     hostname,
@@ -225,6 +232,8 @@ window.addEventListener('message', function (event) {
       const url = new URL(request.url);
       const extra = extraRoutes.get(`${request.method} ${url.pathname}`);
       if (extra) return extra(request);
+      const served = await services.fetch(request);
+      if (served) return served;
       if (url.pathname === '/jwks') return Response.json({ keys: [publicJwk] });
       if (url.pathname === '/auth') return authorize(url);
       if (url.pathname === '/token') return Response.json({ error: 'unsupported_grant_type' }, { status: 400 });
@@ -240,6 +249,8 @@ window.addEventListener('message', function (event) {
   const platform = {
     issuer: pageOrigin,
     clientId,
+    /** Its LTI Advantage services: rosters to set, line items and scores received, failures to cause. */
+    services,
     deploymentId,
     deepLinkReturns,
     /** What the tool sent to the registration endpoint, and the token it must send. */
