@@ -17,6 +17,7 @@ import { freePort } from '../src/test/oidc-provider';
 import { waitForVideo } from '../src/test/wait';
 import { launchBrowser } from './browser';
 import { createAccount, type RunningServer, screenshot, startServer } from './server';
+import { launchWebKit, type WebKit } from './webkit';
 
 const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-lti-'));
 let server: RunningServer;
@@ -100,4 +101,48 @@ test('Chromium, inside the LMS’s cross-site iframe: a student launches and the
   });
   await screenshot(page, 'lti-chromium-iframe');
   await context.close();
+  // Chromium keeps the partitioned state cookie in the frame: that is what bound this launch.
+  expect(server.logs()).toContain('"binding":"cookie"');
+});
+
+test('WebKit, third-party cookies blocked: the launch is bound through Platform Storage, and the lecture plays', async () => {
+  let webkit: WebKit | undefined;
+  try {
+    webkit = await launchWebKit('mse');
+    const hint = lms.prepareLaunch({
+      sub: 'e2e-safari',
+      name: 'Safari Student',
+      roles: [ROLES.learner],
+      context: { id: 'e2e-course', title: 'Framed 101' },
+      resourceLink: { id: 'e2e-link' },
+      custom: { lecture_id: lectureId },
+    });
+    await webkit.navigate(lms.coursePageUrl(hint));
+    await webkit.find('iframe[title="Classroom"]');
+    await webkit.frame(0);
+    const browser = webkit;
+    await browser.waitFor(
+      'the lecture in the frame',
+      () => !!document.querySelector('[data-testid="video-player"]'),
+      [],
+      45_000,
+    );
+    expect(await browser.run(() => document.cookie.includes('token='))).toBe(false);
+    await browser.run(() => {
+      const video = document.querySelector('video') as HTMLVideoElement;
+      video.muted = true;
+      return video.play().then(() => true);
+    });
+    await browser.waitFor(
+      'playback in the frame',
+      () => (document.querySelector('video')?.currentTime ?? 0) > 1,
+      [],
+      45_000,
+    );
+    await browser.frame(null);
+    await browser.screenshot('lti-webkit-iframe');
+    expect(server.logs()).toContain('"binding":"platform-storage"');
+  } finally {
+    await webkit?.close();
+  }
 });
