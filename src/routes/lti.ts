@@ -166,6 +166,9 @@ export function ltiRoutes(deps: Pick<AppDeps, 'db' | 'config' | 'log'>) {
     }
     if (!lectureId && facts.customLectureId) lectureId = await lectureInCourse(db, course.id, facts.customLectureId);
     await recordLogin(db, facts.userId);
+    // How the launch was bound to this browser: what an operator looks at when Safari users cannot get in.
+    const binding = facts.storageCheck ? 'platform-storage' : 'cookie';
+    c.get('log').info({ event: 'lti_launch', binding, role: facts.role, courseId: course.id }, 'LTI launch');
     const session = await startSession(c, db, secret, facts.userId, facts.storageCheck ? 'none' : 'frame');
     const destination = `/classroom/${encodeURIComponent(course.id)}?${lectureId ? `lecture=${encodeURIComponent(lectureId)}&` : ''}lti=1`;
     return send(
