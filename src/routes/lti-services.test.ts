@@ -20,6 +20,7 @@ import { SCORE_DEBOUNCE_MS, scoreSubject, scoresUrl } from '../lti/ags';
 import { nextLink } from '../lti/nrps';
 import { LTI_SCOPES } from '../lti/service-token';
 import { type Account, type Harness, startHarness } from '../test/harness';
+import { type LtiPlatform, startLtiPlatform } from '../test/lti-platform';
 import { INSTRUCTOR, LEARNER, type LtiMember, SCORE_MEDIA_TYPE, startLtiServices } from '../test/lti-platform-services';
 import { classScenario, joinClass } from '../test/scenario';
 import { expectPermissions, expectRefused } from '../test/tables';
@@ -417,5 +418,134 @@ describe('who may', () => {
     });
     const section = await h.api('GET', `/api/courses/${other.json._id}/lti`, { as: teacher.token });
     expect(section.json).toEqual({ contexts: [], lmsStudents: 0, rosterSync: null, links: [] });
+  });
+});
+
+describe('from real launches to the roster and the gradebook', () => {
+  let h2: Harness;
+  let platform: LtiPlatform;
+  const AGS = 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint';
+  const NRPS = 'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice';
+  const services = () => ({
+    [NRPS]: { context_memberships_url: platform.services.membershipsUrl('chem-1'), service_versions: ['2.0'] },
+    [AGS]: {
+      scope: [LTI_SCOPES.lineItem, LTI_SCOPES.score, LTI_SCOPES.resultReadonly],
+      lineitems: platform.services.lineItemsUrl('chem-1'),
+    },
+  });
+
+  beforeAll(async () => {
+    h2 = await startHarness();
+    // The first account of a fresh server is its administrator: it registers the LMS.
+    const admin = await h2.signUp('teacher', 'Ada Admin');
+    platform = await startLtiPlatform();
+    await platform.register(h2.api, admin.token, h2.baseUrl);
+  });
+  afterAll(async () => {
+    platform?.close();
+    await h2?.close();
+  });
+
+  test('a launched student is graded in the LMS, and a roster sync brings and takes the others', async () => {
+    const context = { id: 'chem-1', title: 'Chemistry 9' };
+    const teacherLaunch = await platform.playLaunch(
+      h2.baseUrl,
+      platform.prepareLaunch({ sub: 't-1', name: 'Tom Teacher', roles: [INSTRUCTOR], context, claims: services() }),
+    );
+    expect(teacherLaunch.status).toBe(200);
+    const teacherToken = teacherLaunch.token as string;
+    const [row] = await h2.db.select().from(ltiContexts).where(eq(ltiContexts.contextId, 'chem-1'));
+    const chemistry = row?.courseId as string;
+    const videoId = newId();
+    const me = await h2.api('GET', '/api/users', { as: teacherToken });
+    await h2.db.insert(videos).values({
+      id: videoId,
+      ownerId: me.json._id,
+      status: 'ready',
+      sourceName: 'acids.mp4',
+      sourceBytes: 1,
+      durationMs: DURATION * 1000,
+      width: 640,
+      height: 360,
+      hasAudio: false,
+      plan: '[]',
+    });
+    const lecture = await h2.api('POST', '/api/lectures', {
+      as: teacherToken,
+      body: { courseId: chemistry, nameOfTopic: 'Acids', videoLink: masterPlaylistPath(videoId) },
+    });
+    expect(lecture.status).toBe(201);
+
+    // The lecture placed in the LMS (deep linking's link) is opened by a student.
+    const studentLaunch = await platform.playLaunch(
+      h2.baseUrl,
+      platform.prepareLaunch({
+        sub: 's-1',
+        name: 'Sue Student',
+        roles: [LEARNER],
+        context,
+        resourceLink: { id: 'link-acids' },
+        custom: { lecture_id: lecture.json._id },
+        claims: services(),
+      }),
+    );
+    expect(studentLaunch.status).toBe(200);
+    const sue = {
+      token: studentLaunch.token as string,
+      user: (await h2.api('GET', '/api/users', { as: studentLaunch.token })).json,
+    };
+    for (let at = 0; at < 120; at += 15) {
+      const report = await h2.api('POST', `/api/lectures/${lecture.json._id}/coverage`, {
+        as: sue.token,
+        body: { ranges: [[at, at + 15]], rate: 1 },
+      });
+      expect(report.status).toBe(200);
+      await h2.db
+        .update(watchCoverage)
+        .set({ lastAt: Date.now() - 15_000 })
+        .where(eq(watchCoverage.userId, sue.user._id));
+    }
+    await waitUntil('Sue’s score at the LMS', () => platform.services.scores.length === 1, { timeoutMs: 30_000 });
+    expect(platform.services.lineItems('chem-1')).toEqual([
+      expect.objectContaining({ label: 'Acids', scoreMaximum: 100, resourceLinkId: 'link-acids' }),
+    ]);
+    expect(platform.services.scores[0]).toMatchObject({ query: '?type_id=2', body: { userId: 's-1', scoreGiven: 20 } });
+
+    // Two more Learners in the LMS course, who never opened the class; then one of them leaves.
+    platform.services.setMembers('chem-1', [
+      { user_id: 's-1', roles: [LEARNER], status: 'Active' },
+      { user_id: 's-2', roles: [LEARNER], status: 'Active', name: 'Sid Second' },
+      { user_id: 's-3', roles: [LEARNER], status: 'Active', name: 'Sol Third' },
+      { user_id: 't-1', roles: [INSTRUCTOR], status: 'Active' },
+    ]);
+    const names = async () => {
+      const roster = await h2.api('GET', `/api/courses/${chemistry}/students`, { as: teacherToken });
+      expect(roster.status).toBe(200);
+      return roster.json.map((student: { username: string }) => student.username).sort();
+    };
+    const sync = async () => {
+      expect((await h2.api('POST', `/api/courses/${chemistry}/lti/roster-sync`, { as: teacherToken })).status).toBe(
+        202,
+      );
+      await waitUntil('the sync to end', async () => {
+        const job = await latestJob(h2.db, 'lti-roster-sync', `lti-roster.${chemistry}`);
+        return job?.state === 'done';
+      });
+    };
+    await sync();
+    expect(await names()).toEqual(['Sid Second', 'Sol Third', 'Sue Student']);
+    platform.services.setMembers('chem-1', [
+      { user_id: 's-1', roles: [LEARNER], status: 'Active' },
+      { user_id: 's-3', roles: [LEARNER], status: 'Active' },
+    ]);
+    await sync();
+    expect(await names()).toEqual(['Sol Third', 'Sue Student']);
+    // Sol launches later: the account the roster made is hers, not a second one.
+    const sidLaunch = await platform.playLaunch(
+      h2.baseUrl,
+      platform.prepareLaunch({ sub: 's-3', roles: [LEARNER], context, claims: services() }),
+    );
+    expect(sidLaunch.status).toBe(200);
+    expect((await h2.api('GET', '/api/users', { as: sidLaunch.token })).json.username).toBe('Sol Third');
   });
 });
