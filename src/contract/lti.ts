@@ -8,7 +8,9 @@ export const platformUrl = withoutControl(
   'fields.ltiUrl',
 )
   .pipe(z.url({ error: 'fields.ltiUrl' }))
+  // zod runs this check after a failed one too: it must not throw on text that is no URL.
   .refine((text) => {
+    if (!URL.canParse(text)) return false;
     const url = new URL(text);
     return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
   }, 'fields.ltiUrl');

@@ -321,6 +321,61 @@ describe('launching from the LMS', () => {
     expect(await h.db.$count(users, eq(users.username, 'Sam Student'))).toBe(1);
   });
 
+  test('without the state cookie, Platform Storage binds the launch: the app gets the token only after the check', async () => {
+    const spec = { sub: 'student-1', roles: [ROLES.learner], context: { id: 'course-bio' } };
+    const launch = await lms.playLaunch(h.baseUrl, lms.prepareLaunch(spec), {
+      storageTarget: '_parent',
+      withoutCookie: true,
+    });
+    // The login kept state_<id> in the LMS's storage, addressed to the LMS's authentication origin.
+    expect(lms.lastStoragePage).toContain("'lti.put_data'");
+    expect(lms.lastStoragePage).toContain(`"origin":"${lms.issuer}"`);
+    expect(launch.status).toBe(200);
+    expect(launch.html).toContain("'lti.get_data'");
+    expect(launch.html).toContain('"check":{"target":"_parent"');
+    // No session cookie from the server: only the page sets it, once the LMS's storage answered the right value.
+    expect(launch.headers.getSetCookie().some((line) => line.startsWith('token='))).toBe(false);
+    expect(launch.token).toBeString();
+  });
+
+  test('a teacher with classes picks which one the LMS course is', async () => {
+    const token = (
+      await lms.playLaunch(
+        h.baseUrl,
+        lms.prepareLaunch({
+          sub: 'teacher-1',
+          roles: [ROLES.instructor],
+          context: { id: 'course-bio' },
+        }),
+      )
+    ).token as string;
+    const launch = await lms.playLaunch(
+      h.baseUrl,
+      lms.prepareLaunch({ sub: 'teacher-1', roles: [ROLES.instructor], context: { id: 'course-chem', title: 'Chem' } }),
+    );
+    expect(launch.status).toBe(200);
+    expect(launch.html).toContain('Which class is this LMS course?');
+    expect(launch.html).toContain('Create a new class');
+    expect(launch.html).toContain('Biology 101');
+    const request = /name="request" value="([^"]+)"/.exec(launch.html)?.[1] as string;
+    const before = h.snapshot();
+    const stranger = await fetch(`${h.baseUrl}/api/lti/context`, {
+      method: 'POST',
+      body: new URLSearchParams({ request, pick: 'not-their-class' }),
+    });
+    expect(stranger.status).toBe(403);
+    expect(h.snapshot()).toEqual(before);
+    const picked = await fetch(`${h.baseUrl}/api/lti/context`, {
+      method: 'POST',
+      body: new URLSearchParams({ request, pick: courseId }),
+    });
+    expect(picked.status).toBe(200);
+    expect(await picked.text()).toContain(`/classroom/${courseId}?lti=1`);
+    const [context] = await h.db.select().from(ltiContexts).where(eq(ltiContexts.contextId, 'course-chem'));
+    expect(context.courseId).toBe(courseId);
+    expect((await h.api('GET', '/api/courses', { as: token })).json).toHaveLength(1);
+  });
+
   test('a password account with the LMS email is never entered', async () => {
     const owner = await h.signUp('student', 'Pat Owner');
     const launch = await lms.playLaunch(

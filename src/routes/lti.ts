@@ -22,6 +22,7 @@ import {
 import { recordLogin } from '../db/queries/users';
 import { courses, type LtiContext, type LtiPlatform, lectures, ltiPlatforms, userIdentities } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
+import { answers } from '../http/openapi';
 import { localeOfRequest, translate } from '../i18n/translate';
 import { CLAIM, classRoleOf } from '../lti/claims';
 import { signDeepLinkingResponse } from '../lti/deep-linking';
@@ -75,6 +76,25 @@ const registerQuery = z.object({
   registration_token: z.string().max(8000).optional(),
   key: z.string().max(2000).optional(),
 });
+
+const page = (description: string) => ({ media: 'text/html', description });
+const refusals = {
+  400: page('Refused: a page saying why, in the person’s language.'),
+  401: page('Refused: the launch could not be checked.'),
+  403: page('Refused: role, deployment or class.'),
+};
+const launchAnswers = {
+  200: page('A hand-over page that signs the app in and opens the lecture, or a picker.'),
+  ...refusals,
+};
+const loginAnswers = {
+  200: page('With lti_storage_target: a page that keeps the state in Platform Storage, then goes on.'),
+  302: 'To the LMS’s authentication URL.',
+  400: page('An LMS that is not registered.'),
+};
+const LOGIN_WORDS =
+  'LTI third-party initiated login (iss, login_hint, target_link_uri, client_id, lti_storage_target...).';
+const keySetJson = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
 
 const str = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
 const record = (value: unknown) =>
@@ -243,132 +263,158 @@ export function ltiRoutes(deps: Pick<AppDeps, 'db' | 'config' | 'log'>) {
   }
 
   return new Hono<AppEnv>()
-    .get('/jwks', async (c) => {
+    .get('/jwks', answers({ 200: keySetJson }), async (c) => {
       c.header('Cache-Control', 'public, max-age=300');
       // Platforms fetch it from their own servers: readable from anywhere.
       c.header('Access-Control-Allow-Origin', '*');
       return c.json(await toolJwks(db));
     })
-    .get('/login', (c) => login(c, c.req.query()))
-    .post('/login', async (c) => login(c, await c.req.parseBody()))
-    .post('/launch', async (c) => {
-      const form = await c.req.parseBody();
-      const locale = localeOfRequest(c);
-      try {
-        const stateToken = str(form.state);
-        if (!stateToken) throw new LaunchRefused('no_state', 'launch without state');
-        const state = await readLoginState(secret, stateToken);
-        if (!state) throw new LaunchRefused('bad_state', 'state not ours or too old');
-        const idToken = str(form.id_token);
-        if (!idToken) throw new LaunchRefused('bad_token', 'no id_token');
-        const hasCookie = getCookie(c, stateCookieName(state.sid)) === '1';
-        if (!hasCookie && !state.storageTarget) throw new LaunchRefused('no_cookie', 'no state cookie, no storage');
-        const platform = await platformById(state.platformId);
-        if (!platform) throw new LaunchRefused('unknown_platform', 'platform removed since login');
-        const claims = await verifyIdToken(db, platform, idToken, state.nonce);
-        deleteCookie(c, stateCookieName(state.sid), {
-          path: '/api/lti',
-          secure: true,
-          sameSite: 'None',
-          partitioned: true,
-        });
-        const facts = await factsOf(platform, claims, state, hasCookie);
-        return await afterAccount(c, facts, locale);
-      } catch (error) {
-        if (error instanceof LaunchRefused) return refuse(c, error.problem, error.detail);
-        throw error;
-      }
-    })
-    .post('/context', async (c) => {
-      const form = await c.req.parseBody();
-      const locale = localeOfRequest(c);
-      try {
-        const facts = (await readSigned(String(form.request ?? ''), PENDING_AUDIENCE)) as unknown as
-          | LaunchFacts
-          | undefined;
-        if (!facts?.userId) throw new LaunchRefused('bad_state', 'class choice without a live launch');
-        const pick = String(form.pick ?? '');
-        const owned = await db
-          .select({ id: courses.id })
-          .from(courses)
-          .where(and(eq(courses.id, pick), eq(courses.teacherId, facts.userId)))
-          .limit(1);
-        if (pick !== 'new' && owned.length === 0) throw new LaunchRefused('other_teacher', `picked ${pick}`);
-        const context = await mapContext(
-          db,
-          { ...ids(facts), teacherId: facts.userId, courseId: pick, className: classNameOf(facts) },
-          facts.services,
-        );
-        return await finish(c, facts, context, locale);
-      } catch (error) {
-        if (error instanceof LaunchRefused) return refuse(c, error.problem, error.detail);
-        throw error;
-      }
-    })
-    .post('/deep-link', async (c) => {
-      const form = await c.req.parseBody();
-      const [courseId, lectureId] = String(form.pick ?? '').split('/');
-      const parsed = deepLinkBody.safeParse({ request: form.request, courseId, lectureId });
-      try {
-        if (!parsed.success) throw new LaunchRefused('bad_message', 'deep link pick unreadable');
-        const request = await readSigned(parsed.data.request, DEEP_LINK_AUDIENCE);
-        if (!request || typeof request.uid !== 'string' || typeof request.pid !== 'string') {
-          throw new LaunchRefused('bad_state', 'deep link request not ours or too old');
+    .get('/login', answers(loginAnswers, { description: LOGIN_WORDS }), (c) => login(c, c.req.query()))
+    .post('/login', answers(loginAnswers, { description: LOGIN_WORDS }), async (c) => login(c, await c.req.parseBody()))
+    .post(
+      '/launch',
+      answers(launchAnswers, { description: 'LTI launch: a form post of id_token and state.' }),
+      async (c) => {
+        const form = await c.req.parseBody();
+        const locale = localeOfRequest(c);
+        try {
+          const stateToken = str(form.state);
+          if (!stateToken) throw new LaunchRefused('no_state', 'launch without state');
+          const state = await readLoginState(secret, stateToken);
+          if (!state) throw new LaunchRefused('bad_state', 'state not ours or too old');
+          const idToken = str(form.id_token);
+          if (!idToken) throw new LaunchRefused('bad_token', 'no id_token');
+          const hasCookie = getCookie(c, stateCookieName(state.sid)) === '1';
+          if (!hasCookie && !state.storageTarget) throw new LaunchRefused('no_cookie', 'no state cookie, no storage');
+          const platform = await platformById(state.platformId);
+          if (!platform) throw new LaunchRefused('unknown_platform', 'platform removed since login');
+          const claims = await verifyIdToken(db, platform, idToken, state.nonce);
+          deleteCookie(c, stateCookieName(state.sid), {
+            path: '/api/lti',
+            secure: true,
+            sameSite: 'None',
+            partitioned: true,
+          });
+          const facts = await factsOf(platform, claims, state, hasCookie);
+          return await afterAccount(c, facts, locale);
+        } catch (error) {
+          if (error instanceof LaunchRefused) return refuse(c, error.problem, error.detail);
+          throw error;
         }
-        const [course] = await db
-          .select()
-          .from(courses)
-          .where(and(eq(courses.id, parsed.data.courseId), eq(courses.teacherId, request.uid)))
-          .limit(1);
-        if (!course) throw new LaunchRefused('other_teacher', 'picked a class that is not theirs');
-        const [lecture] = parsed.data.lectureId
-          ? await db
-              .select()
-              .from(lectures)
-              .where(and(eq(lectures.id, parsed.data.lectureId), eq(lectures.courseId, course.id)))
-              .limit(1)
-          : [];
-        if (parsed.data.lectureId && !lecture) throw new LaunchRefused('bad_message', 'lecture not in the class');
-        const platform = await platformById(request.pid);
-        if (!platform) throw new LaunchRefused('unknown_platform', 'platform removed');
-        const jwt = await signDeepLinkingResponse(db, platform, {
-          deploymentId: String(request.deploymentId),
-          data: typeof request.data === 'string' ? request.data : undefined,
-          launchUrl: `${toolBase(c)}/api/lti/launch`,
-          course: { id: course.id, name: course.courseName },
-          lecture: lecture ? { id: lecture.id, title: lecture.nameOfTopic } : undefined,
-        });
-        return send(c, autoPostPage(localeOfRequest(c), String(request.returnUrl), { JWT: jwt }));
-      } catch (error) {
-        if (error instanceof LaunchRefused) return refuse(c, error.problem, error.detail);
-        throw error;
-      }
-    })
-    .get('/register', async (c) => {
-      const locale = localeOfRequest(c);
-      const parsed = registerQuery.safeParse(c.req.query());
-      if (!parsed.success) return send(c, registrationFailedPage(locale, 'lti.registrationFailed.badRequest'), 400);
-      const admin = await readRegistrationKey(db, secret, parsed.data.key);
-      if (!admin) return send(c, registrationFailedPage(locale, 'lti.registrationFailed.badKey'), 403);
-      try {
-        const platform = await registerWithPlatform(db, {
-          toolBase: toolBase(c),
-          configurationUrl: parsed.data.openid_configuration,
-          registrationToken: parsed.data.registration_token,
-          keyId: admin.keyId,
-          keyExpiresAt: admin.expiresAt,
-        });
-        c.get('log').info(
-          { event: 'lti_registered', platformId: platform.id, by: admin.userId },
-          'LTI platform registered',
-        );
-        return send(c, registeredPage(locale, platform.name));
-      } catch (error) {
-        if (!(error instanceof RegistrationFailed)) throw error;
-        c.get('log').warn({ event: 'lti_registration_failed', detail: error.message }, 'LTI registration failed');
-        return send(c, registrationFailedPage(locale, error.reason), 400);
-      }
-    });
+      },
+    )
+    .post(
+      '/context',
+      answers(launchAnswers, { description: 'The class a first launch maps the LMS course to.' }),
+      async (c) => {
+        const form = await c.req.parseBody();
+        const locale = localeOfRequest(c);
+        try {
+          const facts = (await readSigned(String(form.request ?? ''), PENDING_AUDIENCE)) as unknown as
+            | LaunchFacts
+            | undefined;
+          if (!facts?.userId) throw new LaunchRefused('bad_state', 'class choice without a live launch');
+          const pick = String(form.pick ?? '');
+          const owned = await db
+            .select({ id: courses.id })
+            .from(courses)
+            .where(and(eq(courses.id, pick), eq(courses.teacherId, facts.userId)))
+            .limit(1);
+          if (pick !== 'new' && owned.length === 0) throw new LaunchRefused('other_teacher', `picked ${pick}`);
+          const context = await mapContext(
+            db,
+            { ...ids(facts), teacherId: facts.userId, courseId: pick, className: classNameOf(facts) },
+            facts.services,
+          );
+          return await finish(c, facts, context, locale);
+        } catch (error) {
+          if (error instanceof LaunchRefused) return refuse(c, error.problem, error.detail);
+          throw error;
+        }
+      },
+    )
+    .post(
+      '/deep-link',
+      answers(
+        { 200: page('A form auto-posting the signed LtiDeepLinkingResponse (JWT) to the LMS.'), ...refusals },
+        { description: 'The teacher’s pick in the deep-linking picker (form fields request, pick).' },
+      ),
+      async (c) => {
+        const form = await c.req.parseBody();
+        const [courseId, lectureId] = String(form.pick ?? '').split('/');
+        const parsed = deepLinkBody.safeParse({ request: form.request, courseId, lectureId });
+        try {
+          if (!parsed.success) throw new LaunchRefused('bad_message', 'deep link pick unreadable');
+          const request = await readSigned(parsed.data.request, DEEP_LINK_AUDIENCE);
+          if (!request || typeof request.uid !== 'string' || typeof request.pid !== 'string') {
+            throw new LaunchRefused('bad_state', 'deep link request not ours or too old');
+          }
+          const [course] = await db
+            .select()
+            .from(courses)
+            .where(and(eq(courses.id, parsed.data.courseId), eq(courses.teacherId, request.uid)))
+            .limit(1);
+          if (!course) throw new LaunchRefused('other_teacher', 'picked a class that is not theirs');
+          const [lecture] = parsed.data.lectureId
+            ? await db
+                .select()
+                .from(lectures)
+                .where(and(eq(lectures.id, parsed.data.lectureId), eq(lectures.courseId, course.id)))
+                .limit(1)
+            : [];
+          if (parsed.data.lectureId && !lecture) throw new LaunchRefused('bad_message', 'lecture not in the class');
+          const platform = await platformById(request.pid);
+          if (!platform) throw new LaunchRefused('unknown_platform', 'platform removed');
+          const jwt = await signDeepLinkingResponse(db, platform, {
+            deploymentId: String(request.deploymentId),
+            data: typeof request.data === 'string' ? request.data : undefined,
+            launchUrl: `${toolBase(c)}/api/lti/launch`,
+            course: { id: course.id, name: course.courseName },
+            lecture: lecture ? { id: lecture.id, title: lecture.nameOfTopic } : undefined,
+          });
+          return send(c, autoPostPage(localeOfRequest(c), String(request.returnUrl), { JWT: jwt }));
+        } catch (error) {
+          if (error instanceof LaunchRefused) return refuse(c, error.problem, error.detail);
+          throw error;
+        }
+      },
+    )
+    .get(
+      '/register',
+      answers(
+        {
+          200: page('Registered: the page tells the LMS to close it (org.imsglobal.lti.close).'),
+          400: page('The LMS refused, or sent no configuration.'),
+          403: page('No live registration key.'),
+        },
+        { description: 'LTI Dynamic Registration (docs/lti.md); `key` is a registration key from the console.' },
+      ),
+      async (c) => {
+        const locale = localeOfRequest(c);
+        const parsed = registerQuery.safeParse(c.req.query());
+        if (!parsed.success) return send(c, registrationFailedPage(locale, 'lti.registrationFailed.badRequest'), 400);
+        const admin = await readRegistrationKey(db, secret, parsed.data.key);
+        if (!admin) return send(c, registrationFailedPage(locale, 'lti.registrationFailed.badKey'), 403);
+        try {
+          const platform = await registerWithPlatform(db, {
+            toolBase: toolBase(c),
+            configurationUrl: parsed.data.openid_configuration,
+            registrationToken: parsed.data.registration_token,
+            keyId: admin.keyId,
+            keyExpiresAt: admin.expiresAt,
+          });
+          c.get('log').info(
+            { event: 'lti_registered', platformId: platform.id, by: admin.userId },
+            'LTI platform registered',
+          );
+          return send(c, registeredPage(locale, platform.name));
+        } catch (error) {
+          if (!(error instanceof RegistrationFailed)) throw error;
+          c.get('log').warn({ event: 'lti_registration_failed', detail: error.message }, 'LTI registration failed');
+          return send(c, registrationFailedPage(locale, error.reason), 400);
+        }
+      },
+    );
 
   /** The person (by issuer and sub, never email) and what the launch asks, from checked claims. */
   async function factsOf(

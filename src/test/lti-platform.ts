@@ -259,6 +259,8 @@ window.addEventListener('message', function (event) {
     openidConfigurationUrl: () => `${pageOrigin}/.well-known/openid-configuration`,
     /** The id_token and state of the last login answered: a test posts them again (replay) or changes them. */
     lastLogin: undefined as undefined | { idToken: string; state: string; nonce: string; messageHint?: string },
+    /** The tool's Platform Storage page of the last login played with a storage target. */
+    lastStoragePage: undefined as string | undefined,
     /** The URLs our registration form asks for. */
     registration() {
       return {
@@ -310,20 +312,32 @@ window.addEventListener('message', function (event) {
      * Plays a launch as a browser without scripts would, with fetch: the tool's login (its state cookie kept), the
      * LMS's auth endpoint, the form post to the tool's launch. `withoutCookie` drops the state cookie.
      */
-    async playLaunch(baseUrl: string, hint: string, play: { withoutCookie?: boolean; withoutState?: boolean } = {}) {
+    async playLaunch(
+      baseUrl: string,
+      hint: string,
+      play: { withoutCookie?: boolean; withoutState?: boolean; storageTarget?: string } = {},
+    ) {
       toolBase = baseUrl;
       const login = new URL(`${baseUrl}/api/lti/login`);
       login.searchParams.set('iss', pageOrigin);
       login.searchParams.set('login_hint', hint);
       login.searchParams.set('target_link_uri', `${baseUrl}/api/lti/launch`);
       login.searchParams.set('client_id', clientId);
+      if (play.storageTarget) login.searchParams.set('lti_storage_target', play.storageTarget);
       const started = await fetch(login, { redirect: 'manual' });
-      if (started.status !== 302) throw new Error(`login answered ${started.status}: ${await started.text()}`);
       const cookie = started.headers
         .getSetCookie()
         .map((line) => line.split(';')[0])
         .join('; ');
-      const auth = await fetch(started.headers.get('location') as string);
+      let next = started.headers.get('location');
+      // With a storage target the login answers a page that keeps the state in Platform Storage, then goes on.
+      if (play.storageTarget && started.status === 200) {
+        const page = await started.text();
+        platform.lastStoragePage = page;
+        const found = /next = ("[^"]*")/.exec(page)?.[1];
+        next = found ? (JSON.parse(found) as string) : null;
+      } else if (started.status !== 302) throw new Error(`login answered ${started.status}: ${await started.text()}`);
+      const auth = await fetch(next as string);
       const page = await auth.text();
       const idToken = /name="id_token" value="([^"]+)"/.exec(page)?.[1];
       const state = /name="state" value="([^"]+)"/.exec(page)?.[1];
