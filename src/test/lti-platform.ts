@@ -12,7 +12,8 @@
  * const launch = await lms.playLaunch(h.baseUrl, hint);  // login → auth → launch, as a browser would with fetch
  * ```
  *
- * NRPS and AGS endpoints are routes added with `lms.route(method, path, handler)` (the services tests add theirs).
+ * Its token, NRPS and AGS endpoints are `lms.services` (src/test/lti-platform-services.ts); a test adds any other
+ * endpoint with `lms.route(method, path, handler)`.
  */
 import { randomBytes } from 'node:crypto';
 import { createRemoteJWKSet, exportJWK, generateKeyPair, type JWTPayload, jwtVerify, SignJWT } from 'jose';
