@@ -44,6 +44,8 @@ export type WebKit = {
   /** Polls `fn` in the page until it answers truthy, or fails with `what` after `timeoutMs`. */
   waitFor<T>(what: string, fn: (...args: never[]) => T, args?: unknown[], timeoutMs?: number): Promise<T>;
   find(css: string): Promise<WebKitElement>;
+  /** Runs the next calls in the page's `index`th frame (an LMS's iframe), or back in the top page with null. */
+  frame(index: number | null): Promise<void>;
   /** Sets the window's size (MiniBrowser goes no narrower than 447 px) and answers the page's width. */
   resize(width: number, height: number): Promise<number>;
   click(element: WebKitElement): Promise<void>;
@@ -189,6 +191,9 @@ export async function launchWebKit(mode: WebKitMode = 'mse'): Promise<WebKit> {
             await Bun.sleep(150);
           }
         }
+      },
+      async frame(index) {
+        await call('POST', `${session}/frame`, { id: index });
       },
       async click(element) {
         const id = element['element-6066-11e4-a52e-4f735466cecf'];

@@ -12,6 +12,7 @@ import { openApiDocument } from './http/openapi';
 import { logRequests } from './http/request-log';
 import { createWebHandler } from './http/web-assets';
 import { newId } from './lib/ids';
+import { ltiFrameOrigins } from './lti/frame';
 import { accountsRoutes } from './routes/accounts';
 import { adminRoutes } from './routes/admin';
 import { appInfoRoutes } from './routes/app-info';
@@ -21,6 +22,9 @@ import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
 import { insightRoutes, todoRoutes } from './routes/insight';
 import { lecturesRoutes } from './routes/lectures';
+import { ltiRoutes } from './routes/lti';
+import { ltiAdminRoutes } from './routes/lti-admin';
+import { ltiServicesRoutes } from './routes/lti-services';
 import { mediaRoutes } from './routes/media';
 import { notificationPrefsRoutes, notificationsRoutes } from './routes/notifications';
 import { profileRoutes } from './routes/profile';
@@ -59,17 +63,25 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
     c.set('school', school);
     return next();
   });
-  const documentHeaders = secureHeaders({
-    contentSecurityPolicy: {
-      defaultSrc: ["'self'"],
-      imgSrc: ["'self'", 'data:', 'blob:'],
-      mediaSrc: ["'self'", 'blob:'],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      workerSrc: ["'self'", 'blob:'],
-      objectSrc: ["'none'"],
-      frameAncestors: ["'none'"],
-    },
-    crossOriginEmbedderPolicy: false,
+  const documentPolicy = {
+    defaultSrc: ["'self'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    mediaSrc: ["'self'", 'blob:'],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    workerSrc: ["'self'", 'blob:'],
+    objectSrc: ["'none'"],
+    frameAncestors: ["'none'"],
+  };
+  const documentHeaders = secureHeaders({ contentSecurityPolicy: documentPolicy, crossOriginEmbedderPolicy: false });
+  // The page an LTI launch opens (`?lti=1`) may be framed by the registered LMSs, and by no one else.
+  const ltiDocumentHeaders = createMiddleware(async (c, next) => {
+    const frameAncestors = ["'self'", ...(await ltiFrameOrigins(deps.db))];
+    const headers = secureHeaders({
+      contentSecurityPolicy: { ...documentPolicy, frameAncestors },
+      crossOriginEmbedderPolicy: false,
+      xFrameOptions: false,
+    });
+    return headers(c, next);
   });
   // Hashed scripts and styles are not documents: a page's policies (CSP, framing, referrer...) mean nothing on
   // them and cost ~450 bytes each on the sign-in page's dozen requests. They keep nosniff and CORP (web-assets.ts).
@@ -85,7 +97,8 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
   const isData = (path: string) => (path.startsWith('/api/') && path !== '/api/docs') || path.startsWith('/media/');
   app.use((c, next) => {
     if (c.req.path.startsWith('/assets/')) return next();
-    return isData(c.req.path) ? dataHeaders(c, next) : documentHeaders(c, next);
+    if (isData(c.req.path)) return dataHeaders(c, next);
+    return c.req.query('lti') === '1' ? ltiDocumentHeaders(c, next) : documentHeaders(c, next);
   });
 
   // Every body but a video upload is small: refuse big ones before reading them.
@@ -112,6 +125,7 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
     .route('/api/users', profileRoutes(deps))
     .route('/api/courses', coursesRoutes(deps))
     .route('/api/courses', insightRoutes(deps))
+    .route('/api/courses', ltiServicesRoutes(deps))
     .route('/api/todo', todoRoutes(deps))
     .route('/api/enrollments', enrollmentsRoutes(deps))
     .route('/api/invites', invitesRoutes(deps))
@@ -122,7 +136,9 @@ export function createApp(appDeps: AppDeps, limits = createAccountLimits(appDeps
     .route('/api/videos', videosRoutes(deps))
     .route('/api/history', historyRoutes(deps))
     .route('/api/search', searchRoutes(deps))
+    .route('/api/admin/lti', ltiAdminRoutes(deps))
     .route('/api/admin', adminRoutes(deps))
+    .route('/api/lti', ltiRoutes(deps))
     .route('/media', mediaRoutes(deps));
   app.get('/api/openapi.json', openApiDocument(app));
   app.get('/api/docs', (c) => web(c, '/api-docs/index.html'));

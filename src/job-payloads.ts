@@ -30,6 +30,12 @@ export const jobPayloads = {
   download: z.object({ downloadId: idSchema }),
   /** A video's slide index (src/media/slides-job.ts): detection, thumbnails and words, after its transcode. */
   slides: z.object({ videoId: idSchema }),
+  /** A class's rosters pulled from its LMS contexts (src/lti/nrps.ts); subject `lti-roster.<courseId>`. */
+  'lti-roster-sync': z.object({ courseId: idSchema }),
+  /** Every LMS-linked class's roster sync queued (periodic, daily). */
+  'lti-rosters': z.object({}),
+  /** A person's score for an LMS link sent to its gradebook (src/lti/ags.ts); subject `lti-score.<link>.<user>`. */
+  'lti-score': z.object({ linkId: idSchema, userId: idSchema }),
 };
 export type JobType = keyof typeof jobPayloads;
 export type JobPayload<T extends JobType> = z.infer<(typeof jobPayloads)[T]>;

@@ -4,6 +4,7 @@ import { deleteAnswersInCourse } from './db/queries/questions';
 import { type Listener, on } from './events/events';
 import type { AppEventType } from './events/types';
 import type { JobChange, Projection } from './jobs/types';
+import { linkScoresMayHaveChanged, scoreMayHaveChanged } from './lti/ags';
 import { projectDownload } from './media/download';
 import { enqueueSlides, projectSlides } from './media/slide-index';
 import { projectVideo } from './media/state';
@@ -60,6 +61,10 @@ const consequences: { [T in AppEventType]?: Listener<T>[] } = {
     (tx, { courseId, studentId }) => deleteCoverageInCourse(tx, courseId, studentId),
     (tx, { courseId, studentId }) => deleteAnswersInCourse(tx, courseId, studentId),
   ],
+  // A lecture placed in an LMS gets the student's new score in its gradebook, a few seconds later (docs/lti.md).
+  'coverage-recorded': [(tx, { lectureId, userId }) => scoreMayHaveChanged(tx, lectureId, userId)],
+  'answer-recorded': [(tx, { lectureId, userId }) => scoreMayHaveChanged(tx, lectureId, userId)],
+  'lti-link-changed': [(tx, { linkId }) => linkScoresMayHaveChanged(tx, linkId)],
   // Every administrator (but a disabled one) is told, once per teacher.
   'teacher-waits': [(tx, { teacherId }) => teacherWaits(tx, teacherId)],
   'teacher-decided': [(tx, { teacherId, status }) => teacherDecided(tx, teacherId, status)],

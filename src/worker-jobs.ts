@@ -8,6 +8,7 @@ import { enqueueJob } from './jobs/jobs';
 import { createJobRunner } from './jobs/runner';
 import type { Logger } from './lib/log';
 import { deleteEndedWindows } from './lib/rate-limit';
+import { ltiServiceHandlers } from './lti/service-jobs';
 import { createMailer } from './mail/create-mailer';
 import type { Mailer } from './mail/mailer';
 import { downloadHandler } from './media/download';
@@ -41,6 +42,7 @@ export function createWorker(deps: { config: Config; db: Db; storage: Storage; l
       slides: slidesHandler({ config, db, storage, warn: (line) => jobLog.warn(line) }),
       download: downloadHandler({ config, db, storage }),
       ...notificationHandlers({ config, db, mailer }),
+      ...ltiServiceHandlers({ config, db }),
       backup: {
         async run() {
           if (!config.backupDir) return;

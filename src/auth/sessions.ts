@@ -12,12 +12,31 @@ import { signToken, TOKEN_LIFETIME_SECONDS } from './tokens';
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 export const newKey = () => randomBytes(24).toString('base64url');
 
-/** Starts a session for the user and answers its token (also set as the spec's `token` cookie). */
-export async function startSession(c: Context, db: Db, secret: Uint8Array, userId: string) {
+/**
+ * Starts a session for the user and answers its token (also set as the spec's `token` cookie). `frame`: the cookie
+ * must reach us inside another site's iframe (an LTI launch): SameSite=None; Secure; Partitioned. `none`: no
+ * cookie, the caller hands the token over itself.
+ */
+export async function startSession(
+  c: Context,
+  db: Db,
+  secret: Uint8Array,
+  userId: string,
+  cookie: 'same-site' | 'frame' | 'none' = 'same-site',
+) {
   const id = newId();
   await db.insert(sessions).values({ id, userId, expiresAt: Date.now() + TOKEN_LIFETIME_SECONDS * 1000 });
   const token = await signToken(secret, { userId, sessionId: id });
-  setTokenCookie(c, token);
+  if (cookie === 'same-site') setTokenCookie(c, token);
+  if (cookie === 'frame') {
+    setCookie(c, 'token', token, {
+      path: '/',
+      maxAge: TOKEN_LIFETIME_SECONDS,
+      sameSite: 'None',
+      secure: true,
+      partitioned: true,
+    });
+  }
   return { id, token };
 }
 

@@ -15,6 +15,9 @@ export const JOB_TYPE_NAMES: Record<JobType, string> = {
   'due-reminders': 'Due-date reminders',
   backup: 'Backup',
   sweep: 'Cleanup',
+  'lti-roster-sync': 'LMS roster sync',
+  'lti-rosters': 'Daily LMS rosters',
+  'lti-score': 'LMS grade',
 };
 
 /** A type this version does not know (a newer worker's row) is shown by its own name. */

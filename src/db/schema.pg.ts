@@ -574,6 +574,109 @@ export const searchEntries = pgTable(
 );
 
 /** Every table, by the name schema.ts exports it under. */
+export const ltiPlatforms = pgTable(
+  'lti_platforms',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    authLoginUrl: text('auth_login_url').notNull(),
+    authTokenUrl: text('auth_token_url').notNull(),
+    jwksUrl: text('jwks_url').notNull(),
+    deploymentIds: text('deployment_ids').notNull().default('[]'),
+    createdAt: ms('created_at').notNull().default(now),
+  },
+  (table) => [uniqueIndex('lti_platforms_issuer_client').on(table.issuer, table.clientId)],
+);
+
+export const ltiToolKeys = pgTable('lti_tool_keys', {
+  kid: text('kid').primaryKey(),
+  privateJwk: text('private_jwk').notNull(),
+  publicJwk: text('public_jwk').notNull(),
+  createdAt: ms('created_at').notNull().default(now),
+});
+
+export const ltiNonces = pgTable(
+  'lti_nonces',
+  {
+    nonce: text('nonce').notNull(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    expiresAt: ms('expires_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.nonce, table.platformId] }),
+    index('lti_nonces_expires').on(table.expiresAt),
+  ],
+);
+
+export const ltiContexts = pgTable(
+  'lti_contexts',
+  {
+    id: text('id').primaryKey(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    contextId: text('context_id').notNull(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    title: text('title'),
+    membershipsUrl: text('memberships_url'),
+    lineitemsUrl: text('lineitems_url'),
+    agsScopes: text('ags_scopes').notNull().default('[]'),
+    lastRosterSyncAt: ms('last_roster_sync_at'),
+  },
+  (table) => [
+    uniqueIndex('lti_contexts_platform_context').on(table.platformId, table.contextId),
+    index('lti_contexts_course').on(table.courseId),
+  ],
+);
+
+export const ltiResourceLinks = pgTable(
+  'lti_resource_links',
+  {
+    id: text('id').primaryKey(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    resourceLinkId: text('resource_link_id').notNull(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id').references(() => lectures.id, { onDelete: 'set null' }),
+    lineitemUrl: text('lineitem_url'),
+    scoreSource: text('score_source', { enum: ['watched', 'questions'] })
+      .notNull()
+      .default('watched'),
+  },
+  (table) => [
+    uniqueIndex('lti_resource_links_platform_link').on(table.platformId, table.resourceLinkId),
+    index('lti_resource_links_course').on(table.courseId),
+    index('lti_resource_links_lecture').on(table.lectureId),
+  ],
+);
+
+export const ltiScoresSent = pgTable(
+  'lti_scores_sent',
+  {
+    resourceLinkRowId: text('resource_link_row_id')
+      .notNull()
+      .references(() => ltiResourceLinks.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    scoreGiven: doublePrecision('score_given').notNull(),
+    sentAt: ms('sent_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.resourceLinkRowId, table.userId] }),
+    index('lti_scores_sent_user').on(table.userId),
+  ],
+);
+
 export const pgTables = {
   users,
   signups,
@@ -606,4 +709,10 @@ export const pgTables = {
   searchEntries,
   slides,
   downloads,
+  ltiPlatforms,
+  ltiToolKeys,
+  ltiNonces,
+  ltiContexts,
+  ltiResourceLinks,
+  ltiScoresSent,
 };

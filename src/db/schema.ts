@@ -742,6 +742,127 @@ export let searchEntries = sqliteTable(
   ],
 );
 
+/** An LMS registered as an LTI 1.3 platform (docs/lti.md): where its sign-in, token and key set live. */
+export let ltiPlatforms = sqliteTable(
+  'lti_platforms',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    authLoginUrl: text('auth_login_url').notNull(),
+    authTokenUrl: text('auth_token_url').notNull(),
+    jwksUrl: text('jwks_url').notNull(),
+    /** JSON array of the deployment ids a launch may carry. */
+    deploymentIds: text('deployment_ids').notNull().default('[]'),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (table) => [uniqueIndex('lti_platforms_issuer_client').on(table.issuer, table.clientId)],
+);
+
+export type LtiPlatform = typeof ltiPlatforms.$inferSelect;
+
+/** Our own LTI key pairs: the newest signs, all are published at /api/lti/jwks. `privateJwk` is a secret. */
+export let ltiToolKeys = sqliteTable('lti_tool_keys', {
+  kid: text('kid').primaryKey(),
+  privateJwk: text('private_jwk').notNull(),
+  publicJwk: text('public_jwk').notNull(),
+  createdAt: integer('created_at').notNull().default(now),
+});
+
+/** Nonces of launches already accepted, until they expire: a second launch with one is a replay. */
+export let ltiNonces = sqliteTable(
+  'lti_nonces',
+  {
+    nonce: text('nonce').notNull(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.nonce, table.platformId] }),
+    index('lti_nonces_expires').on(table.expiresAt),
+  ],
+);
+
+/** A course of the LMS (its `context_id`) mapped to one of our classes, with its roster and gradebook services. */
+export let ltiContexts = sqliteTable(
+  'lti_contexts',
+  {
+    id: text('id').primaryKey(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    contextId: text('context_id').notNull(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    title: text('title'),
+    /** NRPS context_memberships_url, when the platform offers rosters. */
+    membershipsUrl: text('memberships_url'),
+    /** AGS lineitems URL, when the platform offers a gradebook. */
+    lineitemsUrl: text('lineitems_url'),
+    /** JSON array of the AGS scopes the platform granted. */
+    agsScopes: text('ags_scopes').notNull().default('[]'),
+    lastRosterSyncAt: integer('last_roster_sync_at'),
+  },
+  (table) => [
+    uniqueIndex('lti_contexts_platform_context').on(table.platformId, table.contextId),
+    index('lti_contexts_course').on(table.courseId),
+  ],
+);
+
+export type LtiContext = typeof ltiContexts.$inferSelect;
+
+/** A link placed in the LMS (its `resource_link.id`): the class or one lecture it opens, and its gradebook column. */
+export let ltiResourceLinks = sqliteTable(
+  'lti_resource_links',
+  {
+    id: text('id').primaryKey(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    resourceLinkId: text('resource_link_id').notNull(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id').references(() => lectures.id, { onDelete: 'set null' }),
+    /** AGS line item of this link (Moodle's carries a query string, kept as is). */
+    lineitemUrl: text('lineitem_url'),
+    /** What the grade is: the percent watched, or the question score. */
+    scoreSource: text('score_source', { enum: ['watched', 'questions'] })
+      .notNull()
+      .default('watched'),
+  },
+  (table) => [
+    uniqueIndex('lti_resource_links_platform_link').on(table.platformId, table.resourceLinkId),
+    index('lti_resource_links_course').on(table.courseId),
+    index('lti_resource_links_lecture').on(table.lectureId),
+  ],
+);
+
+export type LtiResourceLink = typeof ltiResourceLinks.$inferSelect;
+
+/** The last score sent to the LMS per link and person: the same value is never sent twice. */
+export let ltiScoresSent = sqliteTable(
+  'lti_scores_sent',
+  {
+    resourceLinkRowId: text('resource_link_row_id')
+      .notNull()
+      .references(() => ltiResourceLinks.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    scoreGiven: real('score_given').notNull(),
+    sentAt: integer('sent_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.resourceLinkRowId, table.userId] }),
+    index('lti_scores_sent_user').on(table.userId),
+  ],
+);
+
 /** SQLite's tables, as declared above (before any switch). */
 export const sqliteTables = {
   users,
@@ -775,6 +896,12 @@ export const sqliteTables = {
   searchEntries,
   slides,
   downloads,
+  ltiPlatforms,
+  ltiToolKeys,
+  ltiNonces,
+  ltiContexts,
+  ltiResourceLinks,
+  ltiScoresSent,
 };
 
 export type Tables = typeof sqliteTables;
@@ -818,4 +945,10 @@ export function selectEngineTables(engine: 'sqlite' | 'postgres') {
   searchEntries = tables.searchEntries;
   slides = tables.slides;
   downloads = tables.downloads;
+  ltiPlatforms = tables.ltiPlatforms;
+  ltiToolKeys = tables.ltiToolKeys;
+  ltiNonces = tables.ltiNonces;
+  ltiContexts = tables.ltiContexts;
+  ltiResourceLinks = tables.ltiResourceLinks;
+  ltiScoresSent = tables.ltiScoresSent;
 }

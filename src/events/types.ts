@@ -24,6 +24,12 @@ export type AppEvent =
   | { type: 'comment-posted'; commentId: string }
   /** A video's slides, their titles or hiding, or its index switch changed (for one lecture, or every one showing it). */
   | { type: 'slides-changed'; videoId: string; lectureId?: string }
+  /** A student's coverage of a lecture grew (a progress report was counted). */
+  | { type: 'coverage-recorded'; lectureId: string; userId: string }
+  /** A student's answer to a lecture's question was kept, or marked by the teacher. */
+  | { type: 'answer-recorded'; lectureId: string; userId: string }
+  /** An LMS link's grade source changed: its students' grades follow. */
+  | { type: 'lti-link-changed'; linkId: string }
   /** A student left a class or was removed from it: what was kept about them there goes. */
   | { type: 'student-left'; courseId: string; studentId: string }
   /** A teacher's account was made and waits for an administrator's approval. */

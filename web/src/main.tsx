@@ -2,6 +2,7 @@ import { queryClient } from '@api/query-client';
 import { loadAllMessages, loadFirstMessages } from '@lib/i18n';
 import { prefetchProviders } from '@lib/providers';
 import { bindSessionToClient, loadSession, sessionAtom, sessionGenerationAtom } from '@lib/session';
+import { keepStorageUsable } from '@lib/storage-fallback';
 import { appStore } from '@lib/store';
 import { Toasts } from '@lib/toast';
 import { readToken } from '@lib/token-cookie';
@@ -31,6 +32,7 @@ function App() {
 
 const root = document.getElementById('root');
 if (root) {
+  keepStorageUsable();
   preloadOpenedPage();
   // Signed in, a signed-in page is next: every message loads beside the first ones.
   if (readToken()) void loadAllMessages().catch(() => undefined);

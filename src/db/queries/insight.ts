@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { InsightQuery } from '../../contract/insight';
+import { emit } from '../../events/events';
 import {
   addRanges,
   budgetSeconds,
@@ -118,6 +119,10 @@ export async function recordCoverage(
           lastAt: now,
         },
       });
+    // Only a change of what a grade is made of is told (a report that added no part is the hot path's usual case).
+    if (parts !== (row?.playedParts ?? 0) || (completedAt !== null && !row?.completedAt)) {
+      await emit(tx, { type: 'coverage-recorded', lectureId: lecture.id, userId });
+    }
     return resultOf(values, capped);
   });
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import { LIMITS } from '../../contract/limits';
 import type { AnswerValue, QuestionInput, QuestionScore } from '../../contract/questions';
+import { emit } from '../../events/events';
 import { newId } from '../../lib/ids';
 import { type AnswerKey, fittedAnswer, questionParts, rightAnswersDiffer, scoreAnswer } from '../../lib/questions';
 import type { Db } from '../client';
@@ -127,6 +128,7 @@ export async function replaceQuestion(
           .update(questionAnswers)
           .set({ correct, version })
           .where(and(eq(questionAnswers.questionId, questionId), eq(questionAnswers.userId, answer.userId)));
+        await emit(tx, { type: 'answer-recorded', lectureId: before.lectureId, userId: answer.userId });
       }
     }
     return questionOf(updated as LectureQuestion);
@@ -178,6 +180,7 @@ export async function recordAnswer(
         .set({ ...values, tries: previous.tries + 1 })
         .where(where)
         .returning();
+      await emit(tx, { type: 'answer-recorded', lectureId: question.lectureId, userId });
       return { kept: answerOf(row as QuestionAnswer) } as const;
     }
     // Two first answers at once: the second inserts nothing and is refused as answered.
@@ -187,18 +190,23 @@ export async function recordAnswer(
       .onConflictDoNothing()
       .returning();
     if (!row) return { refused: undefined } as const;
+    await emit(tx, { type: 'answer-recorded', lectureId: question.lectureId, userId });
     return { kept: answerOf(row) } as const;
   });
 }
 
 /** The teacher's mark on a short answer; undefined when there is no such answer. */
 export async function markAnswer(db: Db, questionId: string, userId: string, correct: boolean) {
-  const [row] = await db
-    .update(questionAnswers)
-    .set({ correct })
-    .where(and(eq(questionAnswers.questionId, questionId), eq(questionAnswers.userId, userId)))
-    .returning();
-  return row ? answerOf(row) : undefined;
+  return transaction(db, async (tx) => {
+    const [row] = await tx
+      .update(questionAnswers)
+      .set({ correct })
+      .where(and(eq(questionAnswers.questionId, questionId), eq(questionAnswers.userId, userId)))
+      .returning();
+    if (!row) return undefined;
+    await emit(tx, { type: 'answer-recorded', lectureId: row.lectureId, userId });
+    return answerOf(row);
+  });
 }
 
 /** The answers of a class's enrolled students to a lecture's questions, with their names, by name. */

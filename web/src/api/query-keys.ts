@@ -40,6 +40,11 @@ export const lectureKeys = {
   todo: () => ['todo'] as const,
 };
 
+/** A class's LMS section (docs/lti.md): under the class, so removing the class drops it. */
+export const lmsKeys = {
+  ofCourse: (courseId: string) => [...courseKeys.detail(courseId), 'lms'] as const,
+};
+
 export const adminKeys = {
   all: ['admin'] as const,
   users: (q: string) => [...adminKeys.all, 'users', q] as const,

@@ -54,6 +54,7 @@ const teacherTool = <Name extends keyof Tools>(name: Name) =>
 const ClassRoster = teacherTool('ClassRoster');
 const SharePanel = teacherTool('SharePanel');
 const TeacherProgress = teacherTool('TeacherProgress');
+const LmsSection = teacherTool('LmsSection');
 const ClassStrip = teacherTool('ClassStrip');
 const DeleteTopicDialog = teacherTool('DeleteTopicDialog');
 const AddTopicModal = teacherTool('AddTopicModal');
@@ -297,6 +298,7 @@ export function CoursePage() {
         <Suspense fallback={null}>
           <ClassRoster courseId={course._id} />
           <TeacherProgress courseId={course._id} />
+          <LmsSection courseId={course._id} />
           <AddTopicModal
             courseId={course._id}
             open={adding}

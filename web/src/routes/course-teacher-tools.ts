@@ -7,6 +7,7 @@ export { ClassStrip } from '../features/classes/components/ClassStrip';
 export { SharePanel } from '../features/classes/components/SharePanel';
 export { TeacherProgress } from '../features/classes/components/TeacherProgress';
 export { DeleteTopicDialog } from '../features/lectures/components/DeleteTopicDialog';
+export { LmsSection } from '../features/lti/components/LmsSection';
 export { DownloadsSwitch } from '../features/offline/components/DownloadsSwitch';
 export { QuestionsPanel } from '../features/questions/components/QuestionsPanel';
 export { RecordingRecovery } from '../features/recording/components/RecordingRecovery';

@@ -1,4 +1,5 @@
 import { t } from '@lib/i18n';
+import { readToken } from '@lib/token-cookie';
 import type Hls from 'hls.js';
 import type { ErrorData } from 'hls.js';
 import { type Dispatch, type RefObject, useEffect, useRef } from 'react';
@@ -96,6 +97,13 @@ export function useHlsPlayer(
           startPosition: startAt,
           capLevelToPlayerSize: false,
           fragLoadPolicy: LOAD_POLICY,
+          // In an LMS's frame a browser may keep no cookie: the master playlist's session check reads the bearer.
+          xhrSetup: (xhr, url) => {
+            const token = readToken();
+            if (token && new URL(url, location.href).origin === location.origin) {
+              xhr.setRequestHeader('authorization', `Bearer ${token}`);
+            }
+          },
         });
         hlsRef.current = hls;
         hls.on(HlsClass.Events.MANIFEST_PARSED, (_event, data) => {
