@@ -15,8 +15,8 @@ import { type LtiPlatform, ROLES, startLtiPlatform } from '../src/test/lti-platf
 import { startMailCapture } from '../src/test/mail-capture';
 import { freePort } from '../src/test/oidc-provider';
 import { waitForVideo } from '../src/test/wait';
-import { launchBrowser } from './browser';
-import { createAccount, type RunningServer, screenshot, startServer } from './server';
+import { launchBrowser, seriousA11yFindings } from './browser';
+import { createAccount, type RunningServer, screenshot, signedInContext, startServer } from './server';
 import { launchWebKit, type WebKit } from './webkit';
 
 const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-lti-'));
@@ -27,6 +27,7 @@ let browser: Browser;
 let toolUrl: string;
 let courseId: string;
 let lectureId: string;
+let adminToken: string;
 
 beforeAll(async () => {
   mail = await startMailCapture();
@@ -37,6 +38,7 @@ beforeAll(async () => {
     env: { SMTP_URL: mail.url, TEACHER_SIGNUP: 'open', PORT: String(port), PUBLIC_URL: toolUrl },
   });
   const admin = await createAccount(server, mail, 'Lti Admin', 'teacher');
+  adminToken = admin.token;
   lms = await startLtiPlatform();
   await lms.register(apiClient(server.baseUrl), admin.token, toolUrl);
   // The teacher's first launch makes the class; a ready clip lecture goes in it.
@@ -145,4 +147,18 @@ test('WebKit, third-party cookies blocked: the launch is bound through Platform 
   } finally {
     await webkit?.close();
   }
+});
+
+test('the console’s LMS tab lists the test LMS and makes a one-time registration URL', async () => {
+  const context = await signedInContext(browser, server, adminToken);
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/admin`);
+  await page.getByRole('tab', { name: 'LMS' }).click();
+  await page.getByText('Test LMS', { exact: true }).waitFor();
+  await page.getByRole('button', { name: 'Make a registration URL' }).click();
+  const url = await page.getByLabel('Registration URL').inputValue();
+  expect(url).toStartWith(`${toolUrl}/api/lti/register?key=`);
+  expect(await seriousA11yFindings(page)).toEqual([]);
+  await screenshot(page, 'lti-admin-tab');
+  await context.close();
 });

@@ -1,9 +1,9 @@
-import { eq, lt } from 'drizzle-orm';
-import { createRemoteJWKSet, decodeJwt, errors, type JWTPayload, jwtVerify } from 'jose';
+import { lt } from 'drizzle-orm';
+import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import { deploymentIdsOf } from '../contract/lti';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/dialect';
-import { type LtiPlatform, ltiNonces, ltiPlatforms } from '../db/schema';
+import { type LtiPlatform, ltiNonces } from '../db/schema';
 import { CLAIM } from './claims';
 
 /** Why a launch was refused: each has its page (src/lti/pages.ts) and its log line. */
@@ -48,24 +48,6 @@ function keySetOf(url: string) {
     keySets.set(url, keySet);
   }
   return keySet;
-}
-
-/** The platform an id_token comes from, by its (unverified) `iss` and `aud`: only a lookup key, checked next. */
-export async function platformOfToken(db: Db, idToken: string): Promise<LtiPlatform> {
-  let claims: JWTPayload;
-  try {
-    claims = decodeJwt(idToken);
-  } catch {
-    throw new LaunchRefused('bad_token', 'not a JWT');
-  }
-  const audiences = typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
-  if (typeof claims.iss !== 'string') throw new LaunchRefused('bad_token', 'no iss');
-  const candidates = await db.select().from(ltiPlatforms).where(eq(ltiPlatforms.issuer, claims.iss));
-  const platform = candidates.find((row) => audiences.includes(row.clientId));
-  if (!platform) {
-    throw new LaunchRefused(candidates.length ? 'wrong_audience' : 'unknown_platform', `iss ${claims.iss}`);
-  }
-  return platform;
 }
 
 /**

@@ -51,6 +51,8 @@ export const adminKeys = {
   courses: () => [...adminKeys.all, 'courses'] as const,
   overview: () => [...adminKeys.all, 'overview'] as const,
   waitingTeachers: () => [...adminKeys.all, 'waiting-teachers'] as const,
+  ltiPlatforms: () => [...adminKeys.all, 'lti-platforms'] as const,
+  ltiTool: () => [...adminKeys.all, 'lti-tool'] as const,
 };
 
 export const searchKeys = {

@@ -7,15 +7,17 @@ import { AdminClasses } from '../features/admin/components/AdminClasses';
 import { AdminServer } from '../features/admin/components/AdminServer';
 import { AdminUsers } from '../features/admin/components/AdminUsers';
 import { WaitingTeachersBadge } from '../features/admin/components/WaitingTeachersBadge';
+import { AdminLms } from '../features/lti/components/AdminLms';
 import { NotFoundPage } from './NotFoundPage';
 
-const tabs = ['users', 'classes', 'server'] as const;
+const tabs = ['users', 'classes', 'server', 'lms'] as const;
 type Tab = (typeof tabs)[number];
 /** Each tab's name, read when drawn (the messages load after this module). */
 const tabLabels = (): Record<Tab, string> => ({
   users: t('admin.tab.users'),
   classes: t('admin.tab.classes'),
   server: t('admin.tab.server'),
+  lms: t('admin.tab.lms'),
 });
 
 /** /admin: the administrator's console (the API refuses everyone else too). */
@@ -40,6 +42,7 @@ export function AdminPage() {
           {tab === 'users' && <AdminUsers />}
           {tab === 'classes' && <AdminClasses />}
           {tab === 'server' && <AdminServer />}
+          {tab === 'lms' && <AdminLms />}
         </Tabs>
       </div>
     </section>
