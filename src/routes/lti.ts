@@ -3,7 +3,6 @@ import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
-import { findOrCreateFederatedUser } from '../auth/federated';
 import { startSession } from '../auth/sessions';
 import { TOKEN_LIFETIME_SECONDS } from '../auth/tokens';
 import { LIMITS } from '../contract/limits';
@@ -37,6 +36,7 @@ import {
   registrationFailedPage,
   storagePutPage,
 } from '../lti/pages';
+import { lmsAccount } from '../lti/people';
 import { RegistrationFailed, readRegistrationKey, registerWithPlatform } from '../lti/registration';
 import { newLoginState, readLoginState, STATE_LIFETIME_S, stateCookieName } from '../lti/state';
 import { type LaunchProblem, LaunchRefused, verifyIdToken } from '../lti/verify';
@@ -471,39 +471,19 @@ export function ltiRoutes(deps: Pick<AppDeps, 'db' | 'config' | 'log'>) {
     };
   }
 
-  /**
-   * The account of an LMS person, keyed by (issuer, sub) through the federated-account module. Its email is a
-   * placeholder at `lti.invalid` (never mailed, never matching a real account): the LMS's email is only kept on the
-   * identity, so a password account with that email is never entered nor blocked (docs/lti.md, "Accounts").
-   */
+  /** The account of an LMS person (src/lti/people.ts: keyed by (issuer, sub), never by email; docs/lti.md). */
   async function accountOf(platform: LtiPlatform, claims: Record<string, unknown>, role: 'teacher' | 'student') {
-    const subject = str(claims.sub) as string;
     const name =
       str(claims.name) ?? ([str(claims.given_name), str(claims.family_name)].filter(Boolean).join(' ') || undefined);
-    const result = await findOrCreateFederatedUser(
-      db,
-      { ...config, allowedDomains: [], checkHostedDomain: false },
-      {
-        issuer: platform.issuer,
-        subject,
-        email: placeholderEmail(platform.issuer, subject),
-        emailVerified: true,
-        name,
-        hostedDomain: undefined,
-        teacherByClaim: role === 'teacher',
-      },
-    );
+    const result = await lmsAccount(db, config, {
+      issuer: platform.issuer,
+      subject: str(claims.sub) as string,
+      name,
+      email: str(claims.email),
+      teaches: role === 'teacher',
+    });
     if (result.kind === 'refused') throw new LaunchRefused('account_refused', result.problem);
-    const lmsEmail = str(claims.email)?.toLowerCase();
-    if (lmsEmail) await rememberLmsEmail(platform.issuer, subject, lmsEmail);
     return result.user;
-  }
-
-  async function rememberLmsEmail(issuer: string, subject: string, email: string) {
-    await db
-      .update(userIdentities)
-      .set({ email })
-      .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject)));
   }
 }
 
@@ -527,9 +507,3 @@ const problemStatus: Record<LaunchProblem, 400 | 401 | 403> = {
 };
 
 const ids = (facts: LaunchFacts) => ({ platformId: facts.platformId, contextId: facts.contextId });
-
-/** A stable address for an LMS account that no one can receive mail at (RFC 2606 `.invalid`). */
-function placeholderEmail(issuer: string, subject: string) {
-  const hash = new Bun.CryptoHasher('sha256').update(`${issuer}\n${subject}`).digest('hex').slice(0, 32);
-  return `lti-${hash}@lti.invalid`;
-}

@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { newId } from '../../lib/ids';
 import type { Db } from '../client';
 import { isUniqueViolation } from '../dialect';
-import { courses, type LtiContext, lectures, ltiContexts, ltiResourceLinks } from '../schema';
+import { courses, type LtiContext, lectureQuestions, lectures, ltiContexts, ltiResourceLinks } from '../schema';
 import { transaction } from '../transaction';
 import { createCourse, enroll } from './courses';
 
@@ -97,6 +97,16 @@ export async function recordResourceLink(
     ...(lectureId ? { lectureId } : {}),
     ...(values.lineitemUrl !== undefined && { lineitemUrl: values.lineitemUrl }),
   };
+  // A new link grades by the question score when its lecture asks questions, else by the part watched.
+  const asks = lectureId
+    ? (
+        await db
+          .select({ id: lectureQuestions.id })
+          .from(lectureQuestions)
+          .where(eq(lectureQuestions.lectureId, lectureId))
+          .limit(1)
+      ).length > 0
+    : false;
   const [row] = await db
     .insert(ltiResourceLinks)
     .values({
@@ -106,6 +116,7 @@ export async function recordResourceLink(
       courseId: values.courseId,
       lectureId: lectureId || null,
       lineitemUrl: values.lineitemUrl ?? null,
+      scoreSource: asks ? 'questions' : 'watched',
     })
     .onConflictDoUpdate({ target: [ltiResourceLinks.platformId, ltiResourceLinks.resourceLinkId], set })
     .returning();
