@@ -585,6 +585,7 @@ export const ltiPlatforms = pgTable(
     authTokenUrl: text('auth_token_url').notNull(),
     jwksUrl: text('jwks_url').notNull(),
     deploymentIds: text('deployment_ids').notNull().default('[]'),
+    frameOrigins: text('frame_origins').notNull().default('[]'),
     createdAt: ms('created_at').notNull().default(now),
   },
   (table) => [uniqueIndex('lti_platforms_issuer_client').on(table.issuer, table.clientId)],

@@ -755,6 +755,8 @@ export let ltiPlatforms = sqliteTable(
     jwksUrl: text('jwks_url').notNull(),
     /** JSON array of the deployment ids a launch may carry. */
     deploymentIds: text('deployment_ids').notNull().default('[]'),
+    /** JSON array of the origins its pages frame us from, learned from signed launches (Canvas: the school's host). */
+    frameOrigins: text('frame_origins').notNull().default('[]'),
     createdAt: integer('created_at').notNull().default(now),
   },
   (table) => [uniqueIndex('lti_platforms_issuer_client').on(table.issuer, table.clientId)],

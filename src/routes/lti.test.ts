@@ -233,6 +233,41 @@ describe('launching from the LMS', () => {
     expect(plain.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 
+  test("a launch's signed return page on the school's own host (Canvas) may frame us; an unsigned claim may not", async () => {
+    const schoolHost = 'https://biology-school.instructure.test';
+    const before = await fetch(`${h.baseUrl}/classroom/${courseId}?lti=1`);
+    expect(before.headers.get('content-security-policy')).not.toContain(schoolHost);
+    const hint = lms.prepareLaunch({
+      sub: 'teacher-1',
+      roles: [ROLES.instructor],
+      context: { id: 'course-bio', title: 'Biology 101' },
+      resourceLink: { id: 'link-class' },
+      claims: {
+        'https://purl.imsglobal.org/spec/lti/claim/launch_presentation': {
+          document_target: 'iframe',
+          return_url: `${schoolHost}/courses/12/external_content/success`,
+        },
+      },
+    });
+    expect((await lms.playLaunch(h.baseUrl, hint)).status).toBe(200);
+    const after = await fetch(`${h.baseUrl}/classroom/${courseId}?lti=1`);
+    const ancestors = /frame-ancestors ([^;]*)/.exec(after.headers.get('content-security-policy') ?? '')?.[1] ?? '';
+    expect(ancestors.split(' ')).toEqual(expect.arrayContaining(["'self'", lms.issuer, schoolHost]));
+    // A refused launch (a forged signature) teaches nothing.
+    const forged = lms.prepareLaunch({
+      sub: 'teacher-1',
+      roles: [ROLES.instructor],
+      context: { id: 'course-bio', title: 'Biology 101' },
+      claims: {
+        'https://purl.imsglobal.org/spec/lti/claim/launch_presentation': { return_url: 'https://forged.test/x' },
+      },
+      tamper: { otherKey: true },
+    });
+    expect((await lms.playLaunch(h.baseUrl, forged)).status).toBe(401);
+    const last = await fetch(`${h.baseUrl}/classroom/${courseId}?lti=1`);
+    expect(last.headers.get('content-security-policy')).not.toContain('forged.test');
+  });
+
   test('deep linking: the teacher picks a lecture, and the LMS gets a signed link with a line item', async () => {
     const hint = lms.prepareLaunch({
       sub: 'teacher-1',

@@ -17,6 +17,7 @@ import {
   mapContext,
   recordResourceLink,
   refreshContext,
+  rememberFrameOrigin,
 } from '../db/queries/lti';
 import { recordLogin } from '../db/queries/users';
 import { courses, type LtiContext, type LtiPlatform, lectures, ltiPlatforms, userIdentities } from '../db/schema';
@@ -441,6 +442,9 @@ export function ltiRoutes(deps: Pick<AppDeps, 'db' | 'config' | 'log'>) {
     const isDeepLinking = claims[CLAIM.messageType] === 'LtiDeepLinkingRequest';
     const returnUrl = str(deepLinking?.deep_link_return_url);
     if (isDeepLinking && !returnUrl) throw new LaunchRefused('bad_message', 'deep linking without a return URL');
+    // The LMS page that frames us is where it asks to be returned to: a signed claim, so its origin may frame us.
+    const framedFrom = originOf(returnUrl ?? str(record(claims[CLAIM.launchPresentation])?.return_url));
+    if (framedFrom) await rememberFrameOrigin(db, platform.id, framedFrom);
     return {
       platformId: platform.id,
       userId: user.id,
@@ -507,3 +511,14 @@ const problemStatus: Record<LaunchProblem, 400 | 401 | 403> = {
 };
 
 const ids = (facts: LaunchFacts) => ({ platformId: facts.platformId, contextId: facts.contextId });
+
+/** The http(s) origin of a URL, or undefined. */
+function originOf(url: string | undefined) {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

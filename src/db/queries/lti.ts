@@ -2,7 +2,15 @@ import { and, asc, eq } from 'drizzle-orm';
 import { newId } from '../../lib/ids';
 import type { Db } from '../client';
 import { isUniqueViolation } from '../dialect';
-import { courses, type LtiContext, lectureQuestions, lectures, ltiContexts, ltiResourceLinks } from '../schema';
+import {
+  courses,
+  type LtiContext,
+  lectureQuestions,
+  lectures,
+  ltiContexts,
+  ltiPlatforms,
+  ltiResourceLinks,
+} from '../schema';
 import { transaction } from '../transaction';
 import { createCourse, enroll } from './courses';
 
@@ -156,4 +164,25 @@ export async function classesWithLectures(db: Db, teacherId: string) {
     if (row.lectureId && row.title !== null) course.lectures.push({ id: row.lectureId, title: row.title });
   }
   return [...byCourse.values()];
+}
+
+/** At most this many framing origins are learned per LMS: a signed launch can add one, never flood the header. */
+const MAX_FRAME_ORIGINS = 20;
+
+/**
+ * Remembers an origin the LMS's own pages frame us from, read from a signed launch's return URL (Canvas frames from
+ * the school's host, which is neither its issuer nor its sign-in address).
+ */
+export async function rememberFrameOrigin(db: Db, platformId: string, origin: string) {
+  const [row] = await db
+    .select({ frameOrigins: ltiPlatforms.frameOrigins })
+    .from(ltiPlatforms)
+    .where(eq(ltiPlatforms.id, platformId))
+    .limit(1);
+  const known: string[] = row ? JSON.parse(row.frameOrigins) : [];
+  if (!row || known.includes(origin) || known.length >= MAX_FRAME_ORIGINS) return;
+  await db
+    .update(ltiPlatforms)
+    .set({ frameOrigins: JSON.stringify([...known, origin]) })
+    .where(eq(ltiPlatforms.id, platformId));
 }
