@@ -15,7 +15,11 @@ import { launchWebKit, signInThroughForm } from './webkit';
  * catalogue does not hold. People's own words (names, titles, comments) are marked `translate="no"`, and the
  * test's data has no English word in it either. Then Arabic, right to left, at a phone's and a desktop's width.
  */
-const env = e2eEnvironment({ TEACHER_SIGNUP: 'open', LOCALES: 'en-XA,en,ar', DEFAULT_LOCALE: 'en-XA' });
+// Fake camera, microphone and screen, so the recorder's screens are there to read.
+const env = e2eEnvironment(
+  { TEACHER_SIGNUP: 'open', LOCALES: 'en-XA,en,ar', DEFAULT_LOCALE: 'en-XA' },
+  { browserArgs: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] },
+);
 const clips = mkdtempSync(join(tmpdir(), 'classroom-e2e-languages-'));
 let admin: Awaited<ReturnType<typeof createAccount>>;
 let teacher: Awaited<ReturnType<typeof createAccount>>;
@@ -170,6 +174,14 @@ test('every screen in the pseudo-language: no English word is left', async () =>
   await course.locator('dialog[open]').waitFor();
   await course.waitForTimeout(800);
   await look(course, 'edit topic dialog');
+  await course.keyboard.press('Escape');
+  // The recorder, from a new topic: its setup step with the camera's preview and the microphone's level.
+  await course.locator('section button.btn-primary').first().click();
+  await course.locator('dialog[open] input[type=text], dialog[open] input:not([type])').first().fill('Ж 3');
+  await course.locator('dialog[open] button.btn-secondary.self-start').click();
+  await course.locator('dialog[open] meter, dialog[open] [role=meter]').first().waitFor();
+  await course.waitForTimeout(800);
+  await look(course, 'recorder setup');
   await course.keyboard.press('Escape');
   await visit(asTeacher, `/share/${courseId}`, 'share');
   for (const path of ['/settings', '/history', '/search?q=%D0%96', '/downloads']) await visit(asTeacher, path, path);
