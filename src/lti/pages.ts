@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Locale } from '../contract/locales';
 import { escapeHtml, page } from '../http/html-page';
 import { type MessageKey, translatorFor } from '../i18n/translate';
+import { PRODUCT_NAME } from '../mail/templates';
 import type { LaunchProblem } from './verify';
 
 /**
@@ -99,7 +100,7 @@ export function storagePutPage(
   const t = translatorFor(locale);
   const nonce = newNonce();
   const title = escapeHtml(t('lti.continue.title'));
-  const body = `<h1>${title}</h1><p><a href="${escapeHtml(next)}">${escapeHtml(t('lti.continue.button'))}</a></p>
+  const body = `<h1>${title}</h1><p><a class="button" href="${escapeHtml(next)}">${escapeHtml(t('lti.continue.button'))}</a></p>
 <script nonce="${nonce}">${STORAGE_SCRIPT}
 var s = ${scriptValue(storage)}, next = ${scriptValue(next)};
 ltiStorage(s.target, s.origin, 'lti.put_data', { key: s.key, value: s.value }, 3000)
@@ -129,7 +130,7 @@ export function handoverPage(
   const failed = `<h1>${escapeHtml(t('lti.refused.title'))}</h1><p>${escapeHtml(t('lti.refused.session'))}</p>`;
   const body = `<div id="status"><h1>${title}</h1></div>
 <script nonce="${nonce}">${STORAGE_SCRIPT}
-var h = ${scriptValue(handover)}, failed = ${scriptValue(failed)};
+var h = ${scriptValue(handover)}, failed = ${scriptValue(failed)}, failedTitle = ${scriptValue(`${t('lti.refused.title')} · ${PRODUCT_NAME}`)};
 function enter() {
   try { sessionStorage.setItem('classroom.token', h.token); } catch (e) {}
   document.cookie = 'token=' + encodeURIComponent(h.token) + '; Max-Age=' + h.maxAgeSeconds + '; Path=/; SameSite=None; Secure; Partitioned';
@@ -137,6 +138,7 @@ function enter() {
 }
 function refuse() {
   document.getElementById('status').innerHTML = failed;
+  document.title = failedTitle;
   fetch('/api/users/logout', { method: 'POST', headers: { authorization: 'Bearer ' + h.token } });
 }
 if (!h.check) enter();
@@ -148,10 +150,11 @@ else ltiStorage(h.check.target, h.check.origin, 'lti.get_data', { key: h.check.k
 
 /** The end of a Dynamic Registration: tells the LMS's window to close our frame (org.imsglobal.lti.close). */
 export function registeredPage(locale: Locale, platformName: string): HtmlPage {
+  // The LMS's name is isolated (FSI…PDI) so a Latin name keeps its place in a right-to-left sentence.
   const t = translatorFor(locale);
   const nonce = newNonce();
   const title = escapeHtml(t('lti.registered.title'));
-  const body = `<h1>${title}</h1><p>${escapeHtml(t('lti.registered.body', { platform: platformName }))}</p>
+  const body = `<h1>${title}</h1><p>${escapeHtml(t('lti.registered.body', { platform: `\u2068${platformName}\u2069` }))}</p>
 <script nonce="${nonce}">(window.opener || window.parent).postMessage({ subject: 'org.imsglobal.lti.close' }, '*');</script>`;
   return { html: page(locale, title, body), headers: headersFor(nonce) };
 }
@@ -178,8 +181,8 @@ export function pickerPage(
 ): HtmlPage {
   const t = translatorFor(locale);
   const title = escapeHtml(t(picker.heading));
-  const radio = (value: string, label: string, checked: boolean) =>
-    `<label style="display:block;text-align:start;margin:6px 0"><input type="radio" name="pick" value="${escapeHtml(value)}"${checked ? ' checked' : ''}> ${label}</label>`;
+  const radio = (value: string, label: string, checked: boolean, nested = false) =>
+    `<label class="pick${nested ? ' nested' : ''}"><input type="radio" name="pick" value="${escapeHtml(value)}"${checked ? ' checked' : ''}><span>${label}</span></label>`;
   const options = [
     picker.offerNew ? radio('new', escapeHtml(t('lti.picker.newClass')), true) : '',
     ...picker.classes.map((course, index) => {
@@ -189,15 +192,16 @@ export function pickerPage(
             .map((lecture) =>
               radio(
                 `${course.id}/${lecture.id}`,
-                `<span style="margin-inline-start:20px" translate="no">${escapeHtml(lecture.title)}</span>`,
+                `<bdi translate="no">${escapeHtml(lecture.title)}</bdi>`,
                 false,
+                true,
               ),
             )
             .join('');
-      const classLabel = `<strong translate="no">${escapeHtml(course.courseName)}</strong>`;
+      const classLabel = `<strong><bdi translate="no">${escapeHtml(course.courseName)}</bdi></strong>`;
       return radio(course.id, classLabel, !picker.offerNew && index === 0) + lectures;
     }),
   ].join('');
-  const body = `<h1>${title}</h1><form method="post" action="${escapeHtml(picker.action)}"><input type="hidden" name="request" value="${escapeHtml(picker.request)}"><fieldset style="border:0;padding:0;margin:0 0 16px"><legend style="margin-bottom:8px">${escapeHtml(t('lti.picker.legend'))}</legend>${options}</fieldset><button type="submit">${escapeHtml(t('lti.picker.submit'))}</button></form>`;
+  const body = `<h1>${title}</h1><form method="post" action="${escapeHtml(picker.action)}"><input type="hidden" name="request" value="${escapeHtml(picker.request)}"><fieldset class="picks"><legend>${escapeHtml(t('lti.picker.legend'))}</legend>${options}</fieldset><button type="submit">${escapeHtml(t('lti.picker.submit'))}</button></form>`;
   return { html: page(locale, title, body), headers: headersFor(undefined) };
 }

@@ -51,8 +51,12 @@ export function AdminLms() {
       <h2 id="admin-lms" className="sr-only">
         {t('admin.tab.lms')}
       </h2>
-      <ToolUrls />
-      <RegistrationUrl />
+      <div className="flex flex-col gap-3">
+        <h3 className="font-semibold text-slate-900">{t('admin.lms.toolUrlsTitle')}</h3>
+        <ToolUrls />
+        <RegistrationUrl />
+      </div>
+      <h3 className="-mb-3 font-semibold text-slate-900">{t('admin.lms.listTitle')}</h3>
       <QueryState
         query={platforms}
         label={t('admin.lms.what')}
@@ -72,7 +76,7 @@ export function AdminLms() {
                 </div>
                 <button
                   type="button"
-                  className="btn btn-danger h-9 self-start px-3 text-sm sm:self-auto"
+                  className="btn btn-danger h-9 self-start px-3 text-sm sm:self-auto pointer-coarse:h-11"
                   onClick={() => setRemoving(platform)}
                   aria-label={t('admin.lms.removeLabel', { name: platform.name })}
                 >

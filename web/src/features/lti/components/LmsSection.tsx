@@ -14,11 +14,14 @@ import {
   useScoreSource,
 } from '../api/lms';
 
-/** A name people typed (a course, an LMS, a lecture), kept as typed by translators' tools. */
+/**
+ * A name people typed (a course, an LMS, a lecture), kept as typed by translators' tools and isolated (bdi) so a
+ * Latin name keeps its place in a right-to-left sentence.
+ */
 const nameOf = (key: string) => (name: string) => (
-  <span key={key} className="font-medium" translate="no">
+  <bdi key={key} className="font-medium" translate="no">
     {name}
-  </span>
+  </bdi>
 );
 
 /** What the newest roster sync is doing, in words (nothing before the first one). */
@@ -70,7 +73,7 @@ function Roster({ courseId, section }: { courseId: string; section: Section }) {
           <div className="flex flex-wrap items-center gap-3">
             <button
               type="button"
-              className="btn btn-secondary h-9 px-3 text-sm"
+              className="btn btn-secondary h-9 px-3 text-sm pointer-coarse:h-11"
               disabled={busy}
               onClick={() => sync.mutate()}
             >
@@ -96,7 +99,7 @@ function GradeChoice({ courseId, link }: { courseId: string; link: LmsLink }) {
       </label>
       <select
         id={id}
-        className="input h-9 w-auto text-sm"
+        className="input h-9 w-auto text-sm pointer-coarse:h-11"
         value={change.isPending ? change.variables.scoreSource : link.scoreSource}
         disabled={change.isPending}
         onChange={(event) =>
