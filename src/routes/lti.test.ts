@@ -268,6 +268,25 @@ describe('launching from the LMS', () => {
     expect(last.headers.get('content-security-policy')).not.toContain('forged.test');
   });
 
+  test("the picker speaks the teacher's own language (Settings), not only the browser's", async () => {
+    const me = await h.api('GET', '/api/users', { as: teacherToken });
+    await h.api('PATCH', `/api/users/${me.json._id}`, { as: teacherToken, body: { locale: 'es' } });
+    try {
+      const hint = lms.prepareLaunch({
+        sub: 'teacher-1',
+        roles: [ROLES.instructor],
+        context: { id: 'course-bio', title: 'Biology 101' },
+        messageType: 'LtiDeepLinkingRequest',
+      });
+      const launch = await lms.playLaunch(h.baseUrl, hint);
+      expect(launch.status).toBe(200);
+      expect(launch.html).toContain('<html lang="es"');
+      expect(launch.html).not.toContain('Add to your LMS course');
+    } finally {
+      await h.api('PATCH', `/api/users/${me.json._id}`, { as: teacherToken, body: { locale: null } });
+    }
+  });
+
   test('deep linking: the teacher picks a lecture, and the LMS gets a signed link with a line item', async () => {
     const hint = lms.prepareLaunch({
       sub: 'teacher-1',

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { startSession } from '../auth/sessions';
 import { TOKEN_LIFETIME_SECONDS } from '../auth/tokens';
 import { LIMITS } from '../contract/limits';
-import type { Locale } from '../contract/locales';
+import { isLocale, type Locale } from '../contract/locales';
 import { deepLinkBody, platformUrl } from '../contract/lti';
 import {
   type ContextServices,
@@ -20,7 +20,7 @@ import {
   rememberFrameOrigin,
 } from '../db/queries/lti';
 import { recordLogin } from '../db/queries/users';
-import { courses, type LtiContext, type LtiPlatform, lectures, ltiPlatforms, userIdentities } from '../db/schema';
+import { courses, type LtiContext, type LtiPlatform, lectures, ltiPlatforms, users } from '../db/schema';
 import type { AppDeps, AppEnv } from '../deps';
 import { answers } from '../http/openapi';
 import { localeOfRequest, translate } from '../i18n/translate';
@@ -120,6 +120,13 @@ export function ltiRoutes(deps: Pick<AppDeps, 'db' | 'config' | 'log'>) {
     (await db.select().from(ltiPlatforms).where(eq(ltiPlatforms.id, id)).limit(1))[0];
 
   /** Maps the context (or lets the teacher pick the class), then ends the launch as its message asks. */
+  /** Once a launch knows the person, their own language (Settings) wins over the browser's, as on every page. */
+  async function localeOfPerson(c: Context<AppEnv>, userId: string): Promise<Locale> {
+    const [row] = await db.select({ locale: users.locale }).from(users).where(eq(users.id, userId)).limit(1);
+    const offered = (c.get('school') as { locales: readonly string[] } | undefined)?.locales ?? [];
+    return row && isLocale(row.locale) && offered.includes(row.locale) ? row.locale : localeOfRequest(c);
+  }
+
   async function afterAccount(c: Context<AppEnv>, facts: LaunchFacts, locale: Locale) {
     const context = await contextOf(db, facts.platformId, facts.contextId);
     if (context) return finish(c, facts, context, locale);
@@ -277,7 +284,6 @@ export function ltiRoutes(deps: Pick<AppDeps, 'db' | 'config' | 'log'>) {
       answers(launchAnswers, { description: 'LTI launch: a form post of id_token and state.' }),
       async (c) => {
         const form = await c.req.parseBody();
-        const locale = localeOfRequest(c);
         try {
           const stateToken = str(form.state);
           if (!stateToken) throw new LaunchRefused('no_state', 'launch without state');
@@ -297,7 +303,7 @@ export function ltiRoutes(deps: Pick<AppDeps, 'db' | 'config' | 'log'>) {
             partitioned: true,
           });
           const facts = await factsOf(platform, claims, state, hasCookie);
-          return await afterAccount(c, facts, locale);
+          return await afterAccount(c, facts, await localeOfPerson(c, facts.userId));
         } catch (error) {
           if (error instanceof LaunchRefused) return refuse(c, error.problem, error.detail);
           throw error;
@@ -309,7 +315,6 @@ export function ltiRoutes(deps: Pick<AppDeps, 'db' | 'config' | 'log'>) {
       answers(launchAnswers, { description: 'The class a first launch maps the LMS course to.' }),
       async (c) => {
         const form = await c.req.parseBody();
-        const locale = localeOfRequest(c);
         try {
           const facts = (await readSigned(String(form.request ?? ''), PENDING_AUDIENCE)) as unknown as
             | LaunchFacts
@@ -327,7 +332,7 @@ export function ltiRoutes(deps: Pick<AppDeps, 'db' | 'config' | 'log'>) {
             { ...ids(facts), teacherId: facts.userId, courseId: pick, className: classNameOf(facts) },
             facts.services,
           );
-          return await finish(c, facts, context, locale);
+          return await finish(c, facts, context, await localeOfPerson(c, facts.userId));
         } catch (error) {
           if (error instanceof LaunchRefused) return refuse(c, error.problem, error.detail);
           throw error;
