@@ -6,6 +6,9 @@ import { type Dispatch, type RefObject, useEffect, useRef } from 'react';
 import { connectionError, PLAYER_ERRORS } from '../state/player-errors';
 import type { PlayerAction } from '../state/player-state';
 
+/** `{expiry}.{hmac}/` in a media path: the signed token folder the master playlist points into. */
+const SIGNED_FOLDER = /\/\d{1,12}\.[A-Za-z0-9_-]{22}\//;
+
 export type { Quality } from '../state/player-state';
 
 /**
@@ -98,9 +101,11 @@ export function useHlsPlayer(
           capLevelToPlayerSize: false,
           fragLoadPolicy: LOAD_POLICY,
           // In an LMS's frame a browser may keep no cookie: the master playlist's session check reads the bearer.
+          // Rung playlists and segments carry their signed token folder and stay on that cheap path without it.
           xhrSetup: (xhr, url) => {
             const token = readToken();
-            if (token && new URL(url, location.href).origin === location.origin) {
+            const address = new URL(url, location.href);
+            if (token && address.origin === location.origin && !SIGNED_FOLDER.test(address.pathname)) {
               xhr.setRequestHeader('authorization', `Bearer ${token}`);
             }
           },
