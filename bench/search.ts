@@ -189,7 +189,7 @@ async function seedSqlite(): Promise<Seed> {
         videoId: null,
       });
       const lines = Array.from({ length: cueCount }, () => sentence(8 + Math.floor(random() * 8)));
-      if (i % 100 === 0) phrases.push(lines[7] as string);
+      if (i % 100 === 0) phrases.push(lines[Math.min(7, lines.length - 1)] as string);
       await putCaption(database.db, { lectureId: lecture.id, language: 'en', label: 'English', vtt: vttOf(lines) }, 10);
       if ((i + 1) % 2000 === 0)
         console.log(`  ${i + 1} lectures written (${((performance.now() - started) / 1000).toFixed(0)} s)`);
