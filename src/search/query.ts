@@ -3,7 +3,7 @@ import { LIMITS } from '../contract/limits';
 import { slideThumbnailUrl } from '../contract/slides';
 import type { Db } from '../db/client';
 import { engineOf, greatest, inJsonList } from '../db/dialect';
-import { coursesOf } from '../db/queries/courses';
+import { courseIdsOf } from '../db/queries/courses';
 import type { SearchKind } from './index';
 import { runSql } from './sql';
 
@@ -163,7 +163,7 @@ function bm25Score(db: Db, tokens: string[]) {
 }
 
 /**
- * The hits for a user: only in the classes of their class list (`coursesOf`: those they teach or are enrolled in),
+ * The hits for a user: only in the classes of their class list (`courseIdsOf`: those they teach or are enrolled in),
  * in one class when `courseId` is given (the caller checked it is readable). Two steps: the index ranks the entries
  * (ids and scores only), then the few answered are read with their lecture and class. Grouped by lecture, the
  * lecture of the best hit first; at most `perLecture` hits of one lecture and `hits` in all.
@@ -174,7 +174,7 @@ export async function search(
   tokens: string[],
   courseId?: string,
 ): Promise<{ hits: SearchHit[]; more: boolean }> {
-  const mine = (await coursesOf(db, user)).map((row) => row.course.id);
+  const mine = await courseIdsOf(db, user);
   const scope = courseId ? mine.filter((id) => id === courseId) : mine;
   if (tokens.length === 0 || scope.length === 0) return { hits: [], more: false };
   const inScope = inJsonList(db, sql`se.course_id`, JSON.stringify(scope));
