@@ -18,10 +18,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser } from '../e2e/browser';
-import { createAccount, type RunningServer, signedInContext, startServer } from '../e2e/server';
-import { makeClip } from '../src/test/fixtures';
+import { type RunningServer, signedInContext, startServer } from '../e2e/server';
 import { startMailCapture } from '../src/test/mail-capture';
 import { benchDatabase, benchTool } from './bench-tools';
+import { autocannon, BENCH_JWT_SECRET, hotRoutes, seedClass, startPeer } from './hot-routes';
 
 const arg = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -33,43 +33,6 @@ const routeSeconds = arg('route-seconds', 5);
 const databaseUrl = process.argv.includes('--database-url')
   ? process.argv[process.argv.indexOf('--database-url') + 1]
   : undefined;
-
-/** autocannon in its own process: requests per second and p99 latency of one URL (a GET, or a write with a body). */
-async function autocannon(url: string, token: string, write?: { method: string; body?: string }) {
-  const child = Bun.spawn(
-    [
-      'node',
-      join(import.meta.dir, '..', 'node_modules', 'autocannon', 'autocannon.js'),
-      '-j',
-      '-c',
-      '50',
-      '-d',
-      String(routeSeconds),
-      '-H',
-      `authorization=Bearer ${token}`,
-      ...(write ? ['-m', write.method] : []),
-      ...(write?.body ? ['-H', 'content-type=application/json', '-b', write.body] : []),
-      url,
-    ],
-    { stdout: 'pipe', stderr: 'pipe' },
-  );
-  const out = await new Response(child.stdout).text();
-  await child.exited;
-  const result = JSON.parse(out) as {
-    requests: { average: number };
-    latency: { p99: number };
-    non2xx: number;
-    errors: number;
-  };
-  return { rps: result.requests.average, p99: result.latency.p99, bad: result.non2xx + result.errors };
-}
-
-/** Starts a peer server that prints its port on its first line. */
-async function startPeer(command: string[]) {
-  const child = Bun.spawn(command, { stdout: 'pipe' });
-  const port = new TextDecoder().decode((await child.stdout.getReader().read()).value).trim();
-  return { child, base: `http://127.0.0.1:${port}` };
-}
 
 type Load = { requests: number; errors: number; rps: number; p50: number; p99: number };
 
@@ -114,40 +77,9 @@ const mail = await startMailCapture();
 let server: RunningServer | undefined;
 const benchDb = await benchDatabase(databaseUrl);
 try {
-  server = await startServer({ env: { SMTP_URL: mail.url, ...benchDb.env } });
-  const teacher = await createAccount(server, mail, 'Bench Teacher', 'teacher');
-  const course = await teacher.api('POST', '/api/courses', { courseName: 'Load 101' });
-  const clip = await makeClip(work, { width: 640, height: 360, seconds: 12 });
-  const form = new FormData();
-  form.append('uploadedFile', Bun.file(clip), 'clip.mp4');
-  const uploaded = await teacher.api('POST', '/api/upload', form);
-  while ((await teacher.api('GET', `/api/videos/${uploaded.videoId}`)).status !== 'ready') await Bun.sleep(200);
-  const lectureIds: string[] = [];
-  for (let i = 0; i < 50; i++) {
-    const lecture = await teacher.api('POST', '/api/lectures', {
-      courseId: course._id,
-      nameOfTopic: `Lecture ${i + 1}`,
-      videoLink: uploaded.masterPlaylist,
-    });
-    lectureIds.push(lecture._id);
-  }
-  const students: Awaited<ReturnType<typeof createAccount>>[] = [];
-  for (let i = 0; i < studentCount; i++) {
-    const student = await createAccount(server, mail, `Student ${i}`, 'student');
-    await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
-    students.push(student);
-  }
-  const watched = lectureIds[49];
-  const fifty = lectureIds[48];
-  for (let i = 0; i < 50; i++) {
-    await students[i % students.length].api('POST', `/api/lectures/${fifty}/comments`, { text: `Comment ${i}` });
-  }
-  await students[0].api('PATCH', `/api/enrollments/${course._id}/notes`, { notes: 'Notes of a student. '.repeat(40) });
-  for (let i = 0; i < 500; i++) {
-    await students[i % students.length].api('POST', `/api/lectures/${watched}/comments`, {
-      text: `Comment number ${i}`,
-    });
-  }
+  server = await startServer({ env: { SMTP_URL: mail.url, JWT_SECRET: BENCH_JWT_SECRET, ...benchDb.env } });
+  const seed = await seedClass(server, mail, work, studentCount);
+  const { students, watched, uploaded, course } = seed;
 
   const base = server.baseUrl;
   const media = `${base}/media/videos/${uploaded.videoId}`;
@@ -226,30 +158,18 @@ try {
         benchTool('express', ['express@5', 'better-sqlite3@12'], 'better-sqlite3/build/Release/better_sqlite3.node'),
         file,
       ]);
-  const routes: [string, string, { method: string; body?: string }?][] = [
-    ['current user', '/api/users'],
-    ['class list', '/api/courses'],
-    ['lecture list of 50', `/api/lectures/course/${course._id}`],
-    ['comments of 50', `/api/lectures/${fifty}/comments`],
-    ['notes', `/api/enrollments/${course._id}/notes`],
-    [
-      'progress (a write)',
-      `/api/lectures/${watched}/progress`,
-      { method: 'PUT', body: '{"position":42,"duration":600}' },
-    ],
-    ['view (a write in a transaction)', `/api/lectures/${watched}/view`, { method: 'PATCH' }],
-  ];
+  const routes = hotRoutes(seed);
   console.log(`hot routes, autocannon -c 50 -d ${routeSeconds} each (server, bare Bun peer, Express peer):`);
-  // The writes go through the same file from three processes in turn; likes are not measured alone, as a like
-  // twice is refused (409) and each like is the view's transaction with another table.
+  // The writes go through the same file from three processes in turn.
+  const token = students[0]?.token ?? '';
   for (const [label, path, write] of routes) {
-    const app = await autocannon(`${base}${path}`, students[0].token, write);
+    const app = await autocannon(`${base}${path}`, token, { seconds: routeSeconds, write });
     if (!peer || !expressPeer) {
       console.log(`  ${label}: ${app.rps.toFixed(0)} req/s p99 ${app.p99} ms${app.bad ? ` (${app.bad} not 2xx)` : ''}`);
       continue;
     }
-    const bareRoute = await autocannon(`${peer.base}${path}`, students[0].token, write);
-    const expressRoute = await autocannon(`${expressPeer.base}${path}`, students[0].token, write);
+    const bareRoute = await autocannon(`${peer.base}${path}`, token, { seconds: routeSeconds, write });
+    const expressRoute = await autocannon(`${expressPeer.base}${path}`, token, { seconds: routeSeconds, write });
     const ratio = app.rps / bareRoute.rps;
     const ahead = app.rps / expressRoute.rps;
     const bad = app.bad + bareRoute.bad + expressRoute.bad;

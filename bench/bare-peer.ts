@@ -1,30 +1,54 @@
 /**
- * The ceiling for bench:api: a bare Bun.serve on the same SQLite file doing the same work per hot route
- * (bench/peer-work.cjs, shared with the Express peer), with no framework: no log, no headers, no validation.
- * Usage: bun bench/bare-peer.ts <database file>; prints its port.
+ * The ceiling for bench:api and bench:engines: a bare Bun.serve on the same SQLite file doing the same work per hot
+ * route (bench/peer-work.cjs, shared with the Express peer), with no framework, but with what every request of the
+ * server pays too: the token's signature checked (src/auth/tokens.ts, cached as the server does), the session row
+ * read, a request id sent back, and the same pino request line on stdout (src/http/request-log.ts).
+ * Usage: JWT_SECRET=… bun bench/bare-peer.ts <database file>; prints its port, then the log.
  */
 import { Database } from 'bun:sqlite';
+import { readToken } from '../src/auth/tokens';
+import { loggedPath } from '../src/http/request-log';
+import { newId } from '../src/lib/ids';
+import { createLogger } from '../src/lib/log';
 import { createPeerWork } from './peer-work.cjs';
 
 const work = createPeerWork(new Database(process.argv[2] ?? ''));
+const secret = new TextEncoder().encode(process.env.JWT_SECRET ?? '');
+const log = createLogger({ level: 'info', format: 'json' });
 
 const server = Bun.serve({
   port: 0,
   hostname: '127.0.0.1',
   async fetch(request) {
-    const user = work.userOf(request.headers.get('authorization'));
-    if (!user) return Response.json({ error: 'unauthorized' }, { status: 401 });
-    const path = new URL(request.url).pathname.split('/');
-    const [, , resource = '', id = '', sub = ''] = path;
-    let answer: [number, unknown] = [404, { error: 'not found' }];
-    if (resource === 'users') answer = work.currentUser(user);
-    else if (resource === 'courses') answer = work.courses(user);
-    else if (resource === 'lectures' && id === 'course') answer = work.lectureList(user, sub);
-    else if (resource === 'lectures' && sub === 'comments') answer = work.comments(user, id);
-    else if (resource === 'lectures' && sub === 'progress') answer = work.saveProgress(user, id, await request.json());
-    else if (resource === 'lectures' && sub === 'view') answer = work.view(user, id);
-    else if (resource === 'enrollments' && sub === 'notes') answer = work.notes(user, id);
-    return Response.json(answer[1], { status: answer[0] });
+    const started = performance.now();
+    const reqId = newId();
+    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+    const claims = token ? await readToken(secret, token) : undefined;
+    const user = claims ? work.sessionUser(claims.sessionId, claims.userId) : null;
+    const path = new URL(request.url).pathname;
+    let answer: [number, unknown] = [401, { error: 'unauthorized' }];
+    if (user) {
+      const [, , resource = '', id = '', sub = ''] = path.split('/');
+      answer = [404, { error: 'not found' }];
+      if (resource === 'users') answer = work.currentUser(user);
+      else if (resource === 'courses') answer = work.courses(user);
+      else if (resource === 'lectures' && id === 'course') answer = work.lectureList(user, sub);
+      else if (resource === 'lectures' && sub === 'comments') answer = work.comments(user, id);
+      else if (resource === 'lectures' && sub === 'progress')
+        answer = work.saveProgress(user, id, await request.json());
+      else if (resource === 'lectures' && sub === 'view') answer = work.view(user, id);
+      else if (resource === 'enrollments' && sub === 'notes') answer = work.notes(user, id);
+    }
+    const response = Response.json(answer[1], { status: answer[0], headers: { 'x-request-id': reqId } });
+    const line = {
+      method: request.method,
+      path: loggedPath(path),
+      status: answer[0],
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      userId: user?.id,
+    };
+    log.info({ reqId, ...line }, 'request');
+    return response;
   },
 });
 console.log(server.port);

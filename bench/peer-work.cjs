@@ -2,7 +2,8 @@
  * What both peers of bench:api do per hot route (bench/bare-peer.ts under Bun, bench/express-peer.cjs under Node):
  * the same SQL, prepared once, on the same file, so only the server around it differs. `db` is a bun:sqlite or a
  * better-sqlite3 database: both have prepare(), get(), all(), run() and transaction(). Each call answers
- * [status, body]. The session comes from the bearer token's payload without a signature check: the ceiling.
+ * [status, body]. `userOf` reads the session from the bearer token's payload without a signature check (the
+ * Express peer); `sessionUser` is for a caller that checked it (the bare peer, as the server does).
  */
 const VIEW_WINDOW_MS = 60 * 60 * 1000;
 
@@ -78,6 +79,8 @@ function createPeerWork(db) {
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
       return q.session.get(claims.sid, claims.sub, Date.now()) ?? null;
     },
+    /** The user of a live session whose token's signature the caller checked, or null. */
+    sessionUser: (sessionId, userId) => q.session.get(sessionId, userId, Date.now()) ?? null,
     currentUser: (user) => [200, user],
     courses: (user) => [200, q.courses.all(user.id, user.id)],
     lectureList(user, courseId) {

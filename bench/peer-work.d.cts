@@ -4,6 +4,7 @@ type Database = { exec(sql: string): unknown; prepare(sql: string): unknown; tra
 
 export declare function createPeerWork(db: Database): {
   userOf(authorization: string | null | undefined): Row | null;
+  sessionUser(sessionId: string, userId: string): Row | null;
   currentUser(user: Row): Answer;
   courses(user: Row): Answer;
   lectureList(user: Row, courseId: string): Answer;

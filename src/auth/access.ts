@@ -32,13 +32,6 @@ export function isMemberOf(courseId: SQL | SQLiteColumn, userId: string | Placeh
 }
 
 /* These lookups run on nearly every request (each HLS segment too). */
-const courseQuery = preparedStatement('course_by_id', (db: Db) =>
-  db
-    .select()
-    .from(courses)
-    .where(eq(courses.id, sql.placeholder('id')))
-    .limit(1),
-);
 const enrollmentQuery = preparedStatement('enrollment_of', (db: Db) =>
   db
     .select({ id: enrollments.id })
@@ -62,10 +55,24 @@ const videoInReadableCourseQuery = preparedStatement('video_in_readable_course',
     .where(and(eq(lectures.videoId, sql.placeholder('id')), isMemberOf(lectures.courseId, sql.placeholder('userId'))))
     .limit(1),
 );
-const lectureQuery = preparedStatement('lecture_by_id', (db: Db) =>
+
+/* A class or a lecture with the user's enrollment in it, in one round trip: read on nearly every request. */
+const enrollmentOfUser = () =>
+  and(eq(enrollments.courseId, courses.id), eq(enrollments.studentId, sql.placeholder('userId')));
+const courseAccessQuery = preparedStatement('course_access', (db: Db) =>
   db
-    .select()
+    .select({ course: courses, enrollmentId: enrollments.id })
+    .from(courses)
+    .leftJoin(enrollments, enrollmentOfUser())
+    .where(eq(courses.id, sql.placeholder('id')))
+    .limit(1),
+);
+const lectureAccessQuery = preparedStatement('lecture_access', (db: Db) =>
+  db
+    .select({ lecture: lectures, course: courses, enrollmentId: enrollments.id })
     .from(lectures)
+    .innerJoin(courses, eq(courses.id, lectures.courseId))
+    .leftJoin(enrollments, enrollmentOfUser())
     .where(eq(lectures.id, sql.placeholder('id')))
     .limit(1),
 );
@@ -78,13 +85,24 @@ export async function membershipOf(db: Db, user: Pick<User, 'id' | 'role'>, cour
   return enrolled ? ('student' as const) : undefined;
 }
 
+/** The same rule as membershipOf, once the enrollment was read with the class. */
+function membershipFrom(user: Pick<User, 'id' | 'role'>, course: Course, enrolled: boolean): Membership | undefined {
+  if (course.teacherId === user.id) return 'teacher';
+  return user.role === 'student' && enrolled ? 'student' : undefined;
+}
+const accessOf = (course: Course, membership: Membership): CourseAccess => ({
+  course,
+  membership,
+  isOwner: membership === 'teacher',
+  isStudent: membership === 'student',
+});
+
 /** The class if the user may read it (any membership); anyone else gets the class's 404. */
 export async function readableCourse(db: Db, user: User, courseId: string): Promise<CourseAccess> {
-  const [course] = await courseQuery(db, { id: courseId });
-  if (!course) throw courseNotFound();
-  const membership = await membershipOf(db, user, course);
-  if (!membership) throw courseNotFound();
-  return { course, membership, isOwner: membership === 'teacher', isStudent: membership === 'student' };
+  const [row] = await courseAccessQuery(db, { id: courseId, userId: user.id });
+  const membership = row && membershipFrom(user, row.course, row.enrollmentId !== null);
+  if (!row || !membership) throw courseNotFound();
+  return accessOf(row.course, membership);
 }
 
 /** The class if the user teaches it; a student of it gets 403, anyone else 404. */
@@ -96,13 +114,10 @@ export async function taughtCourse(db: Db, user: User, courseId: string): Promis
 
 /** The lecture and its class if the user can read the class; outsiders get the lecture's 404. */
 export async function readableLecture(db: Db, user: User, lectureId: string) {
-  const [lecture] = await lectureQuery(db, { id: lectureId });
-  if (!lecture) throw lectureNotFound();
-  try {
-    return { lecture, ...(await readableCourse(db, user, lecture.courseId)) };
-  } catch {
-    throw lectureNotFound();
-  }
+  const [row] = await lectureAccessQuery(db, { id: lectureId, userId: user.id });
+  const membership = row && membershipFrom(user, row.course, row.enrollmentId !== null);
+  if (!row || !membership) throw lectureNotFound();
+  return { lecture: row.lecture, ...accessOf(row.course, membership) };
 }
 
 /** The lecture if the user teaches its class; a student of it gets 403, anyone else the lecture's 404. */

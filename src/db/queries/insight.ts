@@ -20,7 +20,8 @@ import {
   reportDigest,
 } from '../../lib/coverage';
 import type { Db } from '../client';
-import { forUpdate } from '../dialect';
+import { forUpdate, inJsonList } from '../dialect';
+import { preparedStatement } from '../prepared';
 import {
   courseCoverage,
   courses,
@@ -162,11 +163,9 @@ export async function recordAnonymous(
   return { percent: 0, completed: false, capped };
 }
 
-/** A student's coverage of some lectures, by lecture (the lecture answers' `myCoverage`). */
-export async function coverageOfLectures(db: Db, userId: string, lectureIds: string[]) {
-  const found = new Map<string, { percent: number; completed: boolean; late: boolean; reach: number }>();
-  if (lectureIds.length === 0) return found;
-  const rows = await db
+/** A student's coverage of a list of lectures, prepared once per database: the lecture list reads it every time. */
+const coverageInListQuery = preparedStatement('coverage_in_list', (db: Db) =>
+  db
     .select({
       lectureId: watchCoverage.lectureId,
       plays: watchCoverage.plays,
@@ -175,7 +174,19 @@ export async function coverageOfLectures(db: Db, userId: string, lectureIds: str
       late: watchCoverage.late,
     })
     .from(watchCoverage)
-    .where(and(eq(watchCoverage.userId, userId), inArray(watchCoverage.lectureId, lectureIds)));
+    .where(
+      and(
+        eq(watchCoverage.userId, sql.placeholder('userId')),
+        inJsonList(db, watchCoverage.lectureId, sql.placeholder('ids')),
+      ),
+    ),
+);
+
+/** A student's coverage of some lectures, by lecture (the lecture answers' `myCoverage`). */
+export async function coverageOfLectures(db: Db, userId: string, lectureIds: string[]) {
+  const found = new Map<string, { percent: number; completed: boolean; late: boolean; reach: number }>();
+  if (lectureIds.length === 0) return found;
+  const rows = await coverageInListQuery(db, { userId, ids: JSON.stringify(lectureIds) });
   for (const row of rows) {
     const { percent, completed } = resultOf(row, false);
     found.set(row.lectureId, { percent, completed, late: row.late, reach: reachOf(decodePlays(row.plays)) });
