@@ -9,12 +9,13 @@ import { Database } from 'bun:sqlite';
 import { readToken } from '../src/auth/tokens';
 import { loggedPath } from '../src/http/request-log';
 import { newId } from '../src/lib/ids';
-import { createLogger } from '../src/lib/log';
+import { createLogger, requestLineLogger } from '../src/lib/log';
 import { createPeerWork } from './peer-work.cjs';
 
 const work = createPeerWork(new Database(process.argv[2] ?? ''));
 const secret = new TextEncoder().encode(process.env.JWT_SECRET ?? '');
-const log = createLogger({ level: 'info', format: 'json' });
+// The same logger, stream and request line as the server (src/http/request-log.ts).
+const log = requestLineLogger(createLogger({ level: 'info', format: 'json' }));
 
 const server = Bun.serve({
   port: 0,
