@@ -58,6 +58,7 @@ const webDirs = values('web-dir').map((dir) => resolve(dir));
 /** What is measured: each checkout with its web build, the first being the baseline. */
 const targets = (roots.length > 0 ? roots : [thisRoot]).map((root, i) => ({
   root,
+  n: i + 1,
   webDir: webDirs[i] ?? join(root, 'dist', 'web'),
   label: roots.length > 1 ? `#${i + 1} ${webDirs[i] ?? root}` : 'this checkout',
 }));
@@ -231,8 +232,9 @@ async function prepare(
     command: ['bun', join(target.root, 'src', 'main.ts')],
     cwd: target.root,
   });
-  const teacher = await createAccount(server, mail, 'Bench Teacher', 'teacher');
-  const student = await createAccount(server, mail, 'Bench Student', 'student');
+  // Names of their own per server: the one mail capture tells their sign-up codes apart by address.
+  const teacher = await createAccount(server, mail, `Bench Teacher ${target.n}`, 'teacher');
+  const student = await createAccount(server, mail, `Bench Student ${target.n}`, 'student');
   const course = await teacher.api('POST', '/api/courses', { courseName: 'Weight 101' });
   await student.api('POST', '/api/enrollments/join', { inviteCode: course.inviteCode });
   const form = new FormData();
