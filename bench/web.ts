@@ -67,7 +67,10 @@ const load = () =>
   `load ${loadavg()
     .map((n) => n.toFixed(1))
     .join(' ')}`;
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN;
+const median = (list: number[]) =>
+  [...list].map((v) => (Number.isNaN(v) ? Number.POSITIVE_INFINITY : v)).sort((a, b) => a - b)[
+    Math.floor(list.length / 2)
+  ] ?? Number.NaN;
 const ratio = (after: number, before: number) => (before > 0 ? (after / before).toFixed(2) : '–');
 
 /**
@@ -363,7 +366,13 @@ async function firstFrame(
   await page.waitForFunction(() => !!(window as unknown as { firstFrame?: unknown }).firstFrame, undefined, {
     timeout: 60_000,
   });
-  const at = await page.evaluate(() => (window as unknown as { firstFrame: Promise<number> }).firstFrame);
+  // A run whose video never shows a frame is reported as such (NaN), not waited for forever.
+  const at = await page.evaluate(() =>
+    Promise.race([
+      (window as unknown as { firstFrame: Promise<number> }).firstFrame,
+      new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 60_000)),
+    ]),
+  );
   const shown = await page.evaluate(() => (window as unknown as { shown: number }).shown);
   counting = false;
   await context.close();
@@ -464,7 +473,12 @@ try {
       const scores = new Map<Prepared, Awaited<ReturnType<typeof lighthouse>>[]>();
       for (let run = 0; run < runs; run++) {
         for (const site of sites) {
-          const result = await lighthouse(page.url(site), page.signedIn ? site.token : undefined);
+          // Lighthouse sometimes loses its trace on a busy machine (NO_NAVSTART): that run is made once more.
+          const once = () => lighthouse(page.url(site), page.signedIn ? site.token : undefined);
+          const result = await once().catch((error: Error) => {
+            console.log(`  ${page.name} run ${run + 1} ${site.label}: ${error.message.slice(0, 120)}; once more`);
+            return once();
+          });
           scores.set(site, [...(scores.get(site) ?? []), result]);
           console.log(
             `  ${page.name} run ${run + 1} ${site.label}: ${result.score}; FCP ${(result.fcp / 1000).toFixed(1)} s, ` +
