@@ -1,5 +1,6 @@
 import { answer, api } from '@api/client';
 import { lectureKeys } from '@api/query-keys';
+// Types only from the contract: its values bring zod (75 KB on the wire) to the course page, which imports this file.
 import type { InsightFilter, InsightSort } from '@contract/insight';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
@@ -11,7 +12,6 @@ export type {
   InsightSort,
   InsightStudentJson,
 } from '@contract/insight';
-export { INSIGHT_FILTERS, INSIGHT_SORTS, insightCsvUrl } from '@contract/insight';
 
 export type InsightParams = {
   page: number;

@@ -1,17 +1,16 @@
 import { ApiError } from '@api/client';
+import { INSIGHT_FILTERS, insightCsvUrl } from '@contract/insight';
 import { formatDueDate, formatRelative } from '@lib/format';
 import { t } from '@lib/i18n';
 import { LoadError } from '@ui/QueryState';
 import { Spinner } from '@ui/Spinner';
 import { useCallback, useRef, useState } from 'react';
 import {
-  INSIGHT_FILTERS,
   type InsightCell,
   type InsightFilter,
   type InsightLecture,
   type InsightParams,
   type InsightSort,
-  insightCsvUrl,
   useInsight,
 } from '../api/insight';
 import { StudentCoverageDialog } from './StudentCoverageDialog';

@@ -5,6 +5,7 @@ import type { ErrorData } from 'hls.js';
 import { type Dispatch, type RefObject, useEffect, useRef } from 'react';
 import { connectionError, PLAYER_ERRORS } from '../state/player-errors';
 import type { PlayerAction } from '../state/player-state';
+import { warmStart } from './warm-start';
 
 /** `{expiry}.{hmac}/` in a media path: the signed token folder the master playlist points into. */
 const SIGNED_FOLDER = /\/\d{1,12}\.[A-Za-z0-9_-]{22}\//;
@@ -13,15 +14,22 @@ export type { Quality } from '../state/player-state';
 
 /**
  * The player's code (hls.js), asked for as soon as a page with a player loads (this module comes with it), not
- * after that page's data has arrived and the player has rendered: one round trip less before the first frame.
+ * after that page's data has arrived and the player has rendered; the video's first requests are made meanwhile
+ * without it (warm-start.ts).
  */
 let hlsModule: Promise<typeof import('hls.js/light')> | undefined;
+let hlsLoaded = false;
 function loadHls() {
   hlsModule ??= import('hls.js/light');
-  // A failed load (offline) is tried again by the next player or Retry.
-  hlsModule.catch(() => {
-    hlsModule = undefined;
-  });
+  hlsModule.then(
+    () => {
+      hlsLoaded = true;
+    },
+    // A failed load (offline) is tried again by the next player or Retry.
+    () => {
+      hlsModule = undefined;
+    },
+  );
   return hlsModule;
 }
 loadHls();
@@ -37,6 +45,7 @@ const LOAD_POLICY = {
   },
 };
 const QUALITY_KEY = 'classroom.player.quality';
+const HLS_TYPE = 'application/vnd.apple.mpegurl';
 
 /** The quality this device chose last (-1, Auto, when none). */
 function rememberedQuality(): number {
@@ -85,11 +94,29 @@ export function useHlsPlayer(
         video.currentTime = startRef.current;
       }
     };
+    /** The browser's own HLS (an older iPhone, or hls.js finding this one's MediaSource unfit). */
+    const playNatively = () => {
+      video.src = src;
+      stallTimer = watchNativeStalls(video);
+      if (autoPlay) video.play().catch(() => {});
+      video.addEventListener('loadedmetadata', resumeOnMetadata, { once: true });
+    };
+    let warm: ReturnType<typeof warmStart> | undefined;
     (async () => {
+      // Without MediaSource hls.js cannot play: the element gets its source at once, not after the first screen and
+      // hls.js's download, so a play() made meanwhile is not made on an element with no source.
+      if (!('MediaSource' in window || 'ManagedMediaSource' in window) && video.canPlayType(HLS_TYPE)) {
+        playNatively();
+        return;
+      }
+      // While hls.js is on its way, its first requests are made without it (warm-start.ts).
+      if (!hlsLoaded) warm = warmStart(src, video, startAt <= 0 && rememberedQuality() < 0, readToken());
       const { default: HlsClass } = await loadHls();
       if (cancelled) return;
+      warm?.arrived();
       if (HlsClass.isSupported()) {
         const hls = new HlsClass({
+          ...warm?.loaders(HlsClass.DefaultConfig.loader),
           // Nothing but the master playlist before Play: thirty students opening a class must not pull its video.
           autoStartLoad: false,
           maxBufferLength: 30,
@@ -114,9 +141,12 @@ export function useHlsPlayer(
         hls.on(HlsClass.Events.MANIFEST_PARSED, (_event, data) => {
           const remembered = rememberedQuality();
           if (remembered >= 0 && remembered < data.levels.length) {
-            // A quality the student chose on this device is where it starts, too.
+            // A quality the student chose on this device is where it starts and stays, also when Play came before
+            // this playlist (a slow network): set only on Play, it was lost then and hls.js climbed to 720p.
+            // Nothing loads before startLoad, so this asks for no playlist before Play.
             dispatch({ type: 'quality', index: remembered });
             hls.startLevel = remembered;
+            hls.loadLevel = remembered;
           }
           dispatch({
             type: 'levels',
@@ -158,24 +188,20 @@ export function useHlsPlayer(
         startOnPlay = () => {
           // From where the student asked (a time link before Play), else the resume point, else the start.
           hls.startLoad(startRef.current > 0 ? startRef.current : -1);
-          const remembered = rememberedQuality();
-          if (remembered >= 0 && remembered < hls.levels.length) hls.currentLevel = remembered;
         };
         if (!video.paused) startOnPlay();
         else video.addEventListener('play', startOnPlay, { once: true });
         if (autoPlay) video.play().catch(() => {});
         video.addEventListener('loadedmetadata', resumeOnMetadata, { once: true });
-      } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
-        video.src = src;
-        stallTimer = watchNativeStalls(video);
-        if (autoPlay) video.play().catch(() => {});
-        video.addEventListener('loadedmetadata', resumeOnMetadata, { once: true });
+      } else if (video.canPlayType(HLS_TYPE)) {
+        playNatively();
       } else {
         dispatch({ type: 'error', error: PLAYER_ERRORS.unsupported });
       }
     })().catch(() => dispatch({ type: 'error', error: PLAYER_ERRORS['not-loaded'] }));
     return () => {
       cancelled = true;
+      warm?.cancel();
       clearTimeout(reloadTimer);
       clearInterval(stallTimer);
       window.removeEventListener('online', onOnline);
