@@ -10,6 +10,7 @@
  * Baseline: `--root <checkout>` (an untouched main) runs that checkout's `lecture` pipeline and its server instead of
  * the older pipelines, interleaved with this tree's, and prints the ratios (each server runs in its own process).
  * Usage: bun run bench:transcode [--seconds 60] [--runs 1] [--root /path/to/checkout] [--storage local,s3]
+ *   [--only ladder|playable]
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -28,6 +29,8 @@ const runs = arg('runs', 1);
 const here = resolve(import.meta.dir, '..');
 const baseRoot = option('root') ? resolve(option('root') as string) : undefined;
 const storages = (option('storage') ?? 'local,s3').split(',');
+/** `ladder` or `playable`: only that half of the bench (each takes a while on a busy machine). */
+const only = option('only');
 const machine = () =>
   `machine: ${cpus().length} × ${cpus()[0]?.model}; load ${loadavg()
     .map((l) => l.toFixed(1))
@@ -64,8 +67,7 @@ if (process.argv.includes('--first-playable')) {
       if (row?.status === 'failed') throw new Error('transcode failed');
       await Bun.sleep(10);
     }
-    // Let it finish, so the next run does not share the machine with this one.
-    while ((await getVideo(harness.db, uploaded.json.videoId))?.status !== 'ready') await Bun.sleep(100);
+    // Closing stops the worker, which stops its ffmpeg: the next run does not share the machine with this one.
   } finally {
     await harness.close();
   }
@@ -183,6 +185,7 @@ const variants: Variant[] = [
 ];
 for (const [label, video] of Object.entries(clips)) {
   const source = await makeClip(work, { width: 1920, height: 1080, seconds, video, crf: 18, name: `${label}.mp4` });
+  if (only === 'playable') continue;
   const info = await ours.probe.describeSource(tools, source);
   if ('refused' in info) throw new Error(info.refused);
   const plan = ours.ladder.planLadder(info);
@@ -241,7 +244,7 @@ const firstPlayable = async (root: string, storage: string, clip: string) => {
 };
 try {
   const roots = [{ name: 'ours', root: here }, ...(baseRoot ? [{ name: 'baseline', root: baseRoot }] : [])];
-  for (const storage of storages) {
+  for (const storage of only === 'ladder' ? [] : storages) {
     for (const label of Object.keys(clips)) {
       const samples = new Map<string, number[]>(roots.map((r) => [r.name, []]));
       for (let run = 0; run < Math.max(3, runs); run++) {
