@@ -24,7 +24,14 @@ const OUR_FILE = /^(init(_\d)?\.mp4|seg_\d{5}\.m4s)$/;
  * are copied (small, and ffmpeg owns them until it exits). `finish` publishes the rest, the final playlists and the
  * master, and removes the scratch folder.
  */
-export function createPublisher(storage: Storage, videoId: string, work: string, rungs: number) {
+export function createPublisher(
+  storage: Storage,
+  videoId: string,
+  work: string,
+  rungs: number,
+  /** Called after each round that published something, so a first segment is told at once, not at the next kick. */
+  onPublished: () => void = () => {},
+) {
   const prefix = videoPrefix(videoId);
   /** Bytes of each published file, by its name in the folder (`0/seg_00001.m4s`): what measureRungs adds up. */
   const sizes = new Map<string, number>();
@@ -61,7 +68,10 @@ export function createPublisher(storage: Storage, videoId: string, work: string,
   }
 
   async function publishAll(final: boolean) {
-    for (let rung = 0; rung < rungs; rung++) await publishRung(rung, final);
+    // Rungs at once (each in its own order: segments, then its playlist): on S3 a round is one PUT's wait, not nine.
+    const rounds = await Promise.allSettled(Array.from({ length: rungs }, (_, rung) => publishRung(rung, final)));
+    const failed = rounds.find((round) => round.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   return {
@@ -79,6 +89,7 @@ export function createPublisher(storage: Storage, videoId: string, work: string,
         do {
           again = false;
           await publishAll(false);
+          onPublished();
         } while (again);
       })()
         .catch((error) => {

@@ -133,7 +133,16 @@ export function transcodeHandler(deps: {
     mkdirSync(work, { recursive: true });
     // Files of an earlier attempt; then each finished file is published as it comes (storage/publish.ts).
     await storage.deletePrefix(videoPrefix(video.id));
-    const publisher = createPublisher(storage, video.id, work, plan.rungs.length);
+    let firstPlayable = false;
+    const writes: Promise<unknown>[] = [];
+    // Told as soon as a publish round makes every rung playable, and only while the run has not been stopped.
+    const checkPlayable = () => {
+      if (firstPlayable || signal.aborted || !publisher.playable()) return;
+      firstPlayable = true;
+      writes.push(markFirstPlayable(db, video.id, lease));
+      makeThePoster();
+    };
+    const publisher = createPublisher(storage, video.id, work, plan.rungs.length, checkPlayable);
     const started = Date.now();
     log(`[media] transcoding ${video.id} (attempt ${job.attempts}, ${plan.rungs.map((r) => r.name).join('/')})`);
 
@@ -152,8 +161,6 @@ export function transcodeHandler(deps: {
     // Where the measured speed starts: the first progress line, so ffmpeg's start-up is not counted as slowness.
     let firstProgress: { at: number; outTimeMs: number } | null = null;
     let etaMeasured = false;
-    let firstPlayable = false;
-    const writes: Promise<unknown>[] = [];
     const result = await runTranscode(
       config,
       plan,
@@ -164,11 +171,7 @@ export function transcodeHandler(deps: {
         // A run that was stopped (cancelled, lease lost) publishes nothing more.
         if (signal.aborted) return;
         publisher.kick();
-        if (!firstPlayable && publisher.playable()) {
-          firstPlayable = true;
-          writes.push(markFirstPlayable(db, video.id, lease));
-          makeThePoster();
-        }
+        checkPlayable();
         firstProgress ??= { at: now, outTimeMs };
         if (now - lastWrite < PROGRESS_WRITE_MS) return;
         lastWrite = now;
@@ -187,6 +190,9 @@ export function transcodeHandler(deps: {
     if (result.ok && !signal.aborted) makeThePoster();
     await poster;
     await publisher.settle();
+    // A round that ended after ffmpeg did may have marked the first segment.
+    await Promise.all(writes);
+    await poster;
     if (signal.aborted) throw new Error('stopped');
     if (!result.ok) throw new Error(result.reason);
     // The rate the rungs were encoded at (4 for slides), so the master's FRAME-RATE tells players the truth.
