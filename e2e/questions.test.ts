@@ -90,6 +90,8 @@ test('the teacher writes questions under the player; the student is asked, score
   expect((await teacher.api('GET', `/api/lectures/${lectureId}/questions`)).questions).toHaveLength(0);
   await form.getByRole('checkbox', { name: 'Right', exact: true }).first().check();
   await form.getByRole('button', { name: 'Save question' }).click();
+  // The form closes once the list holds the saved question (until then its textarea holds the same words).
+  await form.waitFor({ state: 'detached' });
   await panel.getByText('Which way does light bend entering glass?').waitFor();
 
   await panel.getByRole('button', { name: /^Add a question at / }).click();
@@ -99,6 +101,7 @@ test('the teacher writes questions under the player; the student is asked, score
   await form.getByLabel('Question', { exact: true }).fill('Glass is denser than air.');
   await form.getByLabel('Tell students whether they were right, and let them try again').uncheck();
   await form.getByRole('button', { name: 'Save question' }).click();
+  await form.waitFor({ state: 'detached' });
   await panel.getByText('Glass is denser than air.').waitFor();
   await panel.getByLabel('No skipping ahead').check();
   await teacherPage.getByText('Students can no longer skip ahead in this lecture.').waitFor();
