@@ -1,9 +1,10 @@
 import { createMiddleware } from 'hono/factory';
+import { TOKEN_FOLDER_SOURCE } from '../contract/media-token';
 import type { AppEnv } from '../deps';
 import { type Logger, type RequestLog, requestLineLogger } from '../lib/log';
 
 /** A signed media path's token folder (`/{expiry}.{hmac}`, src/media/segment-token.ts): a key to the video for hours. */
-const TOKEN_FOLDER = /\/\d{1,12}\.[A-Za-z0-9_-]{22}(?=\/|$)/g;
+const TOKEN_FOLDER = new RegExp(`/${TOKEN_FOLDER_SOURCE}(?=/|$)`, 'g');
 
 /** The path as the log keeps it: a signed media path with its token folder as `[token]`. */
 export const loggedPath = (path: string) => path.replace(TOKEN_FOLDER, '/[token]');

@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { TOKEN_FOLDER_SOURCE } from '../contract/media-token';
 
 /** `{expiry}.{hmac}/` at the start of a media path: the token folder the master playlist points into. */
-const TOKEN_FOLDER = /^(\d{1,12})\.([A-Za-z0-9_-]{22})\/(.+)$/;
+const TOKEN_FOLDER = new RegExp(`^${TOKEN_FOLDER_SOURCE}/(.+)$`);
 
 export type TokenCheck = { rest: string; state: 'valid' | 'expired' | 'forged' };
 

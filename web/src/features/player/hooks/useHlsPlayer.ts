@@ -3,12 +3,10 @@ import { readToken } from '@lib/token-cookie';
 import type Hls from 'hls.js';
 import type { ErrorData } from 'hls.js';
 import { type Dispatch, type RefObject, useEffect, useRef } from 'react';
+import { wantsBearer } from '../state/media-bearer';
 import { connectionError, PLAYER_ERRORS } from '../state/player-errors';
 import type { PlayerAction } from '../state/player-state';
 import { warmStart } from './warm-start';
-
-/** `{expiry}.{hmac}/` in a media path: the signed token folder the master playlist points into. */
-const SIGNED_FOLDER = /\/\d{1,12}\.[A-Za-z0-9_-]{22}\//;
 
 export type { Quality } from '../state/player-state';
 
@@ -127,12 +125,10 @@ export function useHlsPlayer(
           startPosition: startAt,
           capLevelToPlayerSize: false,
           fragLoadPolicy: LOAD_POLICY,
-          // In an LMS's frame a browser may keep no cookie: the master playlist's session check reads the bearer.
-          // Rung playlists and segments carry their signed token folder and stay on that cheap path without it.
+          // In an LMS's frame a browser may keep no cookie: the bearer is the session (media-bearer.ts).
           xhrSetup: (xhr, url) => {
             const token = readToken();
-            const address = new URL(url, location.href);
-            if (token && address.origin === location.origin && !SIGNED_FOLDER.test(address.pathname)) {
+            if (token && wantsBearer(url, location.href, Date.now())) {
               xhr.setRequestHeader('authorization', `Bearer ${token}`);
             }
           },

@@ -7,6 +7,7 @@ import type {
   LoaderContext,
   PlaylistLoaderConstructor,
 } from 'hls.js';
+import { wantsBearer } from '../state/media-bearer';
 
 /** A request made before hls.js was there, as hls.js's loaders report one. */
 type Early = { start: number; first: number; end: number; data: string | ArrayBuffer };
@@ -57,9 +58,9 @@ export function warmStart(src: string, video: HTMLVideoElement, fromTheStart: bo
 
   const masterUrl = new URL(src, window.location.href).href;
   // In an LMS's frame a browser may keep no cookie: the master playlist's session check reads the bearer, as
-  // hls.js's own request does (useHlsPlayer's xhrSetup); rung playlists and segments carry their signed folder.
-  const sameOrigin = new URL(masterUrl).origin === window.location.origin;
-  const master = request(masterUrl, 'text', token && sameOrigin ? { authorization: `Bearer ${token}` } : undefined);
+  // hls.js's own request does (media-bearer.ts); rung playlists and segments carry their signed folder.
+  const bearer = token && wantsBearer(masterUrl, window.location.href, Date.now());
+  const master = request(masterUrl, 'text', bearer ? { authorization: `Bearer ${token}` } : undefined);
 
   const onPlay = async () => {
     if (arrived || !fromTheStart) return;
