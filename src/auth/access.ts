@@ -79,13 +79,13 @@ const lectureAccessQuery = preparedStatement('lecture_access', (db: Db) =>
 
 /** The user's membership of a class, or undefined when they have none. */
 export async function membershipOf(db: Db, user: Pick<User, 'id' | 'role'>, course: Course) {
-  if (course.teacherId === user.id) return 'teacher' as const;
-  if (user.role !== 'student') return undefined;
+  // Only a student who does not teach the class needs the enrollment read.
+  if (course.teacherId === user.id || user.role !== 'student') return membershipFrom(user, course, false);
   const [enrolled] = await enrollmentQuery(db, { courseId: course.id, userId: user.id });
-  return enrolled ? ('student' as const) : undefined;
+  return membershipFrom(user, course, enrolled !== undefined);
 }
 
-/** The same rule as membershipOf, once the enrollment was read with the class. */
+/** Who the user is to the class (the one rule), given whether they have an enrollment in it. */
 function membershipFrom(user: Pick<User, 'id' | 'role'>, course: Course, enrolled: boolean): Membership | undefined {
   if (course.teacherId === user.id) return 'teacher';
   return user.role === 'student' && enrolled ? 'student' : undefined;

@@ -29,7 +29,7 @@ export function createPublisher(
   videoId: string,
   work: string,
   rungs: number,
-  /** Called after each round that published something, so a first segment is told at once, not at the next kick. */
+  /** Called after each publish round (whether or not it found something new), so a first segment is told at once. */
   onPublished: () => void = () => {},
 ) {
   const prefix = videoPrefix(videoId);

@@ -134,10 +134,12 @@ export function transcodeHandler(deps: {
     // Files of an earlier attempt; then each finished file is published as it comes (storage/publish.ts).
     await storage.deletePrefix(videoPrefix(video.id));
     let firstPlayable = false;
+    /** ffmpeg ended without its output (a round still publishing must not mark a failing run playable). */
+    let ranBadly = false;
     const writes: Promise<unknown>[] = [];
     // Told as soon as a publish round makes every rung playable, and only while the run has not been stopped.
     const checkPlayable = () => {
-      if (firstPlayable || signal.aborted || !publisher.playable()) return;
+      if (firstPlayable || ranBadly || signal.aborted || !publisher.playable()) return;
       firstPlayable = true;
       writes.push(markFirstPlayable(db, video.id, lease));
       makeThePoster();
@@ -186,6 +188,7 @@ export function transcodeHandler(deps: {
       (pid) => writeFileSync(join(work, PID_FILE), String(pid)),
       trim ? { frames: 'lecture', trim } : undefined,
     );
+    ranBadly = !result.ok;
     await Promise.all(writes);
     if (result.ok && !signal.aborted) makeThePoster();
     await poster;
