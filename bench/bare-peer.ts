@@ -10,6 +10,7 @@ import { readToken } from '../src/auth/tokens';
 import { loggedPath } from '../src/http/request-log';
 import { newId } from '../src/lib/ids';
 import { createLogger, requestLineLogger } from '../src/lib/log';
+import { VERSION } from '../src/lib/version';
 import { createPeerWork } from './peer-work.cjs';
 
 const work = createPeerWork(new Database(process.argv[2] ?? ''));
@@ -17,16 +18,28 @@ const secret = new TextEncoder().encode(process.env.JWT_SECRET ?? '');
 // The same logger, stream and request line as the server (src/http/request-log.ts).
 const log = requestLineLogger(createLogger({ level: 'info', format: 'json' }));
 
+const elapsed = (started: number) => Math.round((performance.now() - started) * 10) / 10;
+
 const server = Bun.serve({
   port: 0,
   hostname: '127.0.0.1',
   async fetch(request) {
     const started = performance.now();
     const reqId = newId();
+    const path = new URL(request.url).pathname;
+    // The liveness answer, as the server's: no token, no table, the same request line.
+    if (path === '/api/health/live') {
+      const response = Response.json(
+        { ok: true, version: VERSION, role: 'all' },
+        { headers: { 'x-request-id': reqId } },
+      );
+      const line = { method: request.method, path: loggedPath(path), status: 200, durationMs: elapsed(started) };
+      log.info({ reqId, ...line }, 'request');
+      return response;
+    }
     const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
     const claims = token ? await readToken(secret, token) : undefined;
     const user = claims ? work.sessionUser(claims.sessionId, claims.userId) : null;
-    const path = new URL(request.url).pathname;
     let answer: [number, unknown] = [401, { error: 'unauthorized' }];
     if (user) {
       const [, , resource = '', id = '', sub = ''] = path.split('/');
@@ -45,7 +58,7 @@ const server = Bun.serve({
       method: request.method,
       path: loggedPath(path),
       status: answer[0],
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      durationMs: elapsed(started),
       userId: user?.id,
     };
     log.info({ reqId, ...line }, 'request');

@@ -15,6 +15,7 @@ const work = createPeerWork(new Database(process.argv[3]));
 
 const app = express();
 const send = (res, [status, body]) => res.status(status).json(body);
+app.get('/api/health/live', (_req, res) => res.json({ ok: true, version: '1', role: 'all' }));
 app.use('/api', (req, res, next) => {
   req.user = work.userOf(req.get('authorization'));
   if (!req.user) return res.status(401).json({ error: 'unauthorized' });

@@ -23,7 +23,7 @@
  * as it comes, with the machine's load. Exits 1 when a budget is missed.
  *
  * Usage: bun run bench:web [--only bytes|first-frame|lighthouse ...] [--runs 3] [--profile 3G ...] [--top]
- *          [--root /tmp/base --web-dir /tmp/web-base --root . --web-dir dist/web] [--verbose]
+ *          [--root /tmp/base --web-dir /tmp/web-base --root . --web-dir dist/web] [--reports <dir>] [--verbose]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -50,6 +50,8 @@ const argv = process.argv.slice(2);
 const values = (name: string) => argv.flatMap((value, i) => (argv[i - 1] === `--${name}` ? [value] : []));
 const only = values('only');
 const runs = Number(values('runs')[0] ?? 3);
+/** Where Lighthouse's whole reports go (JSON, one per page, checkout and run), to see what the score is made of. */
+const reportsDir = values('reports')[0] && resolve(values('reports')[0] as string);
 const wanted = (part: 'bytes' | 'first-frame' | 'lighthouse') =>
   only.length === 0 ? part !== 'lighthouse' || !argv.includes('--no-lighthouse') : only.includes(part);
 const profiles = PROFILES.filter((p) => values('profile').length === 0 || values('profile').includes(p.name));
@@ -125,7 +127,7 @@ async function chromeWithCookie(url: string, token: string) {
 }
 
 /** Lighthouse's performance score (0–100) and its main figures for one page, run with Node. */
-async function lighthouse(url: string, token?: string) {
+async function lighthouse(url: string, token?: string, reportFile?: string) {
   const cli = join(
     benchTool('lighthouse', [`lighthouse@${LIGHTHOUSE_VERSION}`], 'lighthouse/cli/index.js'),
     'lighthouse',
@@ -155,6 +157,7 @@ async function lighthouse(url: string, token?: string) {
   const exitCode = await run.exited;
   chrome?.stop();
   if (exitCode !== 0) throw new Error(`lighthouse failed: ${err.slice(-500)}`);
+  if (reportFile) await Bun.write(reportFile, out);
   const report = JSON.parse(out) as {
     finalDisplayedUrl: string;
     categories: { performance: { score: number } };
@@ -474,7 +477,8 @@ try {
       for (let run = 0; run < runs; run++) {
         for (const site of sites) {
           // Lighthouse sometimes loses its trace on a busy machine (NO_NAVSTART): that run is made once more.
-          const once = () => lighthouse(page.url(site), page.signedIn ? site.token : undefined);
+          const report = reportsDir && join(reportsDir, `${page.name.replace(/\W+/g, '-')}-${site.n}-${run + 1}.json`);
+          const once = () => lighthouse(page.url(site), page.signedIn ? site.token : undefined, report);
           const result = await once().catch((error: Error) => {
             console.log(`  ${page.name} run ${run + 1} ${site.label}: ${error.message.slice(0, 120)}; once more`);
             return once();
