@@ -107,3 +107,24 @@ test('a message missing or broken in one language reads in English for that mess
     else (globalThis as { __classroomEmbedded?: unknown }).__classroomEmbedded = undefined;
   }
 });
+
+test('a control shows words its spoken name contains, in every language (WCAG 2.5.3, axe label-content-name-mismatch)', () => {
+  // `<button aria-label={t('a', …)} …>{t('b')}</button>`: someone using speech input says what they see.
+  const pairs = code.flatMap(({ path, text }) =>
+    [...text.matchAll(/aria-label=\{t\('([\w.]+)'(?:[^<>]|=>)*?>\s*\{t\('([\w.]+)'\)\}\s*<\/(?:button|a|Link)>/g)].map(
+      ([, label, shown]) => ({ path: path.slice(root.length + 1), label: label as string, shown: shown as string }),
+    ),
+  );
+  expect(pairs.length).toBeGreaterThan(5);
+  const mismatches = LOCALE_CODES.filter((locale) => locale !== 'en-XA').flatMap((locale) =>
+    pairs
+      .map(({ path, label, shown }) => ({
+        locale,
+        path,
+        label: translate(locale, label, { name: 'Ana', count: 2, n: 2, time: '1:00' }),
+        shown: translate(locale, shown, { count: 2, n: 2 }),
+      }))
+      .filter(({ label, shown }) => !label.toLocaleLowerCase(locale).includes(shown.toLocaleLowerCase(locale))),
+  );
+  expect(mismatches).toEqual([]);
+});
