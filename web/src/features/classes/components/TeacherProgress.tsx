@@ -180,9 +180,10 @@ export function TeacherProgress({ courseId }: { courseId: string }) {
             {data.students.map((row) => (
               <tr key={row._id} className="border-t border-slate-100 align-top" data-testid="insight-row">
                 <th scope="row" className="sticky start-0 bg-white px-4 py-2 text-start font-medium">
+                  {/* Broken only inside a word longer than the column (a name is never cut to "Studen-t" to fit). */}
                   <button
                     type="button"
-                    className="min-h-6 max-w-40 text-start text-slate-900 [overflow-wrap:anywhere] hover:text-indigo-700 hover:underline pointer-coarse:min-h-11"
+                    className="min-h-6 max-w-40 text-start text-slate-900 [overflow-wrap:break-word] hover:text-indigo-700 hover:underline pointer-coarse:min-h-11"
                     onClick={() => setStudent(row)}
                   >
                     <span translate="no">{row.username}</span>
