@@ -250,15 +250,20 @@ function offerAirPlaySource(video: HTMLVideoElement, src: string) {
   video.disableRemotePlayback = false;
 }
 
-/** How long the clock may stand still while playing before the native path is nudged, and how far. */
+/**
+ * How long the clock may stand still while playing before the native path is nudged, and how far each time at one
+ * spot. Further each time: in a slides lecture a seek 0.1 s on lands back on the same frame (WebKitGTK's GStreamer
+ * HLS, stopped at 3.56 s with nothing buffered, was nudged three times and stayed there); 0.5 and then 1.5 s on
+ * reach the next frame or the next segment's start, and loading starts again from there.
+ */
 const STALL_MS = 1500;
-const NUDGE_SECONDS = 0.1;
+const NUDGE_SECONDS = [0.1, 0.5, 1.5];
 
 /**
  * The engine's own HLS has no gap handling of its own we can tune: in WebKit's GStreamer HLS a slides lecture
  * (frames up to 2 s apart) sometimes stops at a frame gap with data waiting. hls.js nudges the playhead in that
  * case (its gap controller); this does the same for the native path: a clock that stands still while playing,
- * not seeking, is moved 0.1 s on, at most 3 times at one spot.
+ * not seeking, is moved on (0.1, then 0.5, then 1.5 s), at most 3 times at one spot.
  */
 function watchNativeStalls(video: HTMLVideoElement) {
   let last = -1;
@@ -274,10 +279,11 @@ function watchNativeStalls(video: HTMLVideoElement) {
     }
     if (now - stillSince < STALL_MS) return;
     if (Math.abs(video.currentTime - nudgedAt) > 1) nudgesHere = 0;
-    if (nudgesHere >= 3) return;
+    const step = NUDGE_SECONDS[nudgesHere];
+    if (step === undefined) return;
     nudgesHere += 1;
     nudgedAt = video.currentTime;
     stillSince = now;
-    video.currentTime = Math.min(video.currentTime + NUDGE_SECONDS, video.duration || Number.POSITIVE_INFINITY);
+    video.currentTime = Math.min(video.currentTime + step, video.duration || Number.POSITIVE_INFINITY);
   }, 500);
 }
