@@ -94,3 +94,35 @@ export async function signedInContext(
   await context.addCookies([{ name: 'token', value: token, url: server.baseUrl }]);
   return context;
 }
+
+/**
+ * A test body that fails on its own deadline, `marginMs` before bun's timeout. When a test reaches bun's timeout,
+ * bun kills every subprocess still running, the app's server and the browser among them, and every later test of
+ * the file then fails with it. Calls of the body still under way end later, their failure already said here.
+ */
+export function withinDeadline(
+  body: () => Promise<void>,
+  timeoutMs: number,
+  busyWith: () => string = () => '',
+  marginMs = 3000,
+): () => Promise<void> {
+  return async () => {
+    const running = body();
+    running.catch(() => {});
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = timeoutMs - marginMs;
+    try {
+      await Promise.race([
+        running,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`not done in ${limit / 1000} s, the test's own limit. ${busyWith()}`)),
+            limit,
+          );
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}

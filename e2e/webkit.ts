@@ -39,6 +39,13 @@ export type WebKit = {
   mode: WebKitMode;
   navigate(url: string): Promise<void>;
   url(): Promise<string>;
+  /**
+   * Whether the page still answers a script within a few seconds. The session's own calls (its address) are
+   * answered by the browser, not the page, so they pass while a stuck web process holds the page.
+   */
+  responsive(): Promise<boolean>;
+  /** What the session is busy with: the WebDriver call under way and what the last waitFor waits for. */
+  busyWith(): string;
   /** Runs a function in the page (serialised: it sees nothing of the test's scope) and answers its result. */
   run<T>(fn: (...args: never[]) => T | Promise<T>, ...args: unknown[]): Promise<Awaited<T>>;
   /** Polls `fn` in the page until it answers truthy, or fails with `what` after `timeoutMs`. */
@@ -109,13 +116,17 @@ export async function launchWebKit(mode: WebKitMode = 'mse'): Promise<WebKit> {
     output += chunk;
   });
   const base = `http://127.0.0.1:${port}`;
+  const pending = new Set<string>();
+  let waitingFor = '';
   const call = async (method: string, path: string, body?: unknown, timeoutMs = CALL_TIMEOUT_MS) => {
+    const named = `${method} ${path.replace(/^\/session\/[^/]+/, '')} since ${new Date().toISOString().slice(11, 19)}`;
+    pending.add(named);
     const response = await fetch(`${base}${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
-    });
+    }).finally(() => pending.delete(named));
     const json = (await response.json()) as { value: unknown };
     const value = json.value as { error?: string; message?: string } | null;
     if (!response.ok || (value && typeof value === 'object' && 'error' in value && value.error)) {
@@ -167,6 +178,15 @@ export async function launchWebKit(mode: WebKitMode = 'mse'): Promise<WebKit> {
       async url() {
         return (await call('GET', `${session}/url`)) as string;
       },
+      busyWith() {
+        return `calls under way: ${[...pending].join(', ') || 'none'}; the last wait: ${waitingFor || 'none'}`;
+      },
+      async responsive() {
+        const answer = await call('POST', `${session}/execute/sync`, { script: 'return 1', args: [] }, 5000).catch(
+          () => null,
+        );
+        return answer === 1;
+      },
       run,
       async resize(width, height) {
         await call('POST', `${session}/window/rect`, { width, height }).catch(() => {});
@@ -174,6 +194,7 @@ export async function launchWebKit(mode: WebKitMode = 'mse'): Promise<WebKit> {
       },
       async waitFor(what, fn, args = [], timeoutMs = 20_000) {
         const deadline = Date.now() + timeoutMs;
+        waitingFor = what;
         for (;;) {
           const value = await run(fn, ...args);
           if (value) return value;
